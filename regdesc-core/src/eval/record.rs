@@ -1,0 +1,418 @@
+//! Records, values and types: the data model of the record keeper.
+//!
+//! This mirrors llvm-tblgen's `Record`/`Init`/`RecTy` closely enough that
+//! printing it gives `--print-records` output byte for byte. Later stages
+//! (`regs`, `emit`) read it as plain data through the accessors at the end.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use crate::syntax::{BangOp, Span};
+
+/// Index of a record (class or def) in [`RecordKeeper::records`].
+pub type RecId = u32;
+
+/// A TableGen type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RecTy {
+    Bit,
+    Bits(u32),
+    Int,
+    String,
+    List(Box<RecTy>),
+    Dag,
+    /// A record type: the set of classes a value is known to derive from
+    /// (sorted by name, no class that is a superclass of another).
+    Record(Vec<RecId>),
+}
+
+/// A shared, immutable value. Cloning is cheap.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Init(pub Rc<InitKind>);
+
+impl Deref for Init {
+    type Target = InitKind;
+    fn deref(&self) -> &InitKind {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Init {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl From<InitKind> for Init {
+    fn from(k: InitKind) -> Init {
+        Init(Rc::new(k))
+    }
+}
+
+/// Unary operators (`!cast`, `!not`, `!head`, `!tail`, `!size`, `!empty`, `!getdagop`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Cast,
+    Not,
+    Head,
+    Tail,
+    Size,
+    Empty,
+    GetDagOp,
+}
+
+/// Binary operators. `Paste` is `#` (printed as `!strconcat` or `!listconcat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Sra,
+    Srl,
+    ListConcat,
+    ListSplat,
+    StrConcat,
+    Interleave,
+    Concat,
+    Eq,
+    Ne,
+    Le,
+    Lt,
+    Ge,
+    Gt,
+    SetDagOp,
+}
+
+/// Ternary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TernOp {
+    Subst,
+    Foreach,
+    Filter,
+    If,
+    Dag,
+    Substr,
+    Find,
+}
+
+/// A value. Names follow llvm-tblgen's `Init` subclasses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InitKind {
+    /// `?`
+    Unset,
+    /// A single bit, `0` or `1`.
+    Bit(bool),
+    /// `{ ... }`: element 0 is the least significant bit. Each element is
+    /// bit-typed (`Bit`, `Unset`, `VarBit`, or another bit-typed expression).
+    Bits(Vec<Init>),
+    Int(i64),
+    /// A string; `code` remembers whether it was written `[{...}]`.
+    String {
+        value: Rc<str>,
+        code: bool,
+    },
+    /// A list and its element type.
+    List {
+        elems: Vec<Init>,
+        elem_ty: RecTy,
+    },
+    /// A reference to a defined record.
+    Def(RecId),
+    /// `(op:$opname arg:$name, ...)`
+    Dag {
+        op: Init,
+        op_name: Option<Rc<str>>,
+        args: Vec<(Init, Option<Rc<str>>)>,
+    },
+    /// A reference to a field, template argument, iterator or `NAME`.
+    /// `name` is usually a string init such as `Foo:x`.
+    Var {
+        name: Init,
+        ty: RecTy,
+    },
+    /// One bit of a bits- or int-typed expression.
+    VarBit {
+        var: Init,
+        bit: u32,
+    },
+    /// One element of a list-typed expression.
+    VarListElem {
+        list: Init,
+        index: u32,
+    },
+    /// `rec.field`
+    Field {
+        rec: Init,
+        field: Rc<str>,
+        ty: RecTy,
+    },
+    UnOp {
+        op: UnOp,
+        arg: Init,
+        ty: RecTy,
+    },
+    BinOp {
+        op: BinOp,
+        lhs: Init,
+        rhs: Init,
+        ty: RecTy,
+    },
+    TernOp {
+        op: TernOp,
+        a: Init,
+        b: Init,
+        c: Init,
+        ty: RecTy,
+    },
+    /// `!foldl(start, list, a, b, expr)`
+    Fold {
+        start: Init,
+        list: Init,
+        a: Init,
+        b: Init,
+        expr: Init,
+        ty: RecTy,
+    },
+    /// `!isa<ty>(expr)`
+    IsA {
+        check: RecTy,
+        expr: Init,
+    },
+    /// `!exists<ty>(expr)`
+    Exists {
+        check: RecTy,
+        expr: Init,
+    },
+    /// `!cond(c1: v1, ...)`
+    Cond {
+        conds: Vec<Init>,
+        vals: Vec<Init>,
+        ty: RecTy,
+    },
+    /// `Class<args>` not yet instantiated (some argument is unresolved).
+    VarDef {
+        class: RecId,
+        args: Vec<Init>,
+    },
+    /// The name of an anonymous record before it is resolved.
+    AnonymousName(u32),
+}
+
+impl InitKind {
+    /// Maps a bang operator to nothing; kept so the AST and eval share names.
+    pub fn bang_name(op: BangOp) -> &'static str {
+        op.name()
+    }
+}
+
+/// One field (or template argument) of a record.
+#[derive(Clone, Debug)]
+pub struct RecordVal {
+    /// The field name; template arguments are named `Class:arg`.
+    pub name: Rc<str>,
+    pub ty: RecTy,
+    pub value: Init,
+    /// Declared with the `field` keyword: may stay unresolved.
+    pub nonconcrete_ok: bool,
+    /// Template argument (not printed as a field).
+    pub is_template_arg: bool,
+    pub span: Span,
+}
+
+/// A class or a def.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub id: RecId,
+    /// The record's name (for anonymous defs, `anonymous_N`).
+    pub name: String,
+    pub is_class: bool,
+    pub is_anonymous: bool,
+    /// Where it was defined.
+    pub span: Span,
+    /// Template argument names (`Class:arg`), in order.
+    pub template_args: Vec<Rc<str>>,
+    /// All fields, in declaration order (template arguments included).
+    pub values: Vec<RecordVal>,
+    /// Every superclass, direct and indirect, in llvm-tblgen's order, with
+    /// the span of the reference that brought it in.
+    pub superclasses: Vec<(RecId, Span)>,
+    /// Where the def was instantiated from (multiclass / foreach expansion).
+    pub instantiated_from: Vec<Span>,
+}
+
+impl Record {
+    pub fn value(&self, name: &str) -> Option<&RecordVal> {
+        self.values.iter().find(|v| &*v.name == name)
+    }
+
+    /// The value of field `name`, if the record has it.
+    pub fn get(&self, name: &str) -> Option<&Init> {
+        self.value(name).map(|v| &v.value)
+    }
+
+    pub fn is_subclass_of(&self, class: RecId) -> bool {
+        self.superclasses.iter().any(|(c, _)| *c == class)
+    }
+
+    /// Field `name` as an integer (`int`, or `bits` with every bit set).
+    pub fn get_int(&self, name: &str) -> Option<i64> {
+        self.get(name).and_then(Init::as_int)
+    }
+
+    /// Field `name` as a bit (`bit`, or an `int` 0/1).
+    pub fn get_bit(&self, name: &str) -> Option<bool> {
+        self.get(name).and_then(Init::as_bit)
+    }
+
+    pub fn get_string(&self, name: &str) -> Option<&str> {
+        self.get(name).and_then(Init::as_str)
+    }
+
+    /// Field `name` as a reference to a def.
+    pub fn get_def(&self, name: &str) -> Option<RecId> {
+        self.get(name).and_then(Init::as_def)
+    }
+
+    pub fn get_list(&self, name: &str) -> Option<&[Init]> {
+        self.get(name).and_then(Init::as_list)
+    }
+
+    /// Is field `name` present and unset (`?`)?
+    pub fn is_unset(&self, name: &str) -> bool {
+        matches!(self.get(name).map(|i| &**i), Some(InitKind::Unset))
+    }
+}
+
+impl Init {
+    pub fn unset() -> Init {
+        InitKind::Unset.into()
+    }
+    pub fn bit(b: bool) -> Init {
+        InitKind::Bit(b).into()
+    }
+    pub fn int(v: i64) -> Init {
+        InitKind::Int(v).into()
+    }
+    pub fn string(s: &str) -> Init {
+        InitKind::String {
+            value: s.into(),
+            code: false,
+        }
+        .into()
+    }
+    pub fn def(id: RecId) -> Init {
+        InitKind::Def(id).into()
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match &**self {
+            InitKind::Int(v) => Some(*v),
+            InitKind::Bit(b) => Some(*b as i64),
+            InitKind::Bits(bits) => {
+                let mut v: i64 = 0;
+                for (i, b) in bits.iter().enumerate() {
+                    match &**b {
+                        InitKind::Bit(true) if i < 64 => v |= 1 << i,
+                        InitKind::Bit(_) => {}
+                        _ => return None,
+                    }
+                }
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn as_bit(&self) -> Option<bool> {
+        match &**self {
+            InitKind::Bit(b) => Some(*b),
+            InitKind::Int(v) if *v == 0 || *v == 1 => Some(*v == 1),
+            InitKind::Bits(bits) if bits.len() == 1 => bits[0].as_bit(),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &**self {
+            InitKind::String { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn as_def(&self) -> Option<RecId> {
+        match &**self {
+            InitKind::Def(id) => Some(*id),
+            _ => None,
+        }
+    }
+
+    pub fn as_list(&self) -> Option<&[Init]> {
+        match &**self {
+            InitKind::List { elems, .. } => Some(elems),
+            _ => None,
+        }
+    }
+
+    pub fn is_unset(&self) -> bool {
+        matches!(&**self, InitKind::Unset)
+    }
+}
+
+/// All classes and defs of one evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct RecordKeeper {
+    /// Every record ever created, classes and defs, by [`RecId`].
+    pub records: Vec<Record>,
+    /// Class name → id, sorted by name.
+    pub classes: BTreeMap<String, RecId>,
+    /// Def name → id, sorted by name (llvm-tblgen's order).
+    pub defs: BTreeMap<String, RecId>,
+    /// Named `defset` lists.
+    pub global_vars: BTreeMap<String, Init>,
+}
+
+impl RecordKeeper {
+    pub fn record(&self, id: RecId) -> &Record {
+        &self.records[id as usize]
+    }
+
+    pub fn get_class(&self, name: &str) -> Option<&Record> {
+        self.classes.get(name).map(|&id| self.record(id))
+    }
+
+    pub fn get_def(&self, name: &str) -> Option<&Record> {
+        self.defs.get(name).map(|&id| self.record(id))
+    }
+
+    /// All defs that derive from class `class`, sorted by name
+    /// (llvm-tblgen's `getAllDerivedDefinitions`). Empty if there is no such class.
+    pub fn all_derived_definitions(&self, class: &str) -> Vec<RecId> {
+        let Some(&cid) = self.classes.get(class) else {
+            return Vec::new();
+        };
+        self.defs
+            .values()
+            .copied()
+            .filter(|&id| self.record(id).is_subclass_of(cid))
+            .collect()
+    }
+
+    /// Is `rec` (a class or a def) `class` or derived from it?
+    pub fn is_subclass_of_name(&self, rec: RecId, class: &str) -> bool {
+        match self.classes.get(class) {
+            Some(&cid) => rec == cid || self.record(rec).is_subclass_of(cid),
+            None => false,
+        }
+    }
+
+    /// The name of a record.
+    pub fn name(&self, id: RecId) -> &str {
+        &self.record(id).name
+    }
+}

@@ -1,0 +1,10 @@
+//! regdesc-core: a TableGen front end and LLVM-compatible register bank.
+//!
+//! The pipeline is linear, one module per stage:
+//! `syntax` (pest grammar + AST with spans) → `eval` (records) →
+//! `regs` (register bank) → `lanes` → `check` → `emit`.
+//! `diag` renders every stage's errors with miette.
+
+pub mod diag;
+pub mod eval;
+pub mod syntax;

@@ -1,0 +1,105 @@
+//! Stage 1: TableGen source → AST.
+//!
+//! `preprocess` handles `#define`/`#ifdef`/`#ifndef`/`#else`/`#endif`,
+//! `grammar.pest` + `parser` build the AST, `loader` follows `include`s
+//! through the `-I` search path.
+
+pub mod ast;
+
+pub use ast::*;
+
+use std::path::PathBuf;
+
+/// One loaded source file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The path as it was opened (used in diagnostics).
+    pub path: PathBuf,
+    /// The original text.
+    pub text: String,
+    /// Where it was included from (`None` for the root file).
+    pub included_from: Option<Span>,
+}
+
+/// All files read for one run, indexed by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    pub files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id as usize]
+    }
+
+    /// 1-based line and column (in chars) of a byte offset.
+    pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
+        let text = &self.files[file as usize].text;
+        let offset = (offset as usize).min(text.len());
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+}
+
+use crate::diag::Diagnostic;
+use std::path::Path;
+
+/// How to find and preprocess files.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `-I` directories, searched in order after the path as given.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` macro names.
+    pub defines: Vec<String>,
+    /// Built-in files used when an `include` is not found on disk
+    /// (for example the embedded `llvm/Target/Target.td` prelude):
+    /// (include path, contents).
+    pub builtin_files: Vec<(String, String)>,
+}
+
+/// The result of loading: every file read, and its AST.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    pub sources: SourceMap,
+    /// The AST of each file, indexed by [`FileId`].
+    pub asts: Vec<SourceFileAst>,
+    /// The file named on the command line.
+    pub root: FileId,
+    /// Notes and warnings from loading (for example "used the built-in prelude").
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads, preprocesses and parses `path` and everything it includes.
+/// On failure returns the sources read so far (for rendering) and every error.
+pub fn load_file(
+    _path: &Path,
+    _opts: &LoadOptions,
+) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
+    Err((
+        SourceMap::default(),
+        vec![Diagnostic::error(
+            "regdesc::syntax::unimplemented",
+            "parser is not written yet",
+            None,
+        )],
+    ))
+}
+
+/// Like [`load_file`], for text held in memory under the name `name`.
+pub fn load_str(
+    _name: &str,
+    _text: &str,
+    _opts: &LoadOptions,
+) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
+    Err((
+        SourceMap::default(),
+        vec![Diagnostic::error(
+            "regdesc::syntax::unimplemented",
+            "parser is not written yet",
+            None,
+        )],
+    ))
+}

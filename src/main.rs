@@ -1,0 +1,77 @@
+//! The `regdesc` command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use regdesc_core::syntax::{self, LoadOptions};
+use regdesc_core::{diag, eval};
+
+#[derive(Parser)]
+#[command(
+    name = "regdesc",
+    version,
+    about = "TableGen register descriptions, computed like LLVM and checked"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct InputArgs {
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a preprocessor macro.
+    #[arg(short = 'D', value_name = "NAME")]
+    define: Vec<String>,
+    /// The TableGen file to read.
+    file: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print every record, exactly as `llvm-tblgen --print-records` does.
+    Records(InputArgs),
+}
+
+fn load(args: &InputArgs) -> Result<syntax::Loaded, ExitCode> {
+    let opts = LoadOptions {
+        include_dirs: args.include.clone(),
+        defines: args.define.clone(),
+        builtin_files: Vec::new(),
+    };
+    match syntax::load_file(&args.file, &opts) {
+        Ok(loaded) => Ok(loaded),
+        Err((sources, diags)) => {
+            eprint!("{}", diag::render(&sources, &diags, true));
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Records(args) => {
+            let loaded = match load(&args) {
+                Ok(l) => l,
+                Err(code) => return code,
+            };
+            match eval::evaluate(&loaded) {
+                Ok(out) => {
+                    if !out.diagnostics.is_empty() {
+                        eprint!("{}", diag::render(&loaded.sources, &out.diagnostics, true));
+                    }
+                    print!("{}", eval::print_records(&out.records));
+                    ExitCode::SUCCESS
+                }
+                Err(diags) => {
+                    eprint!("{}", diag::render(&loaded.sources, &diags, true));
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}
