@@ -7,4 +7,6 @@
 
 pub mod diag;
 pub mod eval;
+pub mod lanes;
+pub mod regs;
 pub mod syntax;
