@@ -51,6 +51,14 @@ fn load(args: &InputArgs) -> Result<syntax::Loaded, ExitCode> {
     }
 }
 
+/// Writes to stdout in one go; a closed pipe (`| head`) is not an error.
+fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -64,7 +72,12 @@ fn main() -> ExitCode {
                     if !out.diagnostics.is_empty() {
                         eprint!("{}", diag::render(&loaded.sources, &out.diagnostics, true));
                     }
-                    print!("{}", eval::print_records(&out.records));
+                    let text = eval::print_records(&out.records);
+                    write_stdout(&text);
+                    // The process is about to exit: skip tearing down the
+                    // record graph and the ASTs (hundreds of thousands of nodes).
+                    std::mem::forget(out);
+                    std::mem::forget(loaded);
                     ExitCode::SUCCESS
                 }
                 Err(diags) => {

@@ -1342,6 +1342,12 @@ fn fold_ternop(
 
 /// `VarDefInit::instantiate`: makes (or reuses) the anonymous def for `Class<args>`.
 pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
+    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
+        instantiate_inner(ctx, class, args)
+    })
+}
+
+fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
     let key = (class, args.to_vec());
     if let Some(&d) = ctx.vardef_cache.get(&key) {
         return Init::def(d);
@@ -1365,9 +1371,8 @@ pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
     ctx.depth += 1;
     let name = ctx.new_anonymous_name();
     let cls = ctx.rk.record(class).clone();
-    let id = ctx.rk.records.len() as RecId;
     let mut rec = Record {
-        id,
+        id: u32::MAX,
         name: String::new(),
         name_init: name.clone(),
         is_class: false,
@@ -1400,6 +1405,8 @@ pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
     resolve_record(ctx, &mut rec, &mut r, &cur);
     rec.superclasses = cls.superclasses.clone();
     rec.superclasses.push((class, cls.span));
+    let id = ctx.rk.records.len() as RecId;
+    rec.id = id;
     ctx.rk.records.push(rec);
     // Final resolution, in place.
     let cur = CurRec {
@@ -1469,29 +1476,61 @@ pub fn set_value_cast(ctx: &mut Ctx, v: &Init, ty: &RecTy) -> Option<Init> {
 }
 
 /// Final resolution of a record already in the keeper (`Record::resolveReferences(NewName)`).
+/// The record's values are taken out while they are resolved; its name and
+/// superclasses stay in place so that self-references see its type.
 pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cur: CurRec) {
-    let mut rec = std::mem::take(&mut ctx.rk.records[id as usize]);
-    let mut r = RecordResolver::new(&rec, cur.clone());
-    r.new_name = new_name;
-    // Resolve the name.
-    let nn = resolve(ctx, &rec.name_init, &mut r);
-    if !same(&nn, &rec.name_init) {
-        rec.name = unquoted(&ctx.rk, &nn);
+    let mut values = std::mem::take(&mut ctx.rk.records[id as usize].values);
+    let mut assertions = std::mem::take(&mut ctx.rk.records[id as usize].assertions);
+    let mut r = RecordResolver {
+        vals: values
+            .iter()
+            .map(|v| (v.name.clone(), v.value.clone()))
+            .collect(),
+        new_name,
+        cache: HashMap::new(),
+        stack: Vec::new(),
+        cur,
+        is_final: true,
+    };
+    let old_name = ctx.rk.records[id as usize].name_init.clone();
+    let nn = resolve(ctx, &old_name, &mut r);
+    if !same(&nn, &old_name) {
+        let s = unquoted(&ctx.rk, &nn);
+        let rec = &mut ctx.rk.records[id as usize];
+        rec.name = s;
         rec.name_init = nn;
     }
-    for k in 0..rec.values.len() {
-        let v = rec.values[k].value.clone();
+    let span = ctx.rk.records[id as usize].span;
+    for (k, val) in values.iter_mut().enumerate() {
+        let v = val.value.clone();
         let nv = resolve(ctx, &v, &mut r);
         if !same(&nv, &v) {
-            set_value_after_resolve(ctx, &mut rec, k, nv);
-            r.vals[k].1 = rec.values[k].value.clone();
+            let ty = val.ty.clone();
+            match set_value_cast(ctx, &nv, &ty) {
+                Some(x) => val.value = x,
+                None => {
+                    let tstr = type_of(&ctx.rk, &nv)
+                        .map(|t| format!("of type '{}' ", t.display(&ctx.rk)))
+                        .unwrap_or_default();
+                    let msg = format!(
+                        "Invalid value {tstr}found when setting field '{}' of type '{}' after resolving references: {}",
+                        val.name,
+                        ty.display(&ctx.rk),
+                        unquoted(&ctx.rk, &nv)
+                    );
+                    ctx.error(Some(span), "regdesc::eval::type", msg);
+                }
+            }
+            r.vals[k].1 = val.value.clone();
         }
     }
-    for a in rec.assertions.iter_mut() {
+    for a in assertions.iter_mut() {
         a.cond = resolve(ctx, &a.cond, &mut r);
         a.message = resolve(ctx, &a.message, &mut r);
     }
-    ctx.rk.records[id as usize] = rec;
+    let rec = &mut ctx.rk.records[id as usize];
+    rec.values = values;
+    rec.assertions = assertions;
 }
 
 /// Checks a def's assertions after its final resolution.
@@ -1542,8 +1581,16 @@ pub fn check_assert(ctx: &mut Ctx, span: Span, cond: &Init, msg: &Init) {
 // ---------------------------------------------------------------------------
 // Resolution
 
+/// Stack space kept free before recursing, and the size of each new segment.
+const RED_ZONE: usize = 128 * 1024;
+const STACK_SEGMENT: usize = 4 << 20;
+
 /// `resolveReferences`.
 pub fn resolve(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
+    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || resolve_inner(ctx, i, r))
+}
+
+fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
     match &**i {
         InitKind::Unset
         | InitKind::Bit(_)
@@ -1939,6 +1986,10 @@ fn binop_name(op: BinOp) -> &'static str {
 
 /// Writes a value as llvm-tblgen prints it.
 pub fn write_init(rk: &RecordKeeper, i: &Init, out: &mut String) {
+    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || write_init_inner(rk, i, out))
+}
+
+fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
     use std::fmt::Write;
     match &**i {
         InitKind::Unset => out.push('?'),

@@ -8,6 +8,7 @@ pub mod init;
 pub mod print;
 pub mod record;
 pub mod types;
+#[allow(clippy::collapsible_match)]
 pub mod walk;
 
 pub use record::*;

@@ -7,7 +7,13 @@ fn write_val(rk: &RecordKeeper, v: &super::record::RecordVal, out: &mut String) 
     if v.nonconcrete_ok {
         out.push_str("field ");
     }
-    v.ty.write(rk, out);
+    // llvm-tblgen prints a string field holding a `[{...}]` value as `code`.
+    match (&v.ty, &*v.value) {
+        (super::record::RecTy::String, super::record::InitKind::String { code: true, .. }) => {
+            out.push_str("code")
+        }
+        _ => v.ty.write(rk, out),
+    }
     out.push(' ');
     out.push_str(&v.name);
     out.push_str(" = ");

@@ -354,6 +354,10 @@ impl<'a> Evaluator<'a> {
                 }
             }
         } else {
+            let mut rv = rv;
+            if let (RecTy::Bits(n), InitKind::Unset) = (&rv.ty, &*rv.value) {
+                rv.value = bits(vec![Init::unset(); *n as usize]);
+            }
             rec.values.push(rv);
         }
         Ok(())
@@ -1641,7 +1645,7 @@ impl<'a> Evaluator<'a> {
             );
         }
         self.ctx.depth += 1;
-        let r = self.value_inner(e, cur, item, mode);
+        let r = stacker::maybe_grow(128 * 1024, 4 << 20, || self.value_inner(e, cur, item, mode));
         self.ctx.depth -= 1;
         r
     }

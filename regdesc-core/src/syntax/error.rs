@@ -275,8 +275,8 @@ impl SyntaxError {
 
     /// Converts into the stage-independent diagnostic.
     pub fn to_diagnostic(&self) -> Diagnostic {
-        let mut d = Diagnostic::error(self.code(), self.to_string(), self.span())
-            .with_label(self.label());
+        let mut d =
+            Diagnostic::error(self.code(), self.to_string(), self.span()).with_label(self.label());
         if let Some(h) = self.help() {
             d = d.with_help(h);
         }

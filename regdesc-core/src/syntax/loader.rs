@@ -61,10 +61,7 @@ fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     match spawned {
         Some(v) => v,
         None => {
-            let f = cell
-                .into_inner()
-                .unwrap_or_else(|p| p.into_inner())
-                .take();
+            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner()).take();
             match f {
                 Some(f) => f(),
                 None => unreachable!("the parser closure ran without a result"),

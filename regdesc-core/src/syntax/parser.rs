@@ -421,9 +421,9 @@ impl Builder {
     fn foreach_iter(&mut self, p: P) -> Option<ForeachIter> {
         let inner = p.kids().next()?;
         match inner.as_rule() {
-            Rule::foreach_ranges => Some(ForeachIter::Ranges(
-                self.range_list(inner.kids().next()?),
-            )),
+            Rule::foreach_ranges => {
+                Some(ForeachIter::Ranges(self.range_list(inner.kids().next()?)))
+            }
             _ => {
                 let span = self.span(&inner);
                 let mut it = inner.kids();
@@ -750,7 +750,9 @@ impl Builder {
                     ExprKind::Int(0)
                 }
             },
-            Rule::bin_lit => ExprKind::BinaryBits(p.as_str()[2..].bytes().map(|c| c == b'1').collect()),
+            Rule::bin_lit => {
+                ExprKind::BinaryBits(p.as_str()[2..].bytes().map(|c| c == b'1').collect())
+            }
             Rule::kw_true => ExprKind::Bool(true),
             Rule::kw_false => ExprKind::Bool(false),
             Rule::strings => {

@@ -358,15 +358,13 @@ impl Pp<'_, '_> {
             loop {
                 match self.b.get(i) {
                     Some(b' ') | Some(b'\t') | Some(b'\n') | Some(b'\r') => i += 1,
-                    Some(b'/') if self.at(i + 1) == b'*' => {
-                        match self.skip_block_comment(i) {
-                            Ok(e) => i = e,
-                            Err(stop) => {
-                                self.blank(start, n);
-                                return Err(stop);
-                            }
+                    Some(b'/') if self.at(i + 1) == b'*' => match self.skip_block_comment(i) {
+                        Ok(e) => i = e,
+                        Err(stop) => {
+                            self.blank(start, n);
+                            return Err(stop);
                         }
-                    }
+                    },
                     _ => break,
                 }
             }
@@ -757,7 +755,10 @@ mod tests {
         let paths: Vec<_> = host.includes.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["a.td", "c\\d.td"]);
         let (_, span) = &host.includes[0];
-        assert_eq!(&t[span.start as usize..span.end as usize], "include \"a.td\"");
+        assert_eq!(
+            &t[span.start as usize..span.end as usize],
+            "include \"a.td\""
+        );
     }
 
     #[test]

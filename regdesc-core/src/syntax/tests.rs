@@ -14,7 +14,9 @@ fn llvm_opts() -> LoadOptions {
 }
 
 fn td_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -78,7 +80,13 @@ fn every_llvm_td_file_parses_alone() {
             failures.push(format!("{}:\n{}", f.display(), first_errors(&s, &d)));
         }
     }
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 fn parse_ok(src: &str) -> SourceFileAst {
