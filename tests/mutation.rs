@@ -178,8 +178,9 @@ fn run_front_end(seed: &Seed, text: String) -> Result<(), String> {
 }
 
 proptest! {
+    // 256 cases by default; PROPTEST_CASES=N for a longer hunt.
     #![proptest_config(ProptestConfig {
-        cases: 256,
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
         max_shrink_iters: 256,
         ..ProptestConfig::default()
     })]
