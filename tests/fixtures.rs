@@ -195,6 +195,36 @@ fn fail_fixtures_are_rejected_by_llvm_tblgen() {
     report("fail fixtures (llvm-tblgen rejects)", checked, failures);
 }
 
+/// Address-space cap for `regdesc records` on a fail fixture, in KiB.
+const CLI_MEMORY_KIB: u64 = 4 << 20;
+
+/// `regdesc records` on `f` must exit with status 1 (an error was
+/// reported), within [`TOOL_LIMIT`] and [`CLI_MEMORY_KIB`].
+fn cli_rejects(f: &Fixture, llvm_inc: Option<&Path>) -> Result<(), String> {
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg("-c")
+        .arg(format!("ulimit -v {CLI_MEMORY_KIB} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_regdesc"))
+        .arg("records")
+        .args(f.tool_args(llvm_inc))
+        .arg(&f.path);
+    let ran = run_limited(cmd, TOOL_LIMIT)?;
+    match ran.code {
+        Some(1) => Ok(()),
+        Some(0) => Err("`regdesc records` accepted this fail fixture".into()),
+        code => Err(format!(
+            "`regdesc records` crashed (exit {code:?}; memory capped at {} GiB) \
+             instead of reporting an error:\n{}",
+            CLI_MEMORY_KIB >> 20,
+            ran.stderr_str()
+                .lines()
+                .take(20)
+                .collect::<Vec<_>>()
+                .join("\n")
+        )),
+    }
+}
+
 /// What one in-process run of a fail fixture produced.
 struct Rejection {
     sources: SourceMap,
@@ -278,6 +308,13 @@ fn fail_fixtures_are_rejected_at_the_right_place() {
             ));
             continue;
         };
+        // First through the command line, in a child process with a memory
+        // cap: a missing bound (huge foreach, runaway recursion) then fails
+        // this fixture instead of exhausting the machine in-process.
+        if let Err(e) = cli_rejects(f, llvm_inc.as_deref()) {
+            failures.push(format!("{}: {e}", f.path.display()));
+            continue;
+        }
         let rejection = match evaluate_in_process(f, llvm_inc.as_deref()) {
             Err(e) => {
                 failures.push(format!("{}: {e}", f.path.display()));
