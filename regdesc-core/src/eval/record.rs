@@ -45,6 +45,12 @@ impl fmt::Debug for Init {
     }
 }
 
+impl Default for Init {
+    fn default() -> Init {
+        Init::unset()
+    }
+}
+
 impl From<InitKind> for Init {
     fn from(k: InitKind) -> Init {
         Init(Rc::new(k))
@@ -225,12 +231,23 @@ pub struct RecordVal {
     pub span: Span,
 }
 
-/// A class or a def.
+/// An `assert` attached to a record, checked when a def is complete.
 #[derive(Clone, Debug)]
+pub struct AssertionInfo {
+    pub span: Span,
+    pub cond: Init,
+    pub message: Init,
+}
+
+/// A class or a def.
+#[derive(Clone, Debug, Default)]
 pub struct Record {
     pub id: RecId,
     /// The record's name (for anonymous defs, `anonymous_N`).
     pub name: String,
+    /// The name as a value (may be unresolved while a multiclass or
+    /// `foreach` body is being instantiated).
+    pub name_init: Init,
     pub is_class: bool,
     pub is_anonymous: bool,
     /// Where it was defined.
@@ -244,6 +261,8 @@ pub struct Record {
     pub superclasses: Vec<(RecId, Span)>,
     /// Where the def was instantiated from (multiclass / foreach expansion).
     pub instantiated_from: Vec<Span>,
+    /// Assertions still to check.
+    pub assertions: Vec<AssertionInfo>,
 }
 
 impl Record {

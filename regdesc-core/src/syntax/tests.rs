@@ -1,0 +1,94 @@
+//! Tests of the whole syntax stage against llvm-14's `.td` files and
+//! small inputs checked against llvm-tblgen 14.
+
+use super::*;
+use std::path::Path;
+
+const LLVM_INCLUDE: &str = "/usr/include/llvm-14";
+
+fn llvm_opts() -> LoadOptions {
+    LoadOptions {
+        include_dirs: vec![PathBuf::from(LLVM_INCLUDE)],
+        ..Default::default()
+    }
+}
+
+fn td_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            td_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "td") {
+            out.push(p);
+        }
+    }
+}
+
+fn first_errors(sources: &SourceMap, diags: &[Diagnostic]) -> String {
+    diags
+        .iter()
+        .take(5)
+        .map(|d| {
+            let loc = d
+                .span
+                .map(|s| {
+                    let (l, c) = sources.line_col(s.file, s.start);
+                    format!("{}:{l}:{c}: ", sources.file(s.file).path.display())
+                })
+                .unwrap_or_default();
+            format!("{loc}{}", d.message)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn target_td_and_all_includes_parse() {
+    let root = Path::new(LLVM_INCLUDE).join("llvm/Target/Target.td");
+    if !root.exists() {
+        eprintln!("skipping: {} not installed", root.display());
+        return;
+    }
+    let t = std::time::Instant::now();
+    let loaded = match load_file(&root, &llvm_opts()) {
+        Ok(l) => l,
+        Err((s, d)) => panic!("{}", first_errors(&s, &d)),
+    };
+    let dt = t.elapsed();
+    let bytes: usize = loaded.sources.files.iter().map(|f| f.text.len()).sum();
+    eprintln!(
+        "Target.td: {} files, {} bytes, loaded in {:?}",
+        loaded.sources.files.len(),
+        bytes,
+        dt
+    );
+    assert!(loaded.sources.files.len() > 5);
+    assert!(loaded.diagnostics.is_empty());
+}
+
+#[test]
+fn every_llvm_td_file_parses_alone() {
+    let mut files = Vec::new();
+    td_files(Path::new(LLVM_INCLUDE), &mut files);
+    files.sort();
+    let mut failures = Vec::new();
+    for f in &files {
+        if let Err((s, d)) = load_file(f, &llvm_opts()) {
+            failures.push(format!("{}:\n{}", f.display(), first_errors(&s, &d)));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+}
+
+fn parse_ok(src: &str) -> SourceFileAst {
+    match parse(0, src) {
+        Ok(a) => a,
+        Err(e) => panic!("{src}\n{e:#?}"),
+    }
+}
+
+#[test]
+fn dbg_small() {
+    parse_ok("class A;");
+}
