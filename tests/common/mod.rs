@@ -319,14 +319,16 @@ pub fn regdesc() -> Command {
     Command::new(env!("CARGO_BIN_EXE_regdesc"))
 }
 
-/// `None` when equal; otherwise a short unified-style excerpt around the
-/// first differing line (a few lines of context, then the lines that differ).
+/// `None` when equal; otherwise a unified diff of the first hunk that
+/// differs (three lines of context, at most [`DIFF_LINES`] lines), with
+/// line numbers of the whole outputs. Only a window after the common prefix
+/// is diffed, so this stays fast on multi-megabyte outputs.
 pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
     if expected == actual {
         return None;
     }
     const CONTEXT: usize = 3;
-    const SHOWN: usize = 6;
+    const WINDOW: usize = 400;
     let exp: Vec<&str> = expected.split_inclusive('\n').collect();
     let act: Vec<&str> = actual.split_inclusive('\n').collect();
     let first = exp
@@ -334,31 +336,50 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
         .zip(&act)
         .position(|(a, b)| a != b)
         .unwrap_or(exp.len().min(act.len()));
+    let base = first.saturating_sub(CONTEXT);
+    let window = |lines: &[&str]| lines[base..lines.len().min(first + WINDOW)].concat();
+    let (old, new) = (window(&exp), window(&act));
+    let diff = similar::TextDiff::configure()
+        .timeout(Duration::from_secs(2))
+        .diff_lines(&old, &new);
     let mut out = format!(
         "@@ first difference at line {} (expected {} lines, got {}) @@\n",
         first + 1,
         exp.len(),
         act.len()
     );
-    let show = |out: &mut String, prefix: char, line: &str| {
-        out.push(prefix);
-        out.push_str(line.strip_suffix('\n').unwrap_or(line));
-        if !line.ends_with('\n') {
-            out.push_str("  (no newline at end)");
+    let mut shown = 0;
+    if let Some(group) = diff.grouped_ops(CONTEXT).first() {
+        for op in group {
+            for change in diff.iter_changes(op) {
+                if shown == DIFF_LINES {
+                    out.push_str("...\n");
+                    return Some(out);
+                }
+                let (sign, line) = match change.tag() {
+                    similar::ChangeTag::Equal => (' ', change.old_index()),
+                    similar::ChangeTag::Delete => ('-', change.old_index()),
+                    similar::ChangeTag::Insert => ('+', change.new_index()),
+                };
+                let text = change.as_str().unwrap_or("");
+                let lineno = line.map_or(String::new(), |l| (base + l + 1).to_string());
+                out.push_str(&format!(
+                    "{sign}{lineno:>6} | {}",
+                    text.trim_end_matches('\n')
+                ));
+                if !text.ends_with('\n') {
+                    out.push_str("  (no newline at end)");
+                }
+                out.push('\n');
+                shown += 1;
+            }
         }
-        out.push('\n');
-    };
-    for line in &exp[first.saturating_sub(CONTEXT)..first] {
-        show(&mut out, ' ', line);
-    }
-    for line in exp.iter().skip(first).take(SHOWN) {
-        show(&mut out, '-', line);
-    }
-    for line in act.iter().skip(first).take(SHOWN) {
-        show(&mut out, '+', line);
     }
     Some(out)
 }
+
+/// Most lines [`first_difference`] shows.
+pub const DIFF_LINES: usize = 40;
 
 /// Every file under `dir` with extension `ext`, following symbolic links
 /// (the LLVM include directory is a tree of symlinks on Debian), sorted.
