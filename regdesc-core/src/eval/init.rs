@@ -30,6 +30,8 @@ pub struct Ctx {
     pub depth_exceeded: bool,
     /// Where the statement being evaluated is (for errors raised deep inside).
     pub stmt_span: Span,
+    /// The innermost expression being evaluated, while the AST is walked.
+    pub expr_span: Option<Span>,
 }
 
 impl Ctx {
@@ -662,7 +664,7 @@ fn dag_op_def(op: &Init) -> Option<RecId> {
 // Folding
 
 fn fatal(ctx: &mut Ctx, cur: Option<&CurRec>, msg: String) {
-    let span = cur.map(|c| c.span);
+    let span = ctx.expr_span.or(cur.map(|c| c.span));
     ctx.error(span, "regdesc::eval::fold", msg);
 }
 
@@ -767,7 +769,7 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
             );
             i.clone()
         }
-        InitKind::VarDef { class, args } => {
+        InitKind::VarDef { class, args, site } => {
             let mut t = TrackUnresolvedResolver {
                 inner: None,
                 found_unresolved: false,
@@ -776,7 +778,7 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
                 resolve(ctx, a, &mut t);
             }
             if !t.found_unresolved {
-                return instantiate(ctx, *class, args);
+                return instantiate(ctx, *class, args, *site);
             }
             i.clone()
         }
@@ -1341,13 +1343,13 @@ fn fold_ternop(
 // Anonymous class instantiation
 
 /// `VarDefInit::instantiate`: makes (or reuses) the anonymous def for `Class<args>`.
-pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
+pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> Init {
     stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
-        instantiate_inner(ctx, class, args)
+        instantiate_inner(ctx, class, args, site)
     })
 }
 
-fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
+fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> Init {
     let key = (class, args.to_vec());
     if let Some(&d) = ctx.vardef_cache.get(&key) {
         return Init::def(d);
@@ -1356,15 +1358,20 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init]) -> Init {
         if !ctx.depth_exceeded {
             ctx.depth_exceeded = true;
             let cname = ctx.rk.name(class).to_string();
-            ctx.error(
-                None,
-                "regdesc::eval::depth",
-                format!("instantiating `{cname}` nests more than {MAX_DEPTH} levels deep (infinite recursion?)"),
+            ctx.errors.push(
+                Diagnostic::error(
+                    "regdesc::eval::depth",
+                    format!("instantiating `{cname}` nests more than {MAX_DEPTH} levels deep"),
+                    Some(site),
+                )
+                .with_label("this instantiation keeps instantiating itself")
+                .with_help("make the recursion stop: guard it with `!if` or `!cond` on a template argument"),
             );
         }
         return InitKind::VarDef {
             class,
             args: args.to_vec(),
+            site,
         }
         .into();
     }
@@ -1876,7 +1883,7 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             }
             i.clone()
         }
-        InitKind::VarDef { class, args } => {
+        InitKind::VarDef { class, args, site } => {
             let mut changed = false;
             let mut nargs = Vec::with_capacity(args.len());
             let found_unresolved;
@@ -1894,11 +1901,12 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             }
             if changed {
                 if !found_unresolved {
-                    return instantiate(ctx, *class, &nargs);
+                    return instantiate(ctx, *class, &nargs, *site);
                 }
                 return InitKind::VarDef {
                     class: *class,
                     args: nargs,
+                    site: *site,
                 }
                 .into();
             }
@@ -2154,7 +2162,7 @@ fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
             }
             out.push(')');
         }
-        InitKind::VarDef { class, args } => {
+        InitKind::VarDef { class, args, .. } => {
             out.push_str(rk.name(*class));
             out.push('<');
             for (k, a) in args.iter().enumerate() {

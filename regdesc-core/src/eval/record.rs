@@ -205,6 +205,8 @@ pub enum InitKind {
     VarDef {
         class: RecId,
         args: Vec<Init>,
+        /// Where it was written, for diagnostics.
+        site: Span,
     },
     /// The name of an anonymous record before it is resolved.
     AnonymousName(u32),
@@ -228,6 +230,8 @@ pub struct RecordVal {
     pub nonconcrete_ok: bool,
     /// Template argument (not printed as a field).
     pub is_template_arg: bool,
+    /// Where the field's current value was written (its declaration until
+    /// a value is set).
     pub span: Span,
 }
 

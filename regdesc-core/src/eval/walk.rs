@@ -30,7 +30,9 @@ enum Mode {
 struct LetRecord {
     name: Rc<str>,
     bits: Vec<u32>,
+    bits_span: Span,
     value: Init,
+    value_span: Span,
     span: Span,
 }
 
@@ -364,13 +366,16 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `SetValue`.
+    #[allow(clippy::too_many_arguments)]
     fn set_value(
         &mut self,
         rec: &mut Record,
         span: Span,
         name: &str,
         bitlist: &[u32],
+        bits_span: Span,
         v: Init,
+        value_span: Span,
         allow_self: bool,
     ) -> R<()> {
         let Some(k) = rec.values.iter().position(|x| &*x.name == name) else {
@@ -409,7 +414,7 @@ impl<'a> Evaluator<'a> {
                 let Some(slot) = newbits.get_mut(b as usize) else {
                     return self.err_code(
                         "regdesc::eval::bit-range",
-                        span,
+                        bits_span,
                         format!("Invalid bit range for value: bit #{b} of '{name}' does not exist (it has {} bits)", curbits.len()),
                     );
                 };
@@ -432,6 +437,7 @@ impl<'a> Evaluator<'a> {
         match set_value_cast(&mut self.ctx, &v, &ty) {
             Some(nv) => {
                 rec.values[k].value = nv;
+                rec.values[k].span = value_span;
                 Ok(())
             }
             None => {
@@ -449,7 +455,7 @@ impl<'a> Evaluator<'a> {
                     self.ty_str(&ty),
                     self.s(&v)
                 );
-                self.err_code("regdesc::eval::type", span, msg)
+                self.err_code("regdesc::eval::type", value_span, msg)
             }
         }
     }
@@ -517,7 +523,16 @@ impl<'a> Evaluator<'a> {
         'outer: for level in &stack {
             for lr in level {
                 if self
-                    .set_value(rec, lr.span, &lr.name, &lr.bits, lr.value.clone(), false)
+                    .set_value(
+                        rec,
+                        lr.span,
+                        &lr.name,
+                        &lr.bits,
+                        lr.bits_span,
+                        lr.value.clone(),
+                        lr.value_span,
+                        false,
+                    )
                     .is_err()
                 {
                     res = Err(());
@@ -725,7 +740,7 @@ impl<'a> Evaluator<'a> {
             if let Some(d) = &ta.default {
                 let v = self.value(d, cur, Some(&ty), Mode::Value)?;
                 self.with_rec(target, |ev, rec| {
-                    ev.set_value(rec, d.span, &qname, &[], v, false)
+                    ev.set_value(rec, d.span, &qname, &[], d.span, v, d.span, false)
                 })?;
             }
             self.rec_mut(target).template_args.push(qname);
@@ -774,11 +789,12 @@ impl<'a> Evaluator<'a> {
                     if let Some(v) = value {
                         let val = self.value(v, Some(id), Some(&t), Mode::Value)?;
                         self.with_rec(id, |ev, rec| {
-                            ev.set_value(rec, v.span, &name.name, &[], val, false)
+                            ev.set_value(rec, v.span, &name.name, &[], v.span, val, v.span, false)
                         })?;
                     }
                 }
                 syntax::BodyItem::Let(l) => {
+                    let bits_span = Self::ranges_span(l.bits.as_deref()).unwrap_or(l.name.span);
                     let mut bl = match &l.bits {
                         Some(r) => self.range_list(r)?,
                         None => Vec::new(),
@@ -802,7 +818,16 @@ impl<'a> Evaluator<'a> {
                     };
                     let val = self.value(&l.value, Some(id), Some(&ty), Mode::Value)?;
                     self.with_rec(id, |ev, rec| {
-                        ev.set_value(rec, l.name.span, &l.name.name, &bl, val, false)
+                        ev.set_value(
+                            rec,
+                            l.name.span,
+                            &l.name.name,
+                            &bl,
+                            bits_span,
+                            val,
+                            l.value.span,
+                            false,
+                        )
                     })?;
                 }
             }
@@ -1005,9 +1030,11 @@ impl<'a> Evaluator<'a> {
                         rec.name,
                         to_string(&self.ctx.rk, &rv.value)
                     ),
-                    Some(rec.span),
+                    Some(rv.span),
                 )
-                .with_label("in this def");
+                .with_label("this value never becomes concrete")
+                .with_related(Some(rec.span), format!("in def '{}'", rec.name))
+                .with_help("every field of a def must resolve to a concrete value; declare it with `field` to allow otherwise");
                 for s in &rec.instantiated_from {
                     d = d.with_related(Some(*s), "instantiated from here");
                 }
@@ -1494,7 +1521,9 @@ impl<'a> Evaluator<'a> {
             recs.push(LetRecord {
                 name: it.name.name.as_str().into(),
                 bits: bl,
+                bits_span: Self::ranges_span(it.bits.as_deref()).unwrap_or(it.name.span),
                 value: v,
+                value_span: it.value.span,
                 span: it.name.span,
             });
         }
@@ -1508,6 +1537,12 @@ impl<'a> Evaluator<'a> {
 
     // -----------------------------------------------------------------
     // Ranges
+
+    fn ranges_span(r: Option<&[RangePiece]>) -> Option<Span> {
+        let r = r?;
+        let first = r.first()?.span;
+        Some(r.iter().fold(first, |a, p| a.to(p.span)))
+    }
 
     fn range_list(&mut self, pieces: &'a [RangePiece]) -> R<Vec<u32>> {
         let mut out = Vec::new();
@@ -1645,7 +1680,9 @@ impl<'a> Evaluator<'a> {
             );
         }
         self.ctx.depth += 1;
+        let saved = self.ctx.expr_span.replace(e.span);
         let r = stacker::maybe_grow(128 * 1024, 4 << 20, || self.value_inner(e, cur, item, mode));
+        self.ctx.expr_span = saved;
         self.ctx.depth -= 1;
         r
     }
@@ -1799,7 +1836,12 @@ impl<'a> Evaluator<'a> {
                         );
                     }
                 }
-                let v: Init = InitKind::VarDef { class: c, args: a }.into();
+                let v: Init = InitKind::VarDef {
+                    class: c,
+                    args: a,
+                    site: e.span,
+                }
+                .into();
                 Ok(fold(&mut self.ctx, &v, None, false))
             }
             ExprKind::Bits(elems) => {
@@ -1859,17 +1901,24 @@ impl<'a> Evaluator<'a> {
                     None => None,
                 };
                 let mut elt: Option<RecTy> = None;
-                for v in &vals {
+                for (v, x) in vals.iter().zip(elems) {
                     if let Some(t) = type_of(self.rk(), v) {
                         elt = match elt {
                             Some(prev) => match resolve_types(self.rk(), &prev, &t) {
                                 Some(x) => Some(x),
                                 None => {
-                                    return self.err_code(
+                                    let d = Diagnostic::error(
                                         "regdesc::eval::type",
-                                        e.span,
                                         "Incompatible types in list elements",
+                                        Some(x.span),
                                     )
+                                    .with_label(format!(
+                                        "this element is of type `{}`, the ones before it of type `{}`",
+                                        self.ty_str(&t),
+                                        self.ty_str(&prev)
+                                    ));
+                                    self.ctx.errors.push(d);
+                                    return Err(());
                                 }
                             },
                             None => Some(t),
