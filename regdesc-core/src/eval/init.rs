@@ -32,6 +32,8 @@ pub struct Ctx {
     pub stmt_span: Span,
     /// The innermost expression being evaluated, while the AST is walked.
     pub expr_span: Option<Span>,
+    /// How deep `resolve` currently recurses.
+    pub resolve_depth: u32,
 }
 
 impl Ctx {
@@ -1594,7 +1596,16 @@ const STACK_SEGMENT: usize = 4 << 20;
 
 /// `resolveReferences`.
 pub fn resolve(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
-    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || resolve_inner(ctx, i, r))
+    // Checking the stack costs a thread-local read; doing it every 32
+    // levels keeps deep values safe without taxing the common shallow case.
+    ctx.resolve_depth += 1;
+    let out = if ctx.resolve_depth % 32 == 0 {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || resolve_inner(ctx, i, r))
+    } else {
+        resolve_inner(ctx, i, r)
+    };
+    ctx.resolve_depth -= 1;
+    out
 }
 
 fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
