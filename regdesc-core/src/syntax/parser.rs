@@ -1117,27 +1117,190 @@ fn head(span: Span, len: u32) -> Span {
     }
 }
 
+/// How many threads currently want pest's detailed error tracking.
+static DETAIL_USERS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+
+/// Re-parses `text` with pest's error detail on (it is off for speed) to
+/// learn which tokens were expected where the parse failed.
+fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
+    {
+        let mut n = DETAIL_USERS.lock().unwrap_or_else(|p| p.into_inner());
+        *n += 1;
+        pest::set_error_detail(true);
+    }
+    let result = TdParser::parse(Rule::file, text);
+    {
+        let mut n = DETAIL_USERS.lock().unwrap_or_else(|p| p.into_inner());
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            pest::set_error_detail(false);
+        }
+    }
+    let e = result.err()?;
+    let attempts = e.parse_attempts()?;
+    let tokens = attempts
+        .expected_tokens()
+        .into_iter()
+        .map(|t| {
+            // Tokens print as themselves, ranges as `a..z`.
+            let t = t.to_string();
+            match t.split_once("..") {
+                Some((a, b)) if a.chars().count() == 1 && b.chars().count() == 1 => a.to_string(),
+                _ => t,
+            }
+        })
+        .collect();
+    let rules = attempts
+        .call_stacks()
+        .into_iter()
+        .filter_map(|c| {
+            // `deepest` prints as `Rule(name)` or `Token`.
+            let d = format!("{:?}", c.deepest);
+            match d.strip_prefix("Rule(").and_then(|x| x.strip_suffix(')')) {
+                Some(name) => Some(name.to_string()),
+                None => c.parent.map(|r| format!("{r:?}")),
+            }
+        })
+        .collect();
+    Some((attempts.max_position, tokens, rules))
+}
+
+/// Words for the tokens pest expected.
+fn describe_expected(tokens: &[String]) -> String {
+    let has = |t: &str| tokens.iter().any(|x| x == t);
+    let ident = has("a") || has("A") || has("_");
+    let number = has("0");
+    let value_start = ident && number && has("\"") && has("(") && has("?");
+    // `#` means a value just ended: `#`, `.`, `[` and `{` would continue it.
+    let value_ended = has("#");
+    let mut words: Vec<String> = Vec::new();
+    let mut push = |w: String| {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    };
+    if value_start {
+        push("a value".into());
+    } else {
+        if ident {
+            push("an identifier".into());
+        }
+        if number {
+            push("an integer".into());
+        }
+    }
+    for t in tokens {
+        let t = t.as_str();
+        let skip = match t {
+            "" | " " | "a" | "A" | "_" | "0" => true,
+            "!" | "\"" | "(" | "?" | "[" | "{" | "+" | "-" if value_start => true,
+            "+" | "-" if number => true,
+            "#" | "." | "[" | "{" if value_ended => true,
+            _ => false,
+        };
+        if skip {
+            continue;
+        }
+        push(match t {
+            "\"" => "a string".to_string(),
+            "$" => "a `$name`".to_string(),
+            "!" => "an operator".to_string(),
+            _ => format!("`{t}`"),
+        });
+    }
+    if words.is_empty() && value_ended {
+        words.push("`#`".into());
+    }
+    match words.len() {
+        0 => "something else".to_string(),
+        1 => words.remove(0),
+        _ => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} or {last}", words.join(", "))
+        }
+    }
+}
+
+/// Where in the grammar a failing rule is, in words.
+fn rule_context(rules: &[String]) -> Option<&'static str> {
+    let r = rules.first()?;
+    Some(match r.as_str() {
+        "field_decl" => "in field declaration",
+        "body_let" | "let_bits" => "in `let`",
+        "let_stmt" | "let_item" | "kw_in" => "in `let` statement",
+        "record_body" | "body_block" | "decl_end" | "extra_semi" => "in record body",
+        "parent_list" | "class_ref" => "in parent class list",
+        "template_decls" | "template_arg" => "in template argument declarations",
+        "inst_args" => "in template arguments",
+        "class_stmt" => "in class definition",
+        "def_stmt" | "obj_name" => "in `def`",
+        "defm_stmt" => "in `defm`",
+        "multiclass_stmt" => "in multiclass definition",
+        "defset_stmt" => "in `defset`",
+        "defvar_stmt" => "in `defvar`",
+        "foreach_stmt" | "foreach_iter" | "foreach_ranges" | "foreach_value" => "in `foreach`",
+        "if_stmt" | "else_part" => "in `if`",
+        "assert_stmt" => "in `assert`",
+        "include_stmt" => "in `include`",
+        "dag_lit" | "dag_op" | "dag_arg" => "in dag",
+        "list_lit" => "in list",
+        "bits_lit" => "in bits value",
+        "bang_op" | "cond_op" | "cond_clause" => "in operator",
+        "range_list" | "range_piece" | "bit_slice" | "list_slice" => "in range",
+        "ty" | "ty_size" => "in type",
+        "stmt_braces" => "in statement block",
+        _ => return None,
+    })
+}
+
 /// Turns a pest error into a readable [`SyntaxError::Expected`].
 fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> SyntaxError {
-    let pos = match e.location {
+    let mut pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
+    let (expected, context) = match detailed_attempts(text) {
+        Some((max_pos, tokens, rules)) if !tokens.is_empty() => {
+            pos = max_pos;
+            (describe_expected(&tokens), rule_context(&rules))
+        }
+        _ => {
+            let words = match &e.variant {
+                pest::error::ErrorVariant::ParsingError { positives, .. } => positives
+                    .iter()
+                    .map(|r| format!("{r:?}").replace('_', " "))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                pest::error::ErrorVariant::CustomError { message } => message.clone(),
+            };
+            (words, None)
+        }
+    };
+    // Skip the blanks the preprocessor made, to point at the real token.
+    while text.as_bytes().get(pos) == Some(&b' ') {
+        pos += 1;
+    }
     let (found, end) = describe_token(text, pos);
-    let expected = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => positives
-            .iter()
-            .map(|r| format!("{r:?}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    let help = if found == "end of file" && text.trim_end().ends_with('#') {
+        Some(
+            "llvm-tblgen 14 does not recognize a preprocessor directive at the very end \
+             of a file; end the file with a newline"
+                .to_string(),
+        )
+    } else if let Some(kw) = found.strip_prefix("`").and_then(|f| f.strip_suffix('`')) {
+        KEYWORDS
+            .contains(&kw)
+            .then(|| format!("`{kw}` is a keyword and cannot be used as a name"))
+            .filter(|_| expected.contains("identifier") || expected.contains("a value"))
+    } else {
+        None
     };
     SyntaxError::Expected {
         expected,
         found,
-        context: None,
+        context,
         span: Span::new(file, pos, end),
-        help: None,
+        help,
     }
 }
 

@@ -214,3 +214,44 @@ fn bench_pest() {
         }
     }
 }
+
+fn parse_err(src: &str) -> Vec<String> {
+    match parse(0, src) {
+        Ok(_) => panic!("expected an error for {src:?}"),
+        Err(es) => es
+            .iter()
+            .map(|e| {
+                let sp = e.span().unwrap_or_default();
+                format!("{}..{}: {e}", sp.start, sp.end)
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn dbg_messages() {
+    for src in [
+        "def A { int x }",
+        "def A { int x = ; }",
+        "class A<int a> : B<1 { }",
+        "def A : B<1>, C",
+        "def A { list<int> x = [1, 2; }",
+        "foo",
+        "let x = 1 def A;",
+        "def A { int in = 1; }",
+        "def A { int x = !div(1, 2); }",
+        "def A { string s = \"a\\q\"; }",
+        "def A {};",
+        "multiclass M {}",
+        "foreach i = [1] in { class C; }",
+        "def A { int x = !add(1); }",
+        "def A { int x = !cast(1); }",
+        "def A { bits<2> x = {1, 0,}; }",
+        "def A\n",
+        "#ifdef X\n#endif",
+        "def A { int x = 0x1FFFFFFFFFFFFFFFF; }",
+        "def A { list<int> x = !foreach(1, [1], 2); }",
+    ] {
+        eprintln!("{src:?}\n    {:?}", parse_err(src));
+    }
+}
