@@ -20,6 +20,9 @@ pub enum SyntaxError {
         help: Option<String>,
     },
 
+    #[error("expected an identifier, found keyword `{keyword}`")]
+    KeywordAsIdentifier { keyword: String, span: Span },
+
     #[error("unknown operator `!{name}`")]
     UnknownOperator { name: String, span: Span },
 
@@ -133,6 +136,7 @@ impl SyntaxError {
         use SyntaxError::*;
         match self {
             Expected { .. } => "regdesc::syntax::expected",
+            KeywordAsIdentifier { .. } => "regdesc::syntax::keyword",
             UnknownOperator { .. } => "regdesc::syntax::unknown_operator",
             InvalidEscape { .. } => "regdesc::syntax::invalid_escape",
             HexOutOfRange { .. } => "regdesc::syntax::number_out_of_range",
@@ -172,6 +176,7 @@ impl SyntaxError {
         match self {
             Expected { span, .. }
             | UnknownOperator { span, .. }
+            | KeywordAsIdentifier { span, .. }
             | InvalidEscape { span, .. }
             | HexOutOfRange { span }
             | OperandCount { span, .. }
@@ -206,6 +211,7 @@ impl SyntaxError {
         match self {
             Expected { found, .. } => format!("unexpected {found}"),
             UnknownOperator { .. } => "not an operator llvm-tblgen 14 knows".into(),
+            KeywordAsIdentifier { .. } => "keyword".into(),
             InvalidEscape { .. } => "invalid escape".into(),
             HexOutOfRange { .. } => "does not fit in 64 bits".into(),
             OperandCount { .. } => "wrong number of operands".into(),

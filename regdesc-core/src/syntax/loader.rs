@@ -33,6 +33,57 @@ struct Loader<'o> {
     stack: Vec<FileId>,
     /// For each file: start offset of an include statement → included file.
     includes: Vec<HashMap<u32, FileId>>,
+    /// The preprocessed text of each file (`None` after an error).
+    preprocessed: Vec<Option<String>>,
+}
+
+type ParseResult = Option<Result<SourceFileAst, Vec<SyntaxError>>>;
+
+/// Parses the given texts (file id = index) on up to
+/// `available_parallelism` threads.
+fn parse_parallel(texts: &[Option<String>]) -> Vec<ParseResult> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let n = texts.len();
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(n);
+    let parse_one = |id: usize| -> ParseResult {
+        texts[id]
+            .as_ref()
+            .map(|t| parser::parse_preprocessed(id as FileId, t))
+    };
+    if workers <= 1 {
+        return (0..n).map(parse_one).collect();
+    }
+    // Biggest files first, so that the threads finish together.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].as_ref().map_or(0, |t| t.len())));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<ParseResult>> = Mutex::new((0..n).map(|_| None).collect());
+    let work = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&id) = order.get(k) else { break };
+        let r = parse_one(id);
+        if let Ok(mut res) = results.lock() {
+            res[id] = r;
+        }
+    };
+    std::thread::scope(|s| {
+        let mut spawned = 0;
+        for _ in 1..workers {
+            let ok = std::thread::Builder::new()
+                .name("regdesc-parse".into())
+                .stack_size(256 << 20)
+                .spawn_scoped(s, work)
+                .is_ok();
+            spawned += usize::from(ok);
+        }
+        let _ = spawned;
+        work();
+    });
+    results.into_inner().unwrap_or_else(|p| p.into_inner())
 }
 
 type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
@@ -61,7 +112,7 @@ fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     match spawned {
         Some(v) => v,
         None => {
-            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner()).take();
+            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner());
             match f {
                 Some(f) => f(),
                 None => unreachable!("the parser closure ran without a result"),
@@ -126,6 +177,7 @@ impl<'o> Loader<'o> {
             builtin_noted: HashSet::new(),
             stack: Vec::new(),
             includes: Vec::new(),
+            preprocessed: Vec::new(),
         }
     }
 
@@ -145,27 +197,40 @@ impl<'o> Loader<'o> {
         self.asts.push(SourceFileAst::default());
         self.canonical.push(canonical);
         self.includes.push(HashMap::new());
+        self.preprocessed.push(None);
         id
     }
 
-    /// Preprocesses (loading includes as they come) and parses file `id`.
+    /// Preprocesses file `id`, loading its includes as they come. The
+    /// preprocessed text is parsed later, with every other file.
     fn process(&mut self, id: FileId) {
         let text = self.sources.files[id as usize].text.clone();
         self.stack.push(id);
         let pre = preprocess(id, &text, self);
         self.stack.pop();
-        if !pre.errors.is_empty() {
+        if pre.errors.is_empty() {
+            self.preprocessed[id as usize] = Some(pre.text);
+        } else {
             for e in &pre.errors {
                 self.error(e);
             }
-            return;
         }
-        match parser::parse(id, &pre.text) {
-            Ok(ast) => self.asts[id as usize] = ast,
-            Err(errs) => {
-                for e in &errs {
-                    self.error(e);
+    }
+
+    /// Parses every preprocessed file, in parallel (files are independent
+    /// once preprocessed). Errors are reported in file order.
+    fn parse_all(&mut self) {
+        let texts = std::mem::take(&mut self.preprocessed);
+        let results = parse_parallel(&texts);
+        for (id, r) in results.into_iter().enumerate() {
+            match r {
+                Some(Ok(ast)) => self.asts[id] = ast,
+                Some(Err(errs)) => {
+                    for e in &errs {
+                        self.error(e);
+                    }
                 }
+                None => {}
             }
         }
     }
@@ -179,6 +244,7 @@ impl<'o> Loader<'o> {
     }
 
     fn finish(mut self, root: FileId) -> LoadResult {
+        self.parse_all();
         if !self.errors.is_empty() {
             let mut all = self.errors;
             all.extend(self.notes);

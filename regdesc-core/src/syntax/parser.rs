@@ -10,9 +10,33 @@ use crate::syntax::error::SyntaxError;
 #[grammar = "syntax/grammar.pest"]
 struct TdParser;
 
-/// Parses one preprocessed file. Returns the AST, or every error found
-/// (the first syntax error of the file, or the errors the builder found).
+/// Preprocesses (with no macros defined; `include`s are left unresolved)
+/// and parses one file. Returns the AST, or every error found.
 pub fn parse(file: FileId, text: &str) -> Result<SourceFileAst, Vec<SyntaxError>> {
+    struct NoHost(std::collections::HashSet<String>);
+    impl crate::syntax::preprocess::PreprocessHost for NoHost {
+        fn is_defined(&self, name: &str) -> bool {
+            self.0.contains(name)
+        }
+        fn define(&mut self, name: &str) {
+            self.0.insert(name.to_string());
+        }
+        fn include(&mut self, _: &str, _: Span) {}
+    }
+    let pre = crate::syntax::preprocess::preprocess(file, text, &mut NoHost(Default::default()));
+    if !pre.errors.is_empty() {
+        return Err(pre.errors);
+    }
+    parse_preprocessed(file, &pre.text)
+}
+
+/// Parses the output of [`crate::syntax::preprocess::preprocess`]. Returns
+/// the AST, or every error found (the first syntax error of the file, or
+/// the errors the AST builder found).
+pub(crate) fn parse_preprocessed(
+    file: FileId,
+    text: &str,
+) -> Result<SourceFileAst, Vec<SyntaxError>> {
     let pairs = match TdParser::parse(Rule::file, text) {
         Ok(p) => p,
         Err(e) => return Err(vec![convert_error(file, text, e)]),
@@ -151,6 +175,34 @@ pub(crate) struct Builder {
 
 type P<'i> = Pair<'i, Rule>;
 
+/// TableGen's keywords: never identifiers.
+pub const KEYWORDS: [&str; 24] = [
+    "assert",
+    "bit",
+    "bits",
+    "class",
+    "code",
+    "dag",
+    "def",
+    "defm",
+    "defset",
+    "defvar",
+    "else",
+    "false",
+    "field",
+    "foreach",
+    "if",
+    "in",
+    "include",
+    "int",
+    "let",
+    "list",
+    "multiclass",
+    "string",
+    "then",
+    "true",
+];
+
 /// Children of a pair, without the keyword tokens nobody needs.
 trait Kids<'i> {
     fn kids(self) -> std::iter::Filter<pest::iterators::Pairs<'i, Rule>, fn(&P<'i>) -> bool>;
@@ -162,7 +214,6 @@ impl<'i> Kids<'i> for P<'i> {
             !matches!(
                 p.as_rule(),
                 Rule::kw_assert
-                    | Rule::kw_bits
                     | Rule::kw_class
                     | Rule::kw_def
                     | Rule::kw_defm
@@ -174,7 +225,6 @@ impl<'i> Kids<'i> for P<'i> {
                     | Rule::kw_in
                     | Rule::kw_include
                     | Rule::kw_let
-                    | Rule::kw_list
                     | Rule::kw_multiclass
                     | Rule::kw_then
             )
@@ -189,11 +239,18 @@ impl Builder {
         Span::new(self.file, s.start(), s.end())
     }
 
-    fn ident(&self, p: P) -> Ident {
-        Ident {
+    fn ident(&mut self, p: P) -> Ident {
+        let id = Ident {
             name: p.as_str().to_string(),
             span: self.span(&p),
+        };
+        if KEYWORDS.contains(&id.name.as_str()) {
+            self.err(SyntaxError::KeywordAsIdentifier {
+                keyword: id.name.clone(),
+                span: id.span,
+            });
         }
+        id
     }
 
     fn err(&mut self, e: SyntaxError) {
@@ -317,11 +374,9 @@ impl Builder {
                         Rule::parent_list => {
                             parents = c.kids().map(|r| self.class_ref(r)).collect()
                         }
-                        Rule::decl_end => {
-                            if parents.is_empty() {
-                                let sp = self.span(&c);
-                                self.err(SyntaxError::MulticlassWithoutBody { span: sp });
-                            }
+                        Rule::decl_end if parents.is_empty() => {
+                            let sp = self.span(&c);
+                            self.err(SyntaxError::MulticlassWithoutBody { span: sp });
                         }
                         Rule::stmt_braces => {
                             let sp = self.span(&c);
@@ -578,45 +633,96 @@ impl Builder {
 
     fn ty(&mut self, p: P) -> Type {
         let span = self.span(&p);
-        let kind = match p.kids().next() {
-            Some(inner) => match inner.as_rule() {
-                Rule::kw_bit => TypeKind::Bit,
-                Rule::kw_int => TypeKind::Int,
-                Rule::kw_string => TypeKind::String,
-                Rule::kw_code => TypeKind::Code,
-                Rule::kw_dag => TypeKind::Dag,
-                Rule::ty_list => match inner.kids().next() {
-                    Some(t) => TypeKind::List(Box::new(self.ty(t))),
-                    None => TypeKind::Int,
-                },
-                Rule::ty_bits => {
-                    let n = inner.kids().next();
-                    let width = n.as_ref().and_then(|n| {
-                        let text = n.as_str();
-                        let v = match n.as_rule() {
-                            Rule::hex_lit => u64::from_str_radix(&text[2..], 16).ok(),
-                            Rule::dec_lit => text.trim_start_matches('+').parse::<u64>().ok(),
-                            _ => None,
+        let mut it = p.kids();
+        let Some(name) = it.next() else {
+            return Type {
+                kind: TypeKind::Int,
+                span,
+            };
+        };
+        let arg = it.next();
+        let kind = match (name.as_str(), arg) {
+            ("bit", None) => TypeKind::Bit,
+            ("int", None) => TypeKind::Int,
+            ("string", None) => TypeKind::String,
+            ("code", None) => TypeKind::Code,
+            ("dag", None) => TypeKind::Dag,
+            ("bits", Some(a)) if a.as_rule() == Rule::ty_size => {
+                let n = a.kids().next();
+                let width = n.as_ref().and_then(|n| {
+                    let text = n.as_str();
+                    let v = match n.as_rule() {
+                        Rule::hex_lit => u64::from_str_radix(&text[2..], 16).ok(),
+                        Rule::dec_lit => text.trim_start_matches('+').parse::<u64>().ok(),
+                        _ => None,
+                    };
+                    v.and_then(|v| u32::try_from(v).ok())
+                });
+                match width {
+                    Some(w) => TypeKind::Bits(w),
+                    None => {
+                        let (text, sp) = match &n {
+                            Some(n) => (n.as_str().to_string(), self.span(n)),
+                            None => (String::new(), span),
                         };
-                        v.and_then(|v| u32::try_from(v).ok())
-                    });
-                    match width {
-                        Some(w) => TypeKind::Bits(w),
-                        None => {
-                            let (text, sp) = match &n {
-                                Some(n) => (n.as_str().to_string(), self.span(n)),
-                                None => (String::new(), span),
-                            };
-                            self.err(SyntaxError::BadBitsWidth { text, span: sp });
-                            TypeKind::Bits(0)
-                        }
+                        self.err(SyntaxError::BadBitsWidth { text, span: sp });
+                        TypeKind::Bits(0)
                     }
                 }
-                _ => TypeKind::Class(self.ident(inner)),
-            },
-            None => TypeKind::Int,
+            }
+            ("list", Some(a)) if a.as_rule() == Rule::ty => TypeKind::List(Box::new(self.ty(a))),
+            ("bits", a) => {
+                let (found, sp) = self.found(a.as_ref(), name.as_span().end());
+                self.expected("`<N>` after `bits`", found, sp);
+                TypeKind::Bits(0)
+            }
+            ("list", a) => {
+                let (found, sp) = self.found(a.as_ref(), name.as_span().end());
+                self.expected("`<Type>` after `list`", found, sp);
+                TypeKind::List(Box::new(Type {
+                    kind: TypeKind::Int,
+                    span,
+                }))
+            }
+            (kw @ ("bit" | "int" | "string" | "code" | "dag"), Some(a)) => {
+                let what = format!("a name after type `{kw}`");
+                let sp = Span::new(self.file, a.as_span().start() - 1, a.as_span().start());
+                self.expected(&what, "`<`".to_string(), sp);
+                TypeKind::Int
+            }
+            (_, None) => TypeKind::Class(self.ident(name)),
+            (_, Some(a)) => {
+                let sp = Span::new(self.file, a.as_span().start() - 1, a.as_span().start());
+                let id = self.ident(name);
+                self.expected("a name after the class type", "`<`".to_string(), sp);
+                TypeKind::Class(id)
+            }
         };
         Type { kind, span }
+    }
+
+    /// Describes what a type argument pair is (for errors).
+    fn found(&self, a: Option<&P>, fallback: usize) -> (String, Span) {
+        match a {
+            Some(a) => (
+                format!("`{}`", a.as_str()),
+                Span::new(self.file, a.as_span().start(), a.as_span().end()),
+            ),
+            None => (
+                "the end of the type".to_string(),
+                Span::new(self.file, fallback, fallback),
+            ),
+        }
+    }
+
+    fn expected(&mut self, what: &str, found: String, span: Span) {
+        self.err(SyntaxError::Expected {
+            expected: what.to_string(),
+            found,
+            context: None,
+            span,
+            help: None,
+        });
     }
 
     // ------------------------------------------------------------ values
@@ -624,22 +730,19 @@ impl Builder {
     /// `value` / `name_value`: a chain of pastes, folded to the right.
     fn value(&mut self, p: P) -> Expr {
         let span = self.span(&p);
+        let mut it = p.kids().peekable();
         let mut items: Vec<Expr> = Vec::new();
         let mut trailing: Option<Span> = None;
-        for c in p.kids() {
-            match c.as_rule() {
-                Rule::suffixed | Rule::name_suffixed => items.push(self.suffixed(c)),
-                Rule::paste | Rule::name_paste => {
-                    let hash = self.span(&c);
-                    if let Some(inner) = c.kids().next() {
-                        if inner.as_rule() == Rule::paste_end {
-                            trailing = Some(hash);
-                        } else {
-                            items.push(self.suffixed(inner));
-                        }
-                    }
-                }
-                _ => {}
+        if let Some(e) = self.operand(&mut it) {
+            items.push(e);
+        }
+        for c in it {
+            let hash = self.span(&c);
+            let mut inner = c.kids().peekable();
+            if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
+                trailing = Some(hash);
+            } else if let Some(e) = self.operand(&mut inner) {
+                items.push(e);
             }
         }
         let mut acc = match items.pop() {
@@ -672,40 +775,80 @@ impl Builder {
         acc
     }
 
-    fn suffixed(&mut self, p: P) -> Expr {
-        let span = self.span(&p);
-        let mut it = p.kids();
-        let mut e = match it.next() {
-            Some(s) => self.simple(s),
-            None => {
-                return Expr {
-                    kind: ExprKind::Unset,
+    /// One operand: the pairs of a `simple`, then its suffixes.
+    fn operand<'i, I: Iterator<Item = P<'i>>>(
+        &mut self,
+        it: &mut std::iter::Peekable<I>,
+    ) -> Option<Expr> {
+        let first = it.next()?;
+        let mut e = match first.as_rule() {
+            Rule::ident => {
+                let fspan = self.span(&first);
+                if it.peek().map(|x| x.as_rule()) == Some(Rule::inst_args) {
+                    let args = it.next()?;
+                    let span = fspan.to(self.span(&args));
+                    let class = self.ident(first);
+                    Expr {
+                        kind: ExprKind::ClassInst {
+                            class,
+                            args: self.values(args),
+                        },
+                        span,
+                    }
+                } else {
+                    let kind = match first.as_str() {
+                        "true" => ExprKind::Bool(true),
+                        "false" => ExprKind::Bool(false),
+                        _ => ExprKind::Id(self.ident(first)),
+                    };
+                    Expr { kind, span: fspan }
+                }
+            }
+            Rule::str_lit => {
+                let mut span = self.span(&first);
+                let mut s = self.string_lit(&first);
+                while it.peek().map(|x| x.as_rule()) == Some(Rule::str_lit) {
+                    if let Some(lit) = it.next() {
+                        span = span.to(self.span(&lit));
+                        s.push_str(&self.string_lit(&lit));
+                    }
+                }
+                Expr {
+                    kind: ExprKind::Str(s),
                     span,
                 }
             }
+            _ => self.simple(first),
         };
-        for s in it {
+        while let Some(rule) = it.peek().map(|x| x.as_rule()) {
+            if !matches!(
+                rule,
+                Rule::bit_slice | Rule::list_slice | Rule::field_access
+            ) {
+                break;
+            }
+            let Some(s) = it.next() else { break };
             let sspan = e.span.to(self.span(&s));
-            let rule = s.as_rule();
-            let inner = s.kids().next();
-            let kind = match (rule, inner) {
-                (Rule::bit_slice, Some(r)) => ExprKind::BitSlice {
+            let Some(inner) = s.kids().next() else {
+                continue;
+            };
+            let kind = match rule {
+                Rule::bit_slice => ExprKind::BitSlice {
                     base: Box::new(e),
-                    ranges: self.range_list(r),
+                    ranges: self.range_list(inner),
                 },
-                (Rule::list_slice, Some(r)) => ExprKind::ListSlice {
+                Rule::list_slice => ExprKind::ListSlice {
                     base: Box::new(e),
-                    ranges: self.range_list(r),
+                    ranges: self.range_list(inner),
                 },
-                (Rule::field_access, Some(f)) => ExprKind::Field {
+                _ => ExprKind::Field {
                     base: Box::new(e),
-                    field: self.ident(f),
+                    field: self.ident(inner),
                 },
-                _ => continue,
             };
             e = Expr { kind, span: sspan };
         }
-        e
+        Some(e)
     }
 
     fn range_list(&mut self, p: P) -> Vec<RangePiece> {
@@ -753,15 +896,6 @@ impl Builder {
             Rule::bin_lit => {
                 ExprKind::BinaryBits(p.as_str()[2..].bytes().map(|c| c == b'1').collect())
             }
-            Rule::kw_true => ExprKind::Bool(true),
-            Rule::kw_false => ExprKind::Bool(false),
-            Rule::strings => {
-                let mut s = String::new();
-                for lit in p.kids() {
-                    s.push_str(&self.string_lit(&lit));
-                }
-                ExprKind::Str(s)
-            }
             Rule::code_lit => {
                 let t = p.as_str();
                 ExprKind::Code(t[2..t.len() - 2].to_string())
@@ -778,23 +912,6 @@ impl Builder {
                     }
                 }
                 ExprKind::List { elems, elem_type }
-            }
-            Rule::id_value => {
-                let mut it = p.kids();
-                let id = match it.next() {
-                    Some(i) => self.ident(i),
-                    None => Ident {
-                        name: String::new(),
-                        span,
-                    },
-                };
-                match it.next() {
-                    Some(args) => ExprKind::ClassInst {
-                        class: id,
-                        args: self.values(args),
-                    },
-                    None => ExprKind::Id(id),
-                }
             }
             Rule::dag_lit => self.dag(p),
             Rule::cond_op => {
@@ -1000,27 +1117,190 @@ fn head(span: Span, len: u32) -> Span {
     }
 }
 
+/// How many threads currently want pest's detailed error tracking.
+static DETAIL_USERS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+
+/// Re-parses `text` with pest's error detail on (it is off for speed) to
+/// learn which tokens were expected where the parse failed.
+fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
+    {
+        let mut n = DETAIL_USERS.lock().unwrap_or_else(|p| p.into_inner());
+        *n += 1;
+        pest::set_error_detail(true);
+    }
+    let result = TdParser::parse(Rule::file, text);
+    {
+        let mut n = DETAIL_USERS.lock().unwrap_or_else(|p| p.into_inner());
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            pest::set_error_detail(false);
+        }
+    }
+    let e = result.err()?;
+    let attempts = e.parse_attempts()?;
+    let tokens = attempts
+        .expected_tokens()
+        .into_iter()
+        .map(|t| {
+            // Tokens print as themselves, ranges as `a..z`.
+            let t = t.to_string();
+            match t.split_once("..") {
+                Some((a, b)) if a.chars().count() == 1 && b.chars().count() == 1 => a.to_string(),
+                _ => t,
+            }
+        })
+        .collect();
+    let rules = attempts
+        .call_stacks()
+        .into_iter()
+        .filter_map(|c| {
+            // `deepest` prints as `Rule(name)` or `Token`.
+            let d = format!("{:?}", c.deepest);
+            match d.strip_prefix("Rule(").and_then(|x| x.strip_suffix(')')) {
+                Some(name) => Some(name.to_string()),
+                None => c.parent.map(|r| format!("{r:?}")),
+            }
+        })
+        .collect();
+    Some((attempts.max_position, tokens, rules))
+}
+
+/// Words for the tokens pest expected.
+fn describe_expected(tokens: &[String]) -> String {
+    let has = |t: &str| tokens.iter().any(|x| x == t);
+    let ident = has("a") || has("A") || has("_");
+    let number = has("0");
+    let value_start = ident && number && has("\"") && has("(") && has("?");
+    // `#` means a value just ended: `#`, `.`, `[` and `{` would continue it.
+    let value_ended = has("#");
+    let mut words: Vec<String> = Vec::new();
+    let mut push = |w: String| {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    };
+    if value_start {
+        push("a value".into());
+    } else {
+        if ident {
+            push("an identifier".into());
+        }
+        if number {
+            push("an integer".into());
+        }
+    }
+    for t in tokens {
+        let t = t.as_str();
+        let skip = match t {
+            "" | " " | "a" | "A" | "_" | "0" => true,
+            "!" | "\"" | "(" | "?" | "[" | "{" | "+" | "-" if value_start => true,
+            "+" | "-" if number => true,
+            "#" | "." | "[" | "{" if value_ended => true,
+            _ => false,
+        };
+        if skip {
+            continue;
+        }
+        push(match t {
+            "\"" => "a string".to_string(),
+            "$" => "a `$name`".to_string(),
+            "!" => "an operator".to_string(),
+            _ => format!("`{t}`"),
+        });
+    }
+    if words.is_empty() && value_ended {
+        words.push("`#`".into());
+    }
+    match words.len() {
+        0 => "something else".to_string(),
+        1 => words.remove(0),
+        _ => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} or {last}", words.join(", "))
+        }
+    }
+}
+
+/// Where in the grammar a failing rule is, in words.
+fn rule_context(rules: &[String]) -> Option<&'static str> {
+    let r = rules.first()?;
+    Some(match r.as_str() {
+        "field_decl" => "in field declaration",
+        "body_let" | "let_bits" => "in `let`",
+        "let_stmt" | "let_item" | "kw_in" => "in `let` statement",
+        "record_body" | "body_block" | "decl_end" | "extra_semi" => "in record body",
+        "parent_list" | "class_ref" => "in parent class list",
+        "template_decls" | "template_arg" => "in template argument declarations",
+        "inst_args" => "in template arguments",
+        "class_stmt" => "in class definition",
+        "def_stmt" | "obj_name" => "in `def`",
+        "defm_stmt" => "in `defm`",
+        "multiclass_stmt" => "in multiclass definition",
+        "defset_stmt" => "in `defset`",
+        "defvar_stmt" => "in `defvar`",
+        "foreach_stmt" | "foreach_iter" | "foreach_ranges" | "foreach_value" => "in `foreach`",
+        "if_stmt" | "else_part" => "in `if`",
+        "assert_stmt" => "in `assert`",
+        "include_stmt" => "in `include`",
+        "dag_lit" | "dag_op" | "dag_arg" => "in dag",
+        "list_lit" => "in list",
+        "bits_lit" => "in bits value",
+        "bang_op" | "cond_op" | "cond_clause" => "in operator",
+        "range_list" | "range_piece" | "bit_slice" | "list_slice" => "in range",
+        "ty" | "ty_size" => "in type",
+        "stmt_braces" => "in statement block",
+        _ => return None,
+    })
+}
+
 /// Turns a pest error into a readable [`SyntaxError::Expected`].
 fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> SyntaxError {
-    let pos = match e.location {
+    let mut pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
+    let (expected, context) = match detailed_attempts(text) {
+        Some((max_pos, tokens, rules)) if !tokens.is_empty() => {
+            pos = max_pos;
+            (describe_expected(&tokens), rule_context(&rules))
+        }
+        _ => {
+            let words = match &e.variant {
+                pest::error::ErrorVariant::ParsingError { positives, .. } => positives
+                    .iter()
+                    .map(|r| format!("{r:?}").replace('_', " "))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                pest::error::ErrorVariant::CustomError { message } => message.clone(),
+            };
+            (words, None)
+        }
+    };
+    // Skip the blanks the preprocessor made, to point at the real token.
+    while text.as_bytes().get(pos) == Some(&b' ') {
+        pos += 1;
+    }
     let (found, end) = describe_token(text, pos);
-    let expected = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => positives
-            .iter()
-            .map(|r| format!("{r:?}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    let help = if found == "end of file" && text.trim_end().ends_with('#') {
+        Some(
+            "llvm-tblgen 14 does not recognize a preprocessor directive at the very end \
+             of a file; end the file with a newline"
+                .to_string(),
+        )
+    } else if let Some(kw) = found.strip_prefix("`").and_then(|f| f.strip_suffix('`')) {
+        KEYWORDS
+            .contains(&kw)
+            .then(|| format!("`{kw}` is a keyword and cannot be used as a name"))
+            .filter(|_| expected.contains("identifier") || expected.contains("a value"))
+    } else {
+        None
     };
     SyntaxError::Expected {
         expected,
         found,
-        context: None,
+        context,
         span: Span::new(file, pos, end),
-        help: None,
+        help,
     }
 }
 
@@ -1040,4 +1320,9 @@ fn describe_token(text: &str, pos: usize) -> (String, usize) {
         return (format!("`{w}`"), pos + word_len);
     }
     (format!("`{c}`"), pos + c.len_utf8())
+}
+
+#[cfg(test)]
+pub(crate) fn pest_only(text: &str) -> bool {
+    TdParser::parse(Rule::file, text).is_ok()
 }
