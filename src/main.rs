@@ -45,7 +45,7 @@ fn load(args: &InputArgs) -> Result<syntax::Loaded, ExitCode> {
     match syntax::load_file(&args.file, &opts) {
         Ok(loaded) => Ok(loaded),
         Err((sources, diags)) => {
-            eprint!("{}", diag::render(&sources, &diags, true));
+            eprint!("{}", diag::render(&sources, &diags, color()));
             Err(ExitCode::from(1))
         }
     }
@@ -59,6 +59,12 @@ fn write_stdout(text: &str) {
     let _ = out.flush();
 }
 
+/// Colors only when a person is reading stderr.
+fn color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -70,7 +76,7 @@ fn main() -> ExitCode {
             match eval::evaluate(&loaded) {
                 Ok(out) => {
                     if !out.diagnostics.is_empty() {
-                        eprint!("{}", diag::render(&loaded.sources, &out.diagnostics, true));
+                        eprint!("{}", diag::render(&loaded.sources, &out.diagnostics, color()));
                     }
                     let text = eval::print_records(&out.records);
                     write_stdout(&text);
@@ -81,7 +87,7 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(diags) => {
-                    eprint!("{}", diag::render(&loaded.sources, &diags, true));
+                    eprint!("{}", diag::render(&loaded.sources, &diags, color()));
                     ExitCode::from(1)
                 }
             }
