@@ -5,7 +5,7 @@
 //! `resolveReferences`, `getAsString`), so that records evaluate and print
 //! the same.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::record::*;
@@ -76,7 +76,7 @@ pub fn same(a: &Init, b: &Init) -> bool {
 
 /// Maps names to values (template arguments, iterators, `NAME`).
 pub struct MapResolver {
-    pub map: Vec<(Init, Init, bool)>,
+    pub map: Vec<(Rc<str>, Init, bool)>,
     pub cur: Option<CurRec>,
 }
 
@@ -88,8 +88,15 @@ impl MapResolver {
         }
     }
 
+    /// Maps the variable named by `key` (a string value) to `value`.
     pub fn set(&mut self, key: Init, value: Init) {
-        if let Some(e) = self.map.iter_mut().find(|e| same(&e.0, &key)) {
+        if let InitKind::String { value: k, .. } = &*key {
+            self.set_str(k.clone(), value);
+        }
+    }
+
+    pub fn set_str(&mut self, key: Rc<str>, value: Init) {
+        if let Some(e) = self.map.iter_mut().find(|e| e.0 == key) {
             e.1 = value;
             e.2 = false;
         } else {
@@ -97,14 +104,17 @@ impl MapResolver {
         }
     }
 
-    pub fn get(&self, key: &Init) -> Option<&Init> {
-        self.map.iter().find(|e| same(&e.0, key)).map(|e| &e.1)
+    pub fn get_str(&self, key: &str) -> Option<&Init> {
+        self.map.iter().find(|e| &*e.0 == key).map(|e| &e.1)
     }
 }
 
 impl Resolver for MapResolver {
     fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init> {
-        let idx = self.map.iter().position(|e| same(&e.0, name))?;
+        let InitKind::String { value: key, .. } = &**name else {
+            return None;
+        };
+        let idx = self.map.iter().position(|e| e.0 == *key)?;
         if !self.map[idx].2 && self.map.len() > 1 {
             let (k, v, _) = self.map.remove(idx);
             let v = resolve(ctx, &v, self);
@@ -138,7 +148,7 @@ impl RecordResolver {
                 .map(|v| (v.name.clone(), v.value.clone()))
                 .collect(),
             new_name: None,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
             stack: Vec::new(),
             cur,
             is_final: true,
@@ -1402,12 +1412,11 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     };
     let mut r = MapResolver::new(Some(cur.clone()));
     for (k, ta) in cls.template_args.iter().enumerate() {
-        let key = str_init(ta);
         if k < args.len() {
-            r.set(key, args[k].clone());
+            r.set_str(ta.clone(), args[k].clone());
         } else {
             let v = rec.get(ta).cloned().unwrap_or_else(Init::unset);
-            r.set(key, v);
+            r.set_str(ta.clone(), v);
         }
         rec.values.retain(|v| &v.name != ta);
     }
@@ -1496,7 +1505,7 @@ pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cu
             .map(|v| (v.name.clone(), v.value.clone()))
             .collect(),
         new_name,
-        cache: HashMap::new(),
+        cache: HashMap::default(),
         stack: Vec::new(),
         cur,
         is_final: true,

@@ -398,6 +398,9 @@ pub struct RecordKeeper {
     pub defs: BTreeMap<String, RecId>,
     /// Named `defset` lists.
     pub global_vars: BTreeMap<String, Init>,
+    /// Types of defs, computed on first use (a def's classes never change
+    /// once it is referenced).
+    pub def_types: std::cell::RefCell<Vec<Option<RecTy>>>,
 }
 
 impl RecordKeeper {

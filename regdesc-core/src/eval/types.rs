@@ -69,7 +69,21 @@ pub fn direct_superclasses(rk: &RecordKeeper, rec: RecId) -> Vec<RecId> {
 
 /// The type of a def (`DefInit`): its direct superclasses.
 pub fn def_type(rk: &RecordKeeper, rec: RecId) -> RecTy {
-    record_ty(rk, direct_superclasses(rk, rec))
+    let cacheable = !rk.record(rec).is_class && !rk.record(rec).superclasses.is_empty();
+    if cacheable {
+        if let Some(Some(t)) = rk.def_types.borrow().get(rec as usize) {
+            return t.clone();
+        }
+    }
+    let t = record_ty(rk, direct_superclasses(rk, rec));
+    if cacheable {
+        let mut c = rk.def_types.borrow_mut();
+        if c.len() <= rec as usize {
+            c.resize(rec as usize + 1, None);
+        }
+        c[rec as usize] = Some(t.clone());
+    }
+    t
 }
 
 fn is_subclass(rk: &RecordKeeper, rec: RecId, class: RecId) -> bool {

@@ -5,7 +5,8 @@
 //! the top level then moves on to the next statement so that independent
 //! errors are all reported.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::init::*;
@@ -94,15 +95,15 @@ impl<'a> Evaluator<'a> {
         Evaluator {
             ctx: Ctx::default(),
             loaded,
-            multiclasses: HashMap::new(),
-            multiclass_ids: HashSet::new(),
+            multiclasses: HashMap::default(),
+            multiclass_ids: HashSet::default(),
             let_stack: Vec::new(),
             loops: Vec::new(),
             cur_mc: None,
             scopes: Vec::new(),
             defsets: Vec::new(),
             extra_globals: BTreeMap::new(),
-            used_targs: HashSet::new(),
+            used_targs: HashSet::default(),
             nesting: 0,
         }
     }
@@ -462,7 +463,12 @@ impl<'a> Evaluator<'a> {
 
     /// `AddSubClass`.
     fn add_subclass(&mut self, rec: &mut Record, sc_ref: &SubClassRef) -> R<()> {
-        let sc = self.rec(sc_ref.rec).clone();
+        let sc = self.rec(sc_ref.rec);
+        let sc_values = sc.values.clone();
+        let sc_targs = sc.template_args.clone();
+        let sc_supers = sc.superclasses.clone();
+        let sc_asserts = sc.assertions.clone();
+        let sc_name = sc.name.clone();
         let cur = CurRec {
             id: if rec.id != u32::MAX {
                 Some(rec.id)
@@ -474,44 +480,40 @@ impl<'a> Evaluator<'a> {
             is_class: rec.is_class,
         };
         let mut r = MapResolver::new(Some(cur.clone()));
-        for f in &sc.values {
+        for f in sc_values {
             if f.is_template_arg {
-                r.set(str_init(&f.name), f.value.clone());
+                r.set_str(f.name.clone(), f.value);
             } else {
-                self.add_value(rec, sc_ref.span, f.clone())?;
+                self.add_value(rec, sc_ref.span, f)?;
             }
         }
-        for (i, ta) in sc.template_args.iter().enumerate() {
-            let key = str_init(ta);
+        for (i, ta) in sc_targs.iter().enumerate() {
             if i < sc_ref.args.len() {
-                r.set(key, sc_ref.args[i].clone());
-            } else if !r.get(&key).is_some_and(is_complete) {
-                let short = ta.rsplit(':').next().unwrap_or(ta).to_string();
-                let _ = short;
+                r.set_str(ta.clone(), sc_ref.args[i].clone());
+            } else if !r.get_str(ta).is_some_and(is_complete) {
                 let msg = format!(
-                    "Value not specified for template argument '{}' (#{i}) of parent class '{}'",
-                    ta, sc.name
+                    "Value not specified for template argument '{ta}' (#{i}) of parent class '{sc_name}'"
                 );
                 return self.err_code("regdesc::eval::template-args", sc_ref.span, msg);
             }
         }
-        rec.assertions.extend(sc.assertions.iter().cloned());
+        rec.assertions.extend(sc_asserts);
         let name = if rec.is_class {
             var_str(&format!("{}:NAME", rec.name), RecTy::String)
         } else {
             rec.name_init.clone()
         };
-        r.set(str_init(&format!("{}:NAME", sc.name)), name);
+        r.set_str(format!("{sc_name}:NAME").into(), name);
         resolve_record(&mut self.ctx, rec, &mut r, &cur);
-        for (s, span) in &sc.superclasses {
-            if rec.superclasses.iter().any(|(x, _)| x == s) {
-                let n = self.rk().name(*s).to_string();
+        for (s, span) in sc_supers {
+            if rec.superclasses.iter().any(|(x, _)| *x == s) {
+                let n = self.rk().name(s).to_string();
                 return self.err(sc_ref.span, format!("Already subclass of '{n}'!\n"));
             }
-            rec.superclasses.push((*s, *span));
+            rec.superclasses.push((s, span));
         }
         if rec.superclasses.iter().any(|(x, _)| *x == sc_ref.rec) {
-            return self.err(sc_ref.span, format!("Already subclass of '{}'!\n", sc.name));
+            return self.err(sc_ref.span, format!("Already subclass of '{sc_name}'!\n"));
         }
         rec.superclasses.push((sc_ref.rec, sc_ref.span));
         Ok(())
