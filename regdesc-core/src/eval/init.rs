@@ -1608,7 +1608,7 @@ pub fn resolve(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
     // Checking the stack costs a thread-local read; doing it every 32
     // levels keeps deep values safe without taxing the common shallow case.
     ctx.resolve_depth += 1;
-    let out = if ctx.resolve_depth % 32 == 0 {
+    let out = if ctx.resolve_depth.is_multiple_of(32) {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || resolve_inner(ctx, i, r))
     } else {
         resolve_inner(ctx, i, r)
