@@ -1,5 +1,6 @@
 //! Dump parity with llvm-tblgen's `-register-info-debug` on the corpus.
 
+#[path = "regs_common/mod.rs"]
 mod common;
 
 use std::path::Path;

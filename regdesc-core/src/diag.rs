@@ -94,14 +94,289 @@ impl Diagnostic {
     }
 }
 
-/// Renders diagnostics against the sources. (Filled in by the syntax/diag work.)
-pub fn render(_sources: &SourceMap, diags: &[Diagnostic], _color: bool) -> String {
+/// The width plain (`color == false`) output is wrapped at.
+pub const PLAIN_WIDTH: usize = 100;
+
+/// Renders diagnostics against the sources with miette's graphical
+/// handler: `file:line:col`, the source snippet with the label under the
+/// span, related notes (each with its own snippet, possibly in another
+/// file), and help. With `color == false` the output has no ANSI codes and
+/// a fixed width of [`PLAIN_WIDTH`] columns, so it is deterministic.
+pub fn render(sources: &SourceMap, diags: &[Diagnostic], color: bool) -> String {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme)
+        .with_width(PLAIN_WIDTH)
+        .with_links(false)
+        .with_urls(false)
+        .tab_width(4)
+        .with_show_related_as_nested(true);
     let mut out = String::new();
     for d in diags {
-        out.push_str(d.severity.as_str());
-        out.push_str(": ");
-        out.push_str(&d.message);
-        out.push('\n');
+        let report = Report::new(sources, d);
+        let mut one = String::new();
+        if handler.render_report(&mut one, &report).is_err() {
+            one = fallback(sources, d);
+        }
+        out.push_str(&one);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
     }
     out
+}
+
+/// A one-line-per-item rendering used if miette fails.
+fn fallback(sources: &SourceMap, d: &Diagnostic) -> String {
+    let mut s = String::new();
+    if let Some(loc) = d.span.and_then(|sp| location(sources, sp)) {
+        s.push_str(&loc);
+        s.push_str(": ");
+    }
+    s.push_str(d.severity.as_str());
+    s.push_str(": ");
+    s.push_str(&d.message);
+    s.push('\n');
+    for r in &d.related {
+        if let Some(loc) = r.span.and_then(|sp| location(sources, sp)) {
+            s.push_str(&loc);
+            s.push_str(": ");
+        }
+        s.push_str("note: ");
+        s.push_str(&r.message);
+        s.push('\n');
+    }
+    if let Some(h) = &d.help {
+        s.push_str("help: ");
+        s.push_str(h);
+        s.push('\n');
+    }
+    s
+}
+
+/// `file:line:col` of a span, if its file exists.
+pub fn location(sources: &SourceMap, span: Span) -> Option<String> {
+    let f = sources.files.get(span.file as usize)?;
+    let (line, col) = sources.line_col(span.file, span.start);
+    Some(format!("{}:{line}:{col}", f.path.display()))
+}
+
+/// A named view of one source file for miette.
+struct Src<'a> {
+    name: String,
+    text: &'a str,
+}
+
+impl miette::SourceCode for Src<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        let c = self
+            .text
+            .read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            c.data(),
+            *c.span(),
+            c.line(),
+            c.column(),
+            c.line_count(),
+        )))
+    }
+}
+
+/// Resolves a span to its file's source and a span miette accepts
+/// (clamped to the text, on char boundaries).
+fn resolve(sources: &SourceMap, span: Option<Span>) -> Option<(Src<'_>, miette::SourceSpan)> {
+    let span = span?;
+    let f = sources.files.get(span.file as usize)?;
+    let text = f.text.as_str();
+    let mut start = (span.start as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (span.end as usize).clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    Some((
+        Src {
+            name: f.path.display().to_string(),
+            text,
+        },
+        miette::SourceSpan::new(start.into(), end - start),
+    ))
+}
+
+/// One diagnostic (or related note) as a miette diagnostic.
+struct Report<'a> {
+    severity: Severity,
+    code: Option<&'static str>,
+    message: String,
+    label: String,
+    help: Option<String>,
+    src: Option<(Src<'a>, miette::SourceSpan)>,
+    related: Vec<Report<'a>>,
+}
+
+impl<'a> Report<'a> {
+    fn new(sources: &'a SourceMap, d: &Diagnostic) -> Report<'a> {
+        let related = d
+            .related
+            .iter()
+            .map(|r| Report {
+                severity: Severity::Note,
+                code: None,
+                message: r.message.clone(),
+                label: String::new(),
+                help: None,
+                src: resolve(sources, r.span),
+                related: Vec::new(),
+            })
+            .collect();
+        Report {
+            severity: d.severity,
+            code: Some(d.code).filter(|c| !c.is_empty()),
+            message: d.message.clone(),
+            label: d.label.clone(),
+            help: d.help.clone(),
+            src: resolve(sources, d.span),
+            related,
+        }
+    }
+}
+
+impl std::fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.code
+            .map(|c| Box::new(c) as Box<dyn std::fmt::Display + 'b>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Note => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn std::fmt::Display + 'b>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|(s, _)| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let (_, span) = self.src.as_ref()?;
+        let label = (!self.label.is_empty()).then(|| self.label.clone());
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_primary_with_span(label, *span),
+        )))
+    }
+
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::SourceFile;
+    use std::path::PathBuf;
+
+    fn sources() -> SourceMap {
+        SourceMap {
+            files: vec![
+                SourceFile {
+                    path: PathBuf::from("main.td"),
+                    text: "include \"a.td\"\ndef X : Foo;\n".into(),
+                    included_from: None,
+                },
+                SourceFile {
+                    path: PathBuf::from("a.td"),
+                    text: "class A {\n  int x\n}\n".into(),
+                    included_from: Some(Span::new(0, 0, 14)),
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn plain_rendering_is_located_and_deterministic() {
+        let src = sources();
+        let d = Diagnostic::error(
+            "regdesc::syntax::expected",
+            "expected `;`, found `}`",
+            Some(Span::new(1, 18, 19)),
+        )
+        .with_label("unexpected `}`")
+        .with_related(Some(Span::new(0, 0, 14)), "`a.td` included from here")
+        .with_help("add a `;`");
+        let out = render(&src, std::slice::from_ref(&d), false);
+        assert_eq!(out, render(&src, &[d], false));
+        assert!(!out.contains('\x1b'), "{out}");
+        assert!(out.contains("a.td:3:1"), "{out}");
+        assert!(out.contains("main.td:1:1"), "{out}");
+        assert!(out.contains("unexpected `}`"), "{out}");
+        assert!(out.contains("included from here"), "{out}");
+        assert!(out.contains("add a `;`"), "{out}");
+        assert!(out.contains("regdesc::syntax::expected"), "{out}");
+        for line in out.lines() {
+            assert!(line.chars().count() <= PLAIN_WIDTH, "{line}");
+        }
+    }
+
+    #[test]
+    fn unlocated_and_out_of_range_spans_still_render() {
+        let src = sources();
+        let d = Diagnostic::error("regdesc::x", "no location", None).with_help("some help");
+        let out = render(&src, &[d], false);
+        assert!(
+            out.contains("no location") && out.contains("some help"),
+            "{out}"
+        );
+        let d = Diagnostic::error("regdesc::x", "bad span", Some(Span::new(7, 0, 1)));
+        assert!(render(&src, &[d], false).contains("bad span"));
+        let d = Diagnostic::warning("regdesc::x", "past the end", Some(Span::new(1, 500, 900)));
+        assert!(render(&src, &[d], false).contains("past the end"));
+        let d = Diagnostic::note("regdesc::x", "at eof", Some(Span::new(1, 22, 22)));
+        assert!(render(&src, &[d], false).contains("at eof"));
+    }
+
+    #[test]
+    fn color_output_has_ansi() {
+        let src = sources();
+        let d = Diagnostic::error("regdesc::x", "colored", Some(Span::new(1, 0, 5)));
+        assert!(render(&src, &[d], true).contains('\x1b'));
+    }
 }

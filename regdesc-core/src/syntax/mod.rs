@@ -5,8 +5,14 @@
 //! through the `-I` search path.
 
 pub mod ast;
+pub mod error;
+mod loader;
+mod parser;
+pub mod preprocess;
 
 pub use ast::*;
+pub use error::SyntaxError;
+pub use parser::{parse, parse_value};
 
 use std::path::PathBuf;
 
@@ -74,32 +80,18 @@ pub struct Loaded {
 
 /// Reads, preprocesses and parses `path` and everything it includes.
 /// On failure returns the sources read so far (for rendering) and every error.
-pub fn load_file(
-    _path: &Path,
-    _opts: &LoadOptions,
-) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
-    Err((
-        SourceMap::default(),
-        vec![Diagnostic::error(
-            "regdesc::syntax::unimplemented",
-            "parser is not written yet",
-            None,
-        )],
-    ))
+pub fn load_file(path: &Path, opts: &LoadOptions) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
+    loader::load_file(path, opts)
 }
 
 /// Like [`load_file`], for text held in memory under the name `name`.
 pub fn load_str(
-    _name: &str,
-    _text: &str,
-    _opts: &LoadOptions,
+    name: &str,
+    text: &str,
+    opts: &LoadOptions,
 ) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
-    Err((
-        SourceMap::default(),
-        vec![Diagnostic::error(
-            "regdesc::syntax::unimplemented",
-            "parser is not written yet",
-            None,
-        )],
-    ))
+    loader::load_str(name, text, opts)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,399 @@
+//! Reads files, follows `include`s, preprocesses and parses everything.
+//!
+//! Include paths are resolved the way llvm-tblgen 14 does it (checked by
+//! experiment): first the path as written, relative to the current
+//! directory, then each `-I` directory in order. The including file's own
+//! directory is *not* searched. When nothing is found on disk, the
+//! in-memory [`LoadOptions::builtin_files`] are tried.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Related};
+use crate::syntax::error::SyntaxError;
+use crate::syntax::preprocess::{preprocess, PreprocessHost};
+use crate::syntax::{
+    parser, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap, Span, Stmt,
+};
+
+/// Maximum include nesting.
+pub const MAX_INCLUDE_DEPTH: usize = 128;
+
+struct Loader<'o> {
+    opts: &'o LoadOptions,
+    sources: SourceMap,
+    asts: Vec<SourceFileAst>,
+    /// Canonical path of each file read from disk (for cycle messages).
+    canonical: Vec<Option<PathBuf>>,
+    macros: HashSet<String>,
+    errors: Vec<Diagnostic>,
+    notes: Vec<Diagnostic>,
+    builtin_noted: HashSet<String>,
+    /// The files being preprocessed, innermost last.
+    stack: Vec<FileId>,
+    /// For each file: start offset of an include statement → included file.
+    includes: Vec<HashMap<u32, FileId>>,
+    /// The preprocessed text of each file (`None` after an error).
+    preprocessed: Vec<Option<String>>,
+}
+
+type ParseResult = Option<Result<SourceFileAst, Vec<SyntaxError>>>;
+
+/// Parses the given texts (file id = index) on up to
+/// `available_parallelism` threads.
+fn parse_parallel(texts: &[Option<String>]) -> Vec<ParseResult> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let n = texts.len();
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(n);
+    let parse_one = |id: usize| -> ParseResult {
+        texts[id]
+            .as_ref()
+            .map(|t| parser::parse_preprocessed(id as FileId, t))
+    };
+    if workers <= 1 {
+        return (0..n).map(parse_one).collect();
+    }
+    // Biggest files first, so that the threads finish together.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].as_ref().map_or(0, |t| t.len())));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<ParseResult>> = Mutex::new((0..n).map(|_| None).collect());
+    let work = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&id) = order.get(k) else { break };
+        let r = parse_one(id);
+        if let Ok(mut res) = results.lock() {
+            res[id] = r;
+        }
+    };
+    std::thread::scope(|s| {
+        let mut spawned = 0;
+        for _ in 1..workers {
+            let ok = std::thread::Builder::new()
+                .name("regdesc-parse".into())
+                .stack_size(256 << 20)
+                .spawn_scoped(s, work)
+                .is_ok();
+            spawned += usize::from(ok);
+        }
+        let _ = spawned;
+        work();
+    });
+    results.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
+
+/// Runs `f` on a thread with a large stack (the parser is recursive), or
+/// inline if such a thread cannot be started.
+fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let cell = std::sync::Mutex::new(Some(f));
+    let spawned = std::thread::scope(|s| {
+        let cell = &cell;
+        let h = std::thread::Builder::new()
+            .name("regdesc-syntax".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(s, move || {
+                let f = cell.lock().ok().and_then(|mut g| g.take());
+                f.map(|f| f())
+            });
+        match h {
+            Ok(h) => match h.join() {
+                Ok(v) => v,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            Err(_) => None,
+        }
+    });
+    match spawned {
+        Some(v) => v,
+        None => {
+            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner());
+            match f {
+                Some(f) => f(),
+                None => unreachable!("the parser closure ran without a result"),
+            }
+        }
+    }
+}
+
+pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
+    let path = path.to_path_buf();
+    with_big_stack(move || {
+        let mut l = Loader::new(opts);
+        match read_text(&path) {
+            Ok(text) => {
+                let canon = std::fs::canonicalize(&path).ok();
+                let id = l.add_file(path, text, None, canon);
+                l.process(id);
+                l.finish(id)
+            }
+            Err(e) => {
+                let d = SyntaxError::Io {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                    span: None,
+                }
+                .to_diagnostic();
+                Err((l.sources, vec![d]))
+            }
+        }
+    })
+}
+
+pub(crate) fn load_str(name: &str, text: &str, opts: &LoadOptions) -> LoadResult {
+    let name = PathBuf::from(name);
+    let text = text.to_string();
+    with_big_stack(move || {
+        let mut l = Loader::new(opts);
+        let id = l.add_file(name, text, None, None);
+        l.process(id);
+        l.finish(id)
+    })
+}
+
+fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+impl<'o> Loader<'o> {
+    fn new(opts: &'o LoadOptions) -> Self {
+        Loader {
+            opts,
+            sources: SourceMap::default(),
+            asts: Vec::new(),
+            canonical: Vec::new(),
+            macros: opts.defines.iter().cloned().collect(),
+            errors: Vec::new(),
+            notes: Vec::new(),
+            builtin_noted: HashSet::new(),
+            stack: Vec::new(),
+            includes: Vec::new(),
+            preprocessed: Vec::new(),
+        }
+    }
+
+    fn add_file(
+        &mut self,
+        path: PathBuf,
+        text: String,
+        included_from: Option<Span>,
+        canonical: Option<PathBuf>,
+    ) -> FileId {
+        let id = self.sources.files.len() as FileId;
+        self.sources.files.push(SourceFile {
+            path,
+            text,
+            included_from,
+        });
+        self.asts.push(SourceFileAst::default());
+        self.canonical.push(canonical);
+        self.includes.push(HashMap::new());
+        self.preprocessed.push(None);
+        id
+    }
+
+    /// Preprocesses file `id`, loading its includes as they come. The
+    /// preprocessed text is parsed later, with every other file.
+    fn process(&mut self, id: FileId) {
+        let text = self.sources.files[id as usize].text.clone();
+        self.stack.push(id);
+        let pre = preprocess(id, &text, self);
+        self.stack.pop();
+        if pre.errors.is_empty() {
+            self.preprocessed[id as usize] = Some(pre.text);
+        } else {
+            for e in &pre.errors {
+                self.error(e);
+            }
+        }
+    }
+
+    /// Parses every preprocessed file, in parallel (files are independent
+    /// once preprocessed). Errors are reported in file order.
+    fn parse_all(&mut self) {
+        let texts = std::mem::take(&mut self.preprocessed);
+        let results = parse_parallel(&texts);
+        for (id, r) in results.into_iter().enumerate() {
+            match r {
+                Some(Ok(ast)) => self.asts[id] = ast,
+                Some(Err(errs)) => {
+                    for e in &errs {
+                        self.error(e);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+
+    fn error(&mut self, e: &SyntaxError) {
+        let mut d = e.to_diagnostic();
+        if let Some(span) = e.span() {
+            add_include_notes(&self.sources, span.file, &mut d);
+        }
+        self.errors.push(d);
+    }
+
+    fn finish(mut self, root: FileId) -> LoadResult {
+        self.parse_all();
+        if !self.errors.is_empty() {
+            let mut all = self.errors;
+            all.extend(self.notes);
+            return Err((self.sources, all));
+        }
+        for (id, ast) in self.asts.iter_mut().enumerate() {
+            let map = &self.includes[id];
+            if !map.is_empty() {
+                link_includes(&mut ast.stmts, map);
+            }
+        }
+        Ok(Loaded {
+            sources: self.sources,
+            asts: self.asts,
+            root,
+            diagnostics: self.notes,
+        })
+    }
+
+    fn find_include(&mut self, path: &str) -> Result<(PathBuf, String), Vec<String>> {
+        let mut searched = Vec::new();
+        let mut candidates = vec![PathBuf::from(path)];
+        for d in &self.opts.include_dirs {
+            candidates.push(d.join(path));
+        }
+        for c in candidates {
+            if c.is_file() {
+                if let Ok(text) = read_text(&c) {
+                    return Ok((c, text));
+                }
+            }
+            let shown = match c.parent() {
+                Some(p) if p.as_os_str().is_empty() => "the current directory".to_string(),
+                _ => format!("`{}`", c.display()),
+            };
+            searched.push(shown);
+        }
+        Err(searched)
+    }
+}
+
+impl PreprocessHost for Loader<'_> {
+    fn is_defined(&self, name: &str) -> bool {
+        self.macros.contains(name)
+    }
+
+    fn define(&mut self, name: &str) {
+        self.macros.insert(name.to_string());
+    }
+
+    fn include(&mut self, path: &str, span: Span) {
+        let parent = span.file;
+        let found = self.find_include(path);
+        let (file_path, text, canon) = match found {
+            Ok((p, text)) => {
+                let canon = std::fs::canonicalize(&p).ok();
+                (p, text, canon)
+            }
+            Err(searched) => {
+                let builtin = self
+                    .opts
+                    .builtin_files
+                    .iter()
+                    .find(|(p, _)| p == path)
+                    .map(|(_, t)| t.clone());
+                match builtin {
+                    Some(text) => {
+                        if self.builtin_noted.insert(path.to_string()) {
+                            let mut d = Diagnostic::note(
+                                "regdesc::syntax::builtin_include",
+                                format!(
+                                    "`{path}` not found on the include path; using regdesc's built-in copy"
+                                ),
+                                Some(span),
+                            )
+                            .with_label("built-in file used")
+                            .with_help(format!(
+                                "searched: {}; add `-I DIR` to use the file on disk",
+                                searched.join(", ")
+                            ));
+                            add_include_notes(&self.sources, parent, &mut d);
+                            self.notes.push(d);
+                        }
+                        (PathBuf::from(format!("<builtin>/{path}")), text, None)
+                    }
+                    None => {
+                        self.error(&SyntaxError::IncludeNotFound {
+                            path: path.to_string(),
+                            span,
+                            searched,
+                        });
+                        return;
+                    }
+                }
+            }
+        };
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
+            let cycle = canon.is_some()
+                && self
+                    .stack
+                    .iter()
+                    .any(|f| self.canonical[*f as usize] == canon);
+            self.error(&SyntaxError::IncludeTooDeep {
+                path: path.to_string(),
+                limit: MAX_INCLUDE_DEPTH,
+                cycle,
+                span,
+            });
+            return;
+        }
+        let id = self.add_file(file_path, text, Some(span), canon);
+        self.includes[parent as usize].insert(span.start, id);
+        self.process(id);
+    }
+}
+
+/// Adds "included from here" notes for the include chain of `file`.
+pub(crate) fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
+    let mut cur = file;
+    let mut guard = 0;
+    while let Some(sf) = sources.files.get(cur as usize) {
+        let Some(from) = sf.included_from else { break };
+        d.related.push(Related {
+            span: Some(from),
+            message: format!("`{}` included from here", sf.path.display()),
+        });
+        cur = from.file;
+        guard += 1;
+        if guard > MAX_INCLUDE_DEPTH + 1 {
+            break;
+        }
+    }
+}
+
+fn link_includes(stmts: &mut [Stmt], map: &HashMap<u32, FileId>) {
+    for s in stmts {
+        match s {
+            Stmt::Include(inc) => inc.file = map.get(&inc.span.start).copied(),
+            Stmt::Multiclass(m) => link_includes(&mut m.body, map),
+            Stmt::Defset(d) => link_includes(&mut d.body, map),
+            Stmt::Foreach(f) => link_includes(&mut f.body, map),
+            Stmt::If(i) => {
+                link_includes(&mut i.then_body, map);
+                if let Some(e) = &mut i.else_body {
+                    link_includes(e, map);
+                }
+            }
+            Stmt::Let(l) => link_includes(&mut l.body, map),
+            _ => {}
+        }
+    }
+}
