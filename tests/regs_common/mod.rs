@@ -1,13 +1,8 @@
-//! Test scaffolding: records from `llvm-tblgen --dump-json`, and the oracle.
+//! Helpers of the register-bank tests: the llvm-tblgen oracle and fixtures.
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::rc::Rc;
-
-use regdesc_core::eval::{Init, InitKind, RecId, RecTy, Record, RecordKeeper, RecordVal};
-use regdesc_core::syntax::Span;
 
 /// The `llvm-tblgen` oracle, or `None` (skip) unless `REGDESC_REQUIRE_ORACLES=1`.
 pub fn oracle() -> Option<PathBuf> {
@@ -35,7 +30,12 @@ pub fn manifest_dir() -> PathBuf {
 }
 
 /// Runs llvm-tblgen; returns (success, stdout, stderr).
-pub fn tblgen(tool: &Path, args: &[&str], file: &Path, includes: &[PathBuf]) -> (bool, String, String) {
+pub fn tblgen(
+    tool: &Path,
+    args: &[&str],
+    file: &Path,
+    includes: &[PathBuf],
+) -> (bool, String, String) {
     let mut cmd = Command::new(tool);
     cmd.args(args);
     for i in includes {
@@ -48,121 +48,6 @@ pub fn tblgen(tool: &Path, args: &[&str], file: &Path, includes: &[PathBuf]) -> 
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// Builds a record keeper from `--dump-json` output (classes are empty shells
-/// named after the superclasses; enough for the register bank).
-pub fn records_from_json(json: &str) -> RecordKeeper {
-    let v: serde_json::Value = serde_json::from_str(json).expect("json");
-    let obj = v.as_object().expect("object");
-    let mut rk = RecordKeeper::default();
-    let span = Span { file: 0, start: 0, end: 0 };
-    let mut class_names: BTreeMap<String, ()> = BTreeMap::new();
-    if let Some(inst) = obj.get("!instanceof").and_then(|x| x.as_object()) {
-        for k in inst.keys() {
-            class_names.insert(k.clone(), ());
-        }
-    }
-    for (k, r) in obj {
-        if k.starts_with('!') {
-            continue;
-        }
-        for s in r["!superclasses"].as_array().into_iter().flatten() {
-            class_names.insert(s.as_str().unwrap_or("").to_string(), ());
-        }
-    }
-    let new = |rk: &mut RecordKeeper, name: &str, is_class: bool| -> RecId {
-        let id = rk.records.len() as RecId;
-        rk.records.push(Record {
-            id,
-            name: name.to_string(),
-            is_class,
-            is_anonymous: false,
-            span,
-            template_args: Vec::new(),
-            values: Vec::new(),
-            superclasses: Vec::new(),
-            instantiated_from: Vec::new(),
-        });
-        id
-    };
-    for c in class_names.keys() {
-        let id = new(&mut rk, c, true);
-        rk.classes.insert(c.clone(), id);
-    }
-    for (k, _) in obj.iter().filter(|(k, _)| !k.starts_with('!')) {
-        let id = new(&mut rk, k, false);
-        rk.defs.insert(k.clone(), id);
-    }
-    for (k, r) in obj.iter().filter(|(k, _)| !k.starts_with('!')) {
-        let id = rk.defs[k];
-        let supers: Vec<(RecId, Span)> = r["!superclasses"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|s| rk.classes.get(s.as_str()?).map(|&c| (c, span)))
-            .collect();
-        let mut values = Vec::new();
-        for (f, val) in r.as_object().expect("record") {
-            if f.starts_with('!') {
-                continue;
-            }
-            values.push(RecordVal {
-                name: Rc::from(f.as_str()),
-                ty: RecTy::Int,
-                value: convert(&rk, val),
-                nonconcrete_ok: false,
-                is_template_arg: false,
-                span,
-            });
-        }
-        let rec = &mut rk.records[id as usize];
-        rec.superclasses = supers;
-        rec.values = values;
-    }
-    rk
-}
-
-fn convert(rk: &RecordKeeper, v: &serde_json::Value) -> Init {
-    use serde_json::Value;
-    match v {
-        Value::Null => Init::unset(),
-        Value::Bool(b) => Init::bit(*b),
-        Value::Number(n) => Init::int(n.as_i64().unwrap_or(0)),
-        Value::String(s) => Init::string(s),
-        Value::Array(a) => InitKind::List {
-            elems: a.iter().map(|x| convert(rk, x)).collect(),
-            elem_ty: RecTy::Int,
-        }
-        .into(),
-        Value::Object(o) => match o.get("kind").and_then(|k| k.as_str()) {
-            Some("def") => match o.get("def").and_then(|d| d.as_str()).and_then(|d| rk.defs.get(d)) {
-                Some(&id) => Init::def(id),
-                None => Init::unset(),
-            },
-            Some("dag") => {
-                let op = o.get("operator").map(|x| convert(rk, x)).unwrap_or_else(Init::unset);
-                let args = o
-                    .get("args")
-                    .and_then(|a| a.as_array())
-                    .into_iter()
-                    .flatten()
-                    .map(|pair| {
-                        let val = convert(rk, &pair[0]);
-                        let name = pair[1].as_str().map(Rc::from);
-                        (val, name)
-                    })
-                    .collect();
-                InitKind::Dag {
-                    op,
-                    op_name: None,
-                    args,
-                }
-                .into()
-            }
-            _ => Init::unset(),
-        },
-    }
 }
 
 /// Removes llvm-tblgen's `warning: ...` lines (and what follows them on

@@ -13,7 +13,10 @@ pub struct LaneMask {
 
 impl LaneMask {
     pub const fn none() -> LaneMask {
-        LaneMask { lo: 0, hi: Vec::new() }
+        LaneMask {
+            lo: 0,
+            hi: Vec::new(),
+        }
     }
 
     /// The mask of one lane.
@@ -37,7 +40,11 @@ impl LaneMask {
                 }
             }
         } else if n > 0 {
-            m.lo = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+            m.lo = if n == 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            };
         }
         m
     }
@@ -59,7 +66,9 @@ impl LaneMask {
             self.lo & (1u128 << n) != 0
         } else {
             let w = ((n - 128) / 64) as usize;
-            self.hi.get(w).is_some_and(|x| x & (1u64 << ((n - 128) % 64)) != 0)
+            self.hi
+                .get(w)
+                .is_some_and(|x| x & (1u64 << ((n - 128) % 64)) != 0)
         }
     }
 
@@ -155,7 +164,9 @@ impl LaneMask {
     pub fn lanes(&self) -> impl Iterator<Item = u32> + '_ {
         let lo = (0..128u32).filter(move |&i| self.lo & (1u128 << i) != 0);
         let hi = self.hi.iter().enumerate().flat_map(|(w, &x)| {
-            (0..64u32).filter(move |&b| x & (1u64 << b) != 0).map(move |b| 128 + w as u32 * 64 + b)
+            (0..64u32)
+                .filter(move |&b| x & (1u64 << b) != 0)
+                .map(move |b| 128 + w as u32 * 64 + b)
         });
         lo.chain(hi)
     }

@@ -40,7 +40,9 @@ impl std::str::FromStr for LaneMode {
         match s {
             "llvm" => Ok(LaneMode::Llvm),
             "coverage" => Ok(LaneMode::Coverage),
-            _ => Err(format!("unknown lane mode '{s}' (expected llvm or coverage)")),
+            _ => Err(format!(
+                "unknown lane mode '{s}' (expected llvm or coverage)"
+            )),
         }
     }
 }
@@ -113,7 +115,11 @@ fn llvm_index_masks(bank: &RegBank) -> (Vec<LaneMask>, u32) {
         let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
         state[root] = 1;
         masks[root] = all.clone();
-        let kids = bank.sub_reg_indices[root].composed.values().map(|&c| c as usize).collect();
+        let kids = bank.sub_reg_indices[root]
+            .composed
+            .values()
+            .map(|&c| c as usize)
+            .collect();
         stack.push((root, kids, 0));
         let mut acc: Vec<LaneMask> = vec![LaneMask::none()];
         while let Some(top) = stack.last_mut() {
@@ -123,7 +129,11 @@ fn llvm_index_masks(bank: &RegBank) -> (Vec<LaneMask>, u32) {
                 if state[c] == 0 && masks[c].is_none() {
                     state[c] = 1;
                     masks[c] = all.clone();
-                    let kids = bank.sub_reg_indices[c].composed.values().map(|&k| k as usize).collect();
+                    let kids = bank.sub_reg_indices[c]
+                        .composed
+                        .values()
+                        .map(|&k| k as usize)
+                        .collect();
                     stack.push((c, kids, 0));
                     acc.push(LaneMask::none());
                 } else if let Some(a) = acc.last_mut() {

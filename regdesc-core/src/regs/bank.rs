@@ -76,7 +76,12 @@ impl<'a> Builder<'a> {
         if name == "DefaultMode" {
             return Some(0);
         }
-        self.bank.hw_modes.iter().skip(1).position(|m| m == name).map(|p| p as u32 + 1)
+        self.bank
+            .hw_modes
+            .iter()
+            .skip(1)
+            .position(|m| m == name)
+            .map(|p| p as u32 + 1)
     }
 
     // ---- sub-register indices ----------------------------------------------
@@ -130,7 +135,11 @@ impl<'a> Builder<'a> {
     pub(super) fn add_composite(&mut self, this: IdxId, a: IdxId, b: IdxId) -> Option<IdxId> {
         let idx = &mut self.bank.sub_reg_indices;
         let prev = *idx[this as usize].composed.entry(a).or_insert(b);
-        let (t_off, a_off, a_size) = (idx[this as usize].offset, idx[a as usize].offset, idx[a as usize].size);
+        let (t_off, a_off, a_size) = (
+            idx[this as usize].offset,
+            idx[a as usize].offset,
+            idx[a as usize].size,
+        );
         if t_off != UNKNOWN && a_off != UNKNOWN && idx[b as usize].offset == UNKNOWN {
             idx[b as usize].offset = t_off.wrapping_add(a_off);
             idx[b as usize].size = a_size;
@@ -144,7 +153,15 @@ impl<'a> Builder<'a> {
         }
         let name = format!("{}_then_{}", self.bank.idx(a).name, self.bank.idx(b).name);
         let ns = self.bank.idx(a).namespace.clone();
-        let c = self.create_idx(name, ns, IndexOrigin::Composite { first: a, second: b, register: reg });
+        let c = self.create_idx(
+            name,
+            ns,
+            IndexOrigin::Composite {
+                first: a,
+                second: b,
+                register: reg,
+            },
+        );
         self.add_composite(a, b, c);
         c
     }
@@ -322,7 +339,9 @@ impl<'a> Builder<'a> {
             let covered = self.bank.registers[r].covered_by_sub_regs;
             if covered {
                 if let Some(&first) = subs.first() {
-                    self.bank.registers[first as usize].leading_super_regs.push(r as RegId);
+                    self.bank.registers[first as usize]
+                        .leading_super_regs
+                        .push(r as RegId);
                 }
             }
             let mut aliases = Vec::new();
@@ -336,7 +355,9 @@ impl<'a> Builder<'a> {
             }
             for a in aliases {
                 self.bank.registers[r].explicit_aliases.push(a);
-                self.bank.registers[a as usize].explicit_aliases.push(r as RegId);
+                self.bank.registers[a as usize]
+                    .explicit_aliases
+                    .push(r as RegId);
             }
         }
         Ok(())
@@ -377,7 +398,10 @@ impl<'a> Builder<'a> {
                         1 => {
                             return Err(self.sub_regs_error(
                                 r,
-                                format!("Register {} has itself as a sub-register", self.bank.reg(r).name),
+                                format!(
+                                    "Register {} has itself as a sub-register",
+                                    self.bank.reg(r).name
+                                ),
                                 None,
                             ))
                         }
@@ -454,11 +478,20 @@ impl<'a> Builder<'a> {
         while i < indices.len() {
             let idx = indices[i];
             i += 1;
-            let Some(&sr) = sub_regs.get(&idx) else { continue };
-            let comps: Vec<(IdxId, IdxId)> =
-                self.bank.idx(idx).composed.iter().map(|(&a, &b)| (a, b)).collect();
+            let Some(&sr) = sub_regs.get(&idx) else {
+                continue;
+            };
+            let comps: Vec<(IdxId, IdxId)> = self
+                .bank
+                .idx(idx)
+                .composed
+                .iter()
+                .map(|(&a, &b)| (a, b))
+                .collect();
             for (a, b) in comps {
-                let Some(&s) = self.bank.reg(sr).sub_regs.get(&a) else { continue };
+                let Some(&s) = self.bank.reg(sr).sub_regs.get(&a) else {
+                    continue;
+                };
                 if sub_regs.contains_key(&b) || !orphans.remove(&s) {
                     continue;
                 }
@@ -469,9 +502,16 @@ impl<'a> Builder<'a> {
         // Synthesize indices for the remaining orphans, bottom-up.
         while !orphans.is_empty() {
             let Some(idx) = indices.pop() else { break };
-            let Some(&sr) = sub_regs.get(&idx) else { continue };
-            let map: Vec<(IdxId, RegId)> =
-                self.bank.reg(sr).sub_regs.iter().map(|(&a, &b)| (a, b)).collect();
+            let Some(&sr) = sub_regs.get(&idx) else {
+                continue;
+            };
+            let map: Vec<(IdxId, RegId)> = self
+                .bank
+                .reg(sr)
+                .sub_regs
+                .iter()
+                .map(|(&a, &b)| (a, b))
+                .collect();
             for (a, s) in map {
                 if orphans.remove(&s) {
                     let c = self.composite_idx(idx, a, r);
@@ -487,7 +527,10 @@ impl<'a> Builder<'a> {
             if s == r {
                 return Err(self.sub_regs_error(
                     r,
-                    format!("Register {} has itself as a sub-register", self.bank.reg(r).name),
+                    format!(
+                        "Register {} has itself as a sub-register",
+                        self.bank.reg(r).name
+                    ),
                     None,
                 ));
             }
@@ -529,7 +572,11 @@ impl<'a> Builder<'a> {
                         None => {
                             return Err(self.sub_regs_error(
                                 r,
-                                format!("No SubRegIndex for {} in {}", self.bank.reg(ssr).name, self.bank.reg(r).name),
+                                format!(
+                                    "No SubRegIndex for {} in {}",
+                                    self.bank.reg(ssr).name,
+                                    self.bank.reg(r).name
+                                ),
                                 None,
                             ))
                         }
@@ -540,7 +587,8 @@ impl<'a> Builder<'a> {
         }
 
         // Register units.
-        let mut units: BTreeSet<RegUnitId> = self.bank.registers[ri].units.iter().copied().collect();
+        let mut units: BTreeSet<RegUnitId> =
+            self.bank.registers[ri].units.iter().copied().collect();
         for &sr in &explicit {
             units.extend(self.bank.reg(sr).units.iter().copied());
         }
@@ -550,7 +598,9 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let u = self.bank.reg_units.len() as RegUnitId;
-            self.bank.reg_units.push(RegUnit { roots: [Some(r), Some(ar)] });
+            self.bank.reg_units.push(RegUnit {
+                roots: [Some(r), Some(ar)],
+            });
             units.insert(u);
             let other = &mut self.bank.registers[ar as usize].units;
             if let Err(p) = other.binary_search(&u) {
@@ -559,7 +609,9 @@ impl<'a> Builder<'a> {
         }
         if units.is_empty() {
             let u = self.bank.reg_units.len() as RegUnitId;
-            self.bank.reg_units.push(RegUnit { roots: [Some(r), None] });
+            self.bank.reg_units.push(RegUnit {
+                roots: [Some(r), None],
+            });
             units.insert(u);
         }
         self.bank.registers[ri].units = units.into_iter().collect();
@@ -584,7 +636,10 @@ impl<'a> Builder<'a> {
             2 => return Ok(()),
             1 => {
                 return Err(RegsError::SubRegs {
-                    message: format!("SubRegIndex {} is a concatenation of itself", self.bank.idx(i).name),
+                    message: format!(
+                        "SubRegIndex {} is a concatenation of itself",
+                        self.bank.idx(i).name
+                    ),
                     span: self.bank.idx(i).span,
                     help: None,
                 })
@@ -660,8 +715,11 @@ impl<'a> Builder<'a> {
     fn secondary(&mut self, r: RegId) -> Result<(), RegsError> {
         let ri = r as usize;
         let mut new_sub_regs: Vec<(IdxId, RegId)> = Vec::new();
-        let mut queue: VecDeque<(IdxId, RegId)> =
-            self.bank.registers[ri].sub_regs.iter().map(|(&a, &b)| (a, b)).collect();
+        let mut queue: VecDeque<(IdxId, RegId)> = self.bank.registers[ri]
+            .sub_regs
+            .iter()
+            .map(|(&a, &b)| (a, b))
+            .collect();
         while let Some((_, sub)) = queue.pop_front() {
             let leads = self.bank.reg(sub).leading_super_regs.clone();
             for cand in leads {
@@ -704,8 +762,13 @@ impl<'a> Builder<'a> {
             }
         }
         for (new_idx, new_sub) in new_sub_regs {
-            let subs: Vec<(IdxId, RegId)> =
-                self.bank.reg(new_sub).sub_regs.iter().map(|(&a, &b)| (a, b)).collect();
+            let subs: Vec<(IdxId, RegId)> = self
+                .bank
+                .reg(new_sub)
+                .sub_regs
+                .iter()
+                .map(|(&a, &b)| (a, b))
+                .collect();
             for (si, s) in subs {
                 let Some(sub_idx) = self.bank.reg(r).sub_reg_index(s) else {
                     return Err(self.no_sub_reg_index(r, new_sub, s));
@@ -756,7 +819,11 @@ impl<'a> Builder<'a> {
             // Post-order over all sub-registers, in index order.
             let mut stack: Vec<(RegId, Vec<RegId>, usize)> = Vec::new();
             done[root] = true;
-            let subs: Vec<RegId> = self.bank.registers[root].sub_regs.values().copied().collect();
+            let subs: Vec<RegId> = self.bank.registers[root]
+                .sub_regs
+                .values()
+                .copied()
+                .collect();
             stack.push((root as RegId, subs, 0));
             while let Some(top) = stack.last_mut() {
                 if top.2 < top.1.len() {
@@ -764,15 +831,22 @@ impl<'a> Builder<'a> {
                     top.2 += 1;
                     if !done[c as usize] {
                         done[c as usize] = true;
-                        let subs: Vec<RegId> = self.bank.registers[c as usize].sub_regs.values().copied().collect();
+                        let subs: Vec<RegId> = self.bank.registers[c as usize]
+                            .sub_regs
+                            .values()
+                            .copied()
+                            .collect();
                         stack.push((c, subs, 0));
                     }
                 } else {
                     let r = top.0;
                     stack.pop();
                     let mut id = Vec::new();
-                    let pairs: Vec<(IdxId, RegId)> =
-                        self.bank.registers[r as usize].sub_regs.iter().map(|(&a, &b)| (a, b)).collect();
+                    let pairs: Vec<(IdxId, RegId)> = self.bank.registers[r as usize]
+                        .sub_regs
+                        .iter()
+                        .map(|(&a, &b)| (a, b))
+                        .collect();
                     for (i, s) in pairs {
                         id.push(i + 1);
                         id.push(self.bank.registers[s as usize].topo_sig);
@@ -824,14 +898,22 @@ impl<'a> Builder<'a> {
                 }
                 seen[sig] = true;
             }
-            let srm1: Vec<(IdxId, RegId)> =
-                self.bank.registers[r1].sub_regs.iter().map(|(&a, &b)| (a, b)).collect();
+            let srm1: Vec<(IdxId, RegId)> = self.bank.registers[r1]
+                .sub_regs
+                .iter()
+                .map(|(&a, &b)| (a, b))
+                .collect();
             for (idx1, reg2) in srm1 {
                 if reg2 as usize == r1 {
                     continue;
                 }
-                let srm2: Vec<(IdxId, RegId)> =
-                    self.bank.reg(reg2).sub_regs.iter().map(|(&a, &b)| (a, b)).collect();
+                let srm2: Vec<(IdxId, RegId)> = self
+                    .bank
+                    .reg(reg2)
+                    .sub_regs
+                    .iter()
+                    .map(|(&a, &b)| (a, b))
+                    .collect();
                 for (idx2, reg3) in srm2 {
                     if reg2 == reg3 {
                         continue;
@@ -882,8 +964,14 @@ impl<'a> Builder<'a> {
     fn class_flags(&mut self) {
         let b = &mut self.bank;
         for c in &mut b.classes {
-            c.has_disjunct_sub_regs = c.members.iter().any(|&r| b.registers[r as usize].has_disjunct_sub_regs);
-            c.covered_by_sub_regs = c.members.iter().all(|&r| b.registers[r as usize].covered_by_sub_regs);
+            c.has_disjunct_sub_regs = c
+                .members
+                .iter()
+                .any(|&r| b.registers[r as usize].has_disjunct_sub_regs);
+            c.covered_by_sub_regs = c
+                .members
+                .iter()
+                .all(|&r| b.registers[r as usize].covered_by_sub_regs);
         }
     }
 }

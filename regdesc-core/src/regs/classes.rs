@@ -24,12 +24,18 @@ impl<'a> Builder<'a> {
                     best = Some((id, *o));
                 }
             }
-            return best.and_then(|(_, o)| rk.record(o).get_int("Size")).map(|s| s as u32);
+            return best
+                .and_then(|(_, o)| rk.record(o).get_int("Size"))
+                .map(|s| s as u32);
         }
         rk.record(vt).get_int("Size").map(|s| s as u32)
     }
 
-    fn reg_info_by_hw_mode(&self, def: RecId, span: Option<Span>) -> Result<RegSizeInfoByHwMode, RegsError> {
+    fn reg_info_by_hw_mode(
+        &self,
+        def: RecId,
+        span: Option<Span>,
+    ) -> Result<RegSizeInfoByHwMode, RegsError> {
         let rk = self.rk;
         let modes = list_of_defs(rk, def, "Modes")?;
         let objs = list_of_defs(rk, def, "Objects")?;
@@ -155,7 +161,10 @@ impl<'a> Builder<'a> {
         match self.elem2reg.get(&e) {
             Some(&r) => Ok(r),
             None => Err(RegsError::Class {
-                message: format!("'{}' in a register class is not a register", self.sets.name(e)),
+                message: format!(
+                    "'{}' in a register class is not a register",
+                    self.sets.name(e)
+                ),
                 span,
             }),
         }
@@ -182,7 +191,9 @@ impl<'a> Builder<'a> {
             let rc = self.defined_class(d)?;
             let id = self.bank.classes.len() as ClassId;
             if !rc.artificial {
-                key2rc.entry((rc.members.clone(), rc.rsi.key())).or_insert(id);
+                key2rc
+                    .entry((rc.members.clone(), rc.rsi.key()))
+                    .or_insert(id);
             }
             self.bank.classes.push(rc);
         }
@@ -277,7 +288,13 @@ impl Inference<'_, '_> {
         &self.b.bank.classes
     }
 
-    fn get_or_create(&mut self, rc: ClassId, members: Vec<RegId>, name: String, origin: ClassOrigin) -> ClassId {
+    fn get_or_create(
+        &mut self,
+        rc: ClassId,
+        members: Vec<RegId>,
+        name: String,
+        origin: ClassOrigin,
+    ) -> ClassId {
         let rsi = self.classes()[rc as usize].rsi.clone();
         let key = (members, rsi.key());
         if let Some(&c) = self.key2rc.get(&key) {
@@ -351,10 +368,24 @@ impl Inference<'_, '_> {
             let sub = if regs.len() == nmembers {
                 rc
             } else {
-                let name = format!("{}_with_{}", self.classes()[rc as usize].name, self.b.bank.idx(idx).name);
-                self.get_or_create(rc, regs, name, ClassOrigin::WithSubReg { class: rc, index: idx })
+                let name = format!(
+                    "{}_with_{}",
+                    self.classes()[rc as usize].name,
+                    self.b.bank.idx(idx).name
+                );
+                self.get_or_create(
+                    rc,
+                    regs,
+                    name,
+                    ClassOrigin::WithSubReg {
+                        class: rc,
+                        index: idx,
+                    },
+                )
             };
-            self.b.bank.classes[rc as usize].sub_class_with_sub_reg.insert(idx, sub);
+            self.b.bank.classes[rc as usize]
+                .sub_class_with_sub_reg
+                .insert(idx, sub);
         }
     }
 
@@ -364,16 +395,26 @@ impl Inference<'_, '_> {
             if other == rc {
                 continue;
             }
-            let (m1, m2) = (&self.classes()[rc as usize].members, &self.classes()[other as usize].members);
+            let (m1, m2) = (
+                &self.classes()[rc as usize].members,
+                &self.classes()[other as usize].members,
+            );
             let inter = intersect(m1, m2);
             if inter.is_empty() {
                 continue;
             }
             let (mut a, mut b) = (rc, other);
-            if self.classes()[b as usize].rsi.has_stricter_spill_than(&self.classes()[a as usize].rsi) {
+            if self.classes()[b as usize]
+                .rsi
+                .has_stricter_spill_than(&self.classes()[a as usize].rsi)
+            {
                 std::mem::swap(&mut a, &mut b);
             }
-            let name = format!("{}_and_{}", self.classes()[a as usize].name, self.classes()[b as usize].name);
+            let name = format!(
+                "{}_and_{}",
+                self.classes()[a as usize].name,
+                self.classes()[b as usize].name
+            );
             self.get_or_create(a, inter, name, ClassOrigin::Common { a, b });
         }
     }
@@ -388,7 +429,9 @@ impl Inference<'_, '_> {
             let mut pairs: Vec<(RegId, RegId)> = Vec::new();
             let mut sigs = vec![0u64; bank.num_topo_sigs.div_ceil(64)];
             for &sup in &bank.classes[rc as usize].members {
-                let Some(&sub) = bank.reg(sup).sub_regs.get(&idx) else { continue };
+                let Some(&sub) = bank.reg(sup).sub_regs.get(&idx) else {
+                    continue;
+                };
                 pairs.push((sup, sub));
                 bit_set(&mut sigs, bank.reg(sub).topo_sig as usize);
             }
@@ -398,7 +441,11 @@ impl Inference<'_, '_> {
                 if src.artificial || !bits_any_common(&sigs, &src.topo_sigs) {
                     continue;
                 }
-                let subset: Vec<RegId> = pairs.iter().filter(|p| src.contains(p.1)).map(|p| p.0).collect();
+                let subset: Vec<RegId> = pairs
+                    .iter()
+                    .filter(|p| src.contains(p.1))
+                    .map(|p| p.0)
+                    .collect();
                 if subset.is_empty() || subset.len() == pairs.len() {
                     continue;
                 }

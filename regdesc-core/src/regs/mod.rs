@@ -19,7 +19,7 @@ pub mod sets;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::diag::Diagnostic;
-use crate::eval::{InitKind, RecId, RecordKeeper};
+use crate::eval::{RecId, RecordKeeper};
 use crate::syntax::Span;
 
 pub use sets::{Elem, SynthReg};
@@ -64,9 +64,15 @@ pub struct SubRegIndex {
 pub enum IndexOrigin {
     Defined,
     /// `A_then_B`, synthesized to name an orphan sub-register.
-    Composite { first: IdxId, second: IdxId, register: RegId },
+    Composite {
+        first: IdxId,
+        second: IdxId,
+        register: RegId,
+    },
     /// `A_B_...`, synthesized for a covering super-register.
-    Concat { register: RegId },
+    Concat {
+        register: RegId,
+    },
 }
 
 impl SubRegIndex {
@@ -179,11 +185,21 @@ impl RegSizeInfoByHwMode {
 pub enum ClassOrigin {
     Defined,
     /// `RC_with_IDX`: the members of `class` that have sub-register `index`.
-    WithSubReg { class: ClassId, index: IdxId },
+    WithSubReg {
+        class: ClassId,
+        index: IdxId,
+    },
     /// `RC1_and_RC2`.
-    Common { a: ClassId, b: ClassId },
+    Common {
+        a: ClassId,
+        b: ClassId,
+    },
     /// `RC_with_IDX_in_SubRC`.
-    MatchingSuper { class: ClassId, index: IdxId, sub_class: ClassId },
+    MatchingSuper {
+        class: ClassId,
+        index: IdxId,
+        sub_class: ClassId,
+    },
 }
 
 /// A register class (`CodeGenRegisterClass`).
@@ -268,7 +284,9 @@ impl RegBank {
     }
     /// Classes in LLVM's (topological) order.
     pub fn classes_in_order(&self) -> impl Iterator<Item = &RegClass> {
-        self.class_order.iter().map(move |&c| &self.classes[c as usize])
+        self.class_order
+            .iter()
+            .map(move |&c| &self.classes[c as usize])
     }
     /// LLVM's warning text for each ambiguous composition, in order.
     pub fn warnings(&self) -> Vec<String> {
@@ -345,7 +363,8 @@ impl RegsError {
             d = d.with_help(h.clone());
         }
         if let RegsError::MissingClass { .. } = self {
-            d = d.with_help("add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)");
+            d = d
+                .with_help("add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)");
         }
         d
     }
@@ -359,39 +378,73 @@ impl From<RegsError> for Diagnostic {
 
 // ---- record access helpers -------------------------------------------------
 
-pub(crate) fn list_of_defs(rk: &RecordKeeper, id: RecId, field: &str) -> Result<Vec<RecId>, RegsError> {
+pub(crate) fn list_of_defs(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<RecId>, RegsError> {
     let rec = rk.record(id);
     let Some(init) = rec.get(field) else {
         return Err(RegsError::field(rk, id, field, "does not exist"));
     };
     let Some(list) = init.as_list() else {
-        return Err(RegsError::field(rk, id, field, "does not have a list initializer"));
-    };
-    list.iter()
-        .map(|e| e.as_def().ok_or_else(|| RegsError::field(rk, id, field, "list is not entirely DefInit")))
-        .collect()
-}
-
-pub(crate) fn list_of_ints(rk: &RecordKeeper, id: RecId, field: &str) -> Result<Vec<i64>, RegsError> {
-    let rec = rk.record(id);
-    let Some(list) = rec.get_list(field) else {
-        return Err(RegsError::field(rk, id, field, "does not have a list initializer"));
-    };
-    list.iter()
-        .map(|e| e.as_int().ok_or_else(|| RegsError::field(rk, id, field, "does not have a list of ints initializer")))
-        .collect()
-}
-
-pub(crate) fn list_of_strings(rk: &RecordKeeper, id: RecId, field: &str) -> Result<Vec<String>, RegsError> {
-    let rec = rk.record(id);
-    let Some(list) = rec.get_list(field) else {
-        return Err(RegsError::field(rk, id, field, "does not have a list initializer"));
+        return Err(RegsError::field(
+            rk,
+            id,
+            field,
+            "does not have a list initializer",
+        ));
     };
     list.iter()
         .map(|e| {
-            e.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| RegsError::field(rk, id, field, "does not have a list of strings initializer"))
+            e.as_def()
+                .ok_or_else(|| RegsError::field(rk, id, field, "list is not entirely DefInit"))
+        })
+        .collect()
+}
+
+pub(crate) fn list_of_ints(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<i64>, RegsError> {
+    let rec = rk.record(id);
+    let Some(list) = rec.get_list(field) else {
+        return Err(RegsError::field(
+            rk,
+            id,
+            field,
+            "does not have a list initializer",
+        ));
+    };
+    list.iter()
+        .map(|e| {
+            e.as_int().ok_or_else(|| {
+                RegsError::field(rk, id, field, "does not have a list of ints initializer")
+            })
+        })
+        .collect()
+}
+
+pub(crate) fn list_of_strings(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<String>, RegsError> {
+    let rec = rk.record(id);
+    let Some(list) = rec.get_list(field) else {
+        return Err(RegsError::field(
+            rk,
+            id,
+            field,
+            "does not have a list initializer",
+        ));
+    };
+    list.iter()
+        .map(|e| {
+            e.as_str().map(str::to_string).ok_or_else(|| {
+                RegsError::field(rk, id, field, "does not have a list of strings initializer")
+            })
         })
         .collect()
 }
@@ -413,17 +466,6 @@ pub(crate) fn bit_field(rk: &RecordKeeper, id: RecId, field: &str) -> Result<boo
         Some(i) => i
             .as_bit()
             .ok_or_else(|| RegsError::field(rk, id, field, "does not have a bit initializer")),
-    }
-}
-
-pub(crate) fn string_field(rk: &RecordKeeper, id: RecId, field: &str) -> Result<String, RegsError> {
-    let rec = rk.record(id);
-    match rec.get(field) {
-        None => Err(RegsError::field(rk, id, field, "does not exist")),
-        Some(i) => match &**i {
-            InitKind::String { value, .. } => Ok(value.to_string()),
-            _ => Err(RegsError::field(rk, id, field, "does not have a string initializer")),
-        },
     }
 }
 
@@ -496,7 +538,11 @@ pub fn compare_numeric(a: &str, b: &str) -> std::cmp::Ordering {
                 let ld = j < x.len() && x[j].is_ascii_digit();
                 let rd = j < y.len() && y[j].is_ascii_digit();
                 if ld != rd {
-                    return if rd { Ordering::Less } else { Ordering::Greater };
+                    return if rd {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    };
                 }
                 if !rd {
                     break;

@@ -200,7 +200,13 @@ impl<'a> Sets<'a> {
         Ok(s)
     }
 
-    fn int_arg(&self, expr: &Init, arg: &Init, what: &str, span: Option<Span>) -> Result<i64, RegsError> {
+    fn int_arg(
+        &self,
+        expr: &Init,
+        arg: &Init,
+        what: &str,
+        span: Option<Span>,
+    ) -> Result<i64, RegsError> {
         match &**arg {
             InitKind::Int(v) => Ok(*v),
             _ => Err(self.bad(span, what, expr)),
@@ -223,7 +229,11 @@ impl<'a> Sets<'a> {
             }
             "sub" => {
                 if args.len() < 2 {
-                    return Err(self.bad(span, "Set difference needs at least two arguments", expr));
+                    return Err(self.bad(
+                        span,
+                        "Set difference needs at least two arguments",
+                        expr,
+                    ));
                 }
                 let add = self.eval_new(&args[0], span)?;
                 let mut sub = RecSet::default();
@@ -432,7 +442,10 @@ impl<'a> Sets<'a> {
                 Elem::Rec(p) => (
                     super::list_of_ints(rk, p, "CostPerUse")?,
                     rk.record(p).get_bit("isArtificial").unwrap_or(false),
-                    rk.record(p).get_string("Namespace").unwrap_or("").to_string(),
+                    rk.record(p)
+                        .get_string("Namespace")
+                        .unwrap_or("")
+                        .to_string(),
                 ),
                 Elem::Synth(i) => {
                     let s = &self.synth[i as usize];
@@ -499,7 +512,8 @@ pub fn c_format(fmt: &str, val: u32) -> Result<String, String> {
             i += 1;
             continue;
         }
-        let (mut zero, mut left, mut plus, mut space, mut alt) = (false, false, false, false, false);
+        let (mut zero, mut left, mut plus, mut space, mut alt) =
+            (false, false, false, false, false);
         while let Some(&f) = chars.get(i) {
             match f {
                 '0' => zero = true,
@@ -526,7 +540,10 @@ pub fn c_format(fmt: &str, val: u32) -> Result<String, String> {
             }
             prec = Some(p);
         }
-        while matches!(chars.get(i), Some('l') | Some('h') | Some('z') | Some('j') | Some('t')) {
+        while matches!(
+            chars.get(i),
+            Some('l') | Some('h') | Some('z') | Some('j') | Some('t')
+        ) {
             i += 1;
         }
         let Some(&conv) = chars.get(i) else {
