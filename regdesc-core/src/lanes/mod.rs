@@ -13,7 +13,7 @@
 mod coverage;
 mod mask;
 
-pub use coverage::{CoverageReport, OffsetConflict};
+pub use coverage::{ConflictKind, CoverageReport, OffsetConflict};
 pub use mask::LaneMask;
 
 use crate::regs::{IdxId, RegBank};
