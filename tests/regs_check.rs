@@ -15,7 +15,8 @@ fn run(file: &str, mode: LaneMode, lane_bits: u32) -> (CheckReport, SourceMap) {
         defines: Vec::new(),
         builtin_files: prelude::builtin_files(),
     };
-    let loaded = syntax::load_file(&path, &opts).unwrap_or_else(|(_, d)| panic!("load {file}: {d:?}"));
+    let loaded =
+        syntax::load_file(&path, &opts).unwrap_or_else(|(_, d)| panic!("load {file}: {d:?}"));
     let out = eval::evaluate(&loaded).unwrap_or_else(|d| panic!("eval {file}: {d:?}"));
     let report = check::check(&out.records, &CheckOptions { mode, lane_bits });
     (report, loaded.sources)
@@ -26,7 +27,8 @@ fn rendered(file: &str, mode: LaneMode) -> String {
     let (report, sources) = run(file, mode, 64);
     let mut text = check::render_summary(&report);
     text.push_str(&diag::render(&sources, &report.diagnostics, false));
-    text.replace(env!("CARGO_MANIFEST_DIR"), "").replace("\\", "/")
+    text.replace(env!("CARGO_MANIFEST_DIR"), "")
+        .replace("\\", "/")
 }
 
 fn codes(r: &CheckReport) -> Vec<&'static str> {
@@ -58,7 +60,11 @@ fn intel_grf_simd16_figures() {
 
 #[test]
 fn intel_grf_bytes_works() {
-    let (r, _) = run("examples/intel_grf_bytes_simd16.td", LaneMode::Coverage, 128);
+    let (r, _) = run(
+        "examples/intel_grf_bytes_simd16.td",
+        LaneMode::Coverage,
+        128,
+    );
     let s = r.summary.clone().unwrap();
     assert_eq!(s.lanes_coverage, 128);
     assert_eq!(s.lanes_llvm, 128);
@@ -69,9 +75,20 @@ fn intel_grf_bytes_works() {
 
 #[test]
 fn json_shape() {
-    let (r, sources) = run("tests/fixtures/regs_check/offset_wrong_high_half.td", LaneMode::Coverage, 64);
+    let (r, sources) = run(
+        "tests/fixtures/regs_check/offset_wrong_high_half.td",
+        LaneMode::Coverage,
+        64,
+    );
     let v: serde_json::Value = serde_json::from_str(&check::to_json(&r, &sources)).unwrap();
-    for key in ["registers", "classes", "sub_reg_indices", "units", "lanes", "diagnostics"] {
+    for key in [
+        "registers",
+        "classes",
+        "sub_reg_indices",
+        "units",
+        "lanes",
+        "diagnostics",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["lanes"]["llvm"], 2);
@@ -81,7 +98,10 @@ fn json_shape() {
     assert_eq!(d["code"], "regdesc::check::offset_conflict");
     assert_eq!(d["line"], 7);
     assert_eq!(d["column"], 5);
-    assert!(d["file"].as_str().unwrap().ends_with("offset_wrong_high_half.td"));
+    assert!(d["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("offset_wrong_high_half.td"));
 }
 
 #[test]
@@ -101,8 +121,18 @@ macro_rules! snap {
     };
 }
 
-snap!(snap_lane_budget, "examples/intel_grf_simd16.td", LaneMode::Llvm, "regdesc::check::lane_budget");
-snap!(snap_lane_sharing, "examples/intel_grf.td", LaneMode::Coverage, "regdesc::check::lane_sharing");
+snap!(
+    snap_lane_budget,
+    "examples/intel_grf_simd16.td",
+    LaneMode::Llvm,
+    "regdesc::check::lane_budget"
+);
+snap!(
+    snap_lane_sharing,
+    "examples/intel_grf.td",
+    LaneMode::Coverage,
+    "regdesc::check::lane_sharing"
+);
 snap!(
     snap_duplicate_register,
     "tests/fixtures/regs_check/duplicate_tuples.td",
