@@ -183,10 +183,12 @@ fn load_and_evaluate(args: &InputArgs) -> Result<(syntax::Loaded, eval::EvalOutp
 }
 
 fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    let mut t = Timings::new();
     let (loaded, out) = match load_and_evaluate(args) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    t.lap("evaluate");
     let eval_warnings: Vec<_> = out
         .diagnostics
         .iter()
@@ -206,11 +208,17 @@ fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    t.lap("bank");
     for w in bank.warnings() {
         eprintln!("warning: {w}");
     }
     let lanes = regdesc_core::lanes::Lanes::compute(&bank, mode);
-    write_stdout(&regdesc_core::regs::dump::debug_dump(&bank, &lanes));
+    t.lap("lanes");
+    let text = regdesc_core::regs::dump::debug_dump(&bank, &lanes);
+    t.lap("dump");
+    write_stdout(&text);
+    t.lap("write");
+    std::mem::forget(bank);
     std::mem::forget(out);
     std::mem::forget(loaded);
     ExitCode::SUCCESS

@@ -1,6 +1,8 @@
 //! Numbering, sub-register maps, register units, composites.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::eval::{RecId, RecordKeeper};
 
@@ -38,11 +40,11 @@ impl RegBank {
             rk,
             sets: Sets::new(rk),
             bank: RegBank::default(),
-            def2idx: HashMap::new(),
-            elem2reg: HashMap::new(),
+            def2idx: HashMap::default(),
+            elem2reg: HashMap::default(),
             reg_elems: Vec::new(),
-            concat_idx: HashMap::new(),
-            topo_sig_ids: HashMap::new(),
+            concat_idx: HashMap::default(),
+            topo_sig_ids: HashMap::default(),
         };
         let r = b.run();
         (b.bank, r.err())
@@ -448,7 +450,7 @@ impl<'a> Builder<'a> {
             .zip(reg.explicit_sub_regs.iter().copied())
             .collect();
         let mut sub_regs = BTreeMap::new();
-        let mut inv = HashMap::new();
+        let mut inv = HashMap::default();
         for (idx, sr) in pairs {
             if !self.bank.reg(sr).artificial {
                 self.bank.sub_reg_indices[idx as usize].artificial = false;
@@ -478,7 +480,7 @@ impl<'a> Builder<'a> {
         let explicit = self.bank.registers[ri].explicit_sub_regs.clone();
         let explicit_idx = self.bank.registers[ri].explicit_sub_reg_indices.clone();
         let mut sub_regs = std::mem::take(&mut self.bank.registers[ri].sub_regs);
-        let mut orphans: HashSet<RegId> = HashSet::new();
+        let mut orphans: HashSet<RegId> = HashSet::default();
         let mut disjunct = self.bank.registers[ri].has_disjunct_sub_regs;
         for &esr in &explicit {
             let child = &self.bank.registers[esr as usize];
@@ -902,7 +904,7 @@ impl<'a> Builder<'a> {
     // ---- the composites pass -----------------------------------------------
 
     fn composites(&mut self) -> Result<(), RegsError> {
-        let mut user_defined: HashSet<(IdxId, IdxId)> = HashSet::new();
+        let mut user_defined: HashSet<(IdxId, IdxId)> = HashSet::default();
         for (i, idx) in self.bank.sub_reg_indices.iter().enumerate() {
             for &a in idx.composed.keys() {
                 user_defined.insert((i as IdxId, a));
@@ -1014,7 +1016,7 @@ fn empty_register() -> Register {
         explicit_aliases: Vec::new(),
         leading_super_regs: Vec::new(),
         sub_regs: BTreeMap::new(),
-        sub_reg_to_idx: HashMap::new(),
+        sub_reg_to_idx: HashMap::default(),
         super_regs: Vec::new(),
         units: Vec::new(),
         topo_sig: u32::MAX,

@@ -1,6 +1,8 @@
 //! Register classes: members, sizes, inferred classes, topological order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::eval::RecId;
 
@@ -186,7 +188,7 @@ impl<'a> Builder<'a> {
                 span: None,
             });
         }
-        let mut key2rc: HashMap<ClassKey, ClassId> = HashMap::new();
+        let mut key2rc: HashMap<ClassKey, ClassId> = HashMap::default();
         for d in defs {
             let rc = self.defined_class(d)?;
             let id = self.bank.classes.len() as ClassId;

@@ -16,7 +16,9 @@ mod classes;
 pub mod dump;
 pub mod sets;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
 use crate::eval::{RecId, RecordKeeper};

@@ -6,7 +6,7 @@
 //! operators `add sub and shl trunc rotl rotr decimate interleave sequence`.
 //! Sets keep insertion order and drop duplicates.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::eval::{Init, InitKind, RecId, RecordKeeper};
 use crate::syntax::Span;
@@ -85,7 +85,7 @@ impl<'a> Sets<'a> {
     pub fn new(rk: &'a RecordKeeper) -> Self {
         Sets {
             rk,
-            expansions: HashMap::new(),
+            expansions: HashMap::default(),
             synth: Vec::new(),
             depth: 0,
         }
