@@ -144,7 +144,7 @@ impl RegSizeInfo {
     pub fn is_sub_class_of(&self, i: &RegSizeInfo) -> bool {
         self.reg_size <= i.reg_size
             && self.spill_alignment != 0
-            && i.spill_alignment % self.spill_alignment == 0
+            && i.spill_alignment.is_multiple_of(self.spill_alignment)
             && self.spill_size <= i.spill_size
     }
 }

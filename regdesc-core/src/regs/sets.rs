@@ -585,14 +585,14 @@ pub fn c_format(fmt: &str, val: u32) -> Result<String, String> {
             out.push_str(&sign);
             out.push_str(prefix);
             out.push_str(&digits);
-            out.extend(std::iter::repeat(' ').take(pad));
+            out.extend(std::iter::repeat_n(' ', pad));
         } else if zero && prec.is_none() {
             out.push_str(&sign);
             out.push_str(prefix);
-            out.extend(std::iter::repeat('0').take(pad));
+            out.extend(std::iter::repeat_n('0', pad));
             out.push_str(&digits);
         } else {
-            out.extend(std::iter::repeat(' ').take(pad));
+            out.extend(std::iter::repeat_n(' ', pad));
             out.push_str(&sign);
             out.push_str(prefix);
             out.push_str(&digits);
