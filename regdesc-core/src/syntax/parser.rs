@@ -533,7 +533,7 @@ impl Builder {
         let mut value = None;
         for c in it {
             match c.as_rule() {
-                Rule::let_bits => bits = Some(self.range_list(c.kids().next()?)),
+                Rule::let_bits | Rule::let_ranges => bits = Some(self.range_list(c.kids().next()?)),
                 _ => value = Some(self.value(c)),
             }
         }
@@ -1165,11 +1165,12 @@ fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
     Some((attempts.max_position, tokens, rules))
 }
 
-/// Words for the tokens pest expected.
-fn describe_expected(tokens: &[String]) -> String {
+/// Words for the tokens pest expected. `after_word` says the failure is
+/// right after an identifier or number (which could always go on).
+fn describe_expected(tokens: &[String], after_word: bool) -> String {
     let has = |t: &str| tokens.iter().any(|x| x == t);
-    let ident = has("a") || has("A") || has("_");
-    let number = has("0");
+    let ident = !after_word && (has("a") || has("A") || has("_"));
+    let number = !after_word && has("0");
     let value_start = ident && number && has("\"") && has("(") && has("?");
     // `#` means a value just ended: `#`, `.`, `[` and `{` would continue it.
     let value_ended = has("#");
@@ -1195,7 +1196,9 @@ fn describe_expected(tokens: &[String]) -> String {
             "" | " " | "a" | "A" | "_" | "0" => true,
             "!" | "\"" | "(" | "?" | "[" | "{" | "+" | "-" if value_start => true,
             "+" | "-" if number => true,
-            "#" | "." | "[" | "{" if value_ended => true,
+            "#" | "." | "[" | "<" if value_ended => true,
+            // `{` after a value is a bit slice, except after a def name.
+            "{" if value_ended && !has(":") => true,
             _ => false,
         };
         if skip {
@@ -1262,7 +1265,12 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
     let (expected, context) = match detailed_attempts(text) {
         Some((max_pos, tokens, rules)) if !tokens.is_empty() => {
             pos = max_pos;
-            (describe_expected(&tokens), rule_context(&rules))
+            let after_word = pos > 0
+                && text
+                    .as_bytes()
+                    .get(pos - 1)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+            (describe_expected(&tokens, after_word), rule_context(&rules))
         }
         _ => {
             let words = match &e.variant {
