@@ -43,6 +43,7 @@ pub(crate) fn parse_preprocessed(
     };
     let mut b = Builder {
         file,
+        text,
         errors: Vec::new(),
         ctx: Ctx::default(),
     };
@@ -167,8 +168,9 @@ struct Ctx {
     in_loop: bool,
 }
 
-pub(crate) struct Builder {
+pub(crate) struct Builder<'t> {
     file: FileId,
+    text: &'t str,
     errors: Vec<SyntaxError>,
     ctx: Ctx,
 }
@@ -233,10 +235,17 @@ impl<'i> Kids<'i> for P<'i> {
     }
 }
 
-impl Builder {
+impl Builder<'_> {
+    /// The span of a pair, without the trailing blanks pest includes when
+    /// a rule ends with an optional or repeated part that did not match.
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        let bytes = self.text.as_bytes();
+        let mut end = s.end();
+        while end > s.start() && bytes.get(end - 1) == Some(&b' ') {
+            end -= 1;
+        }
+        Span::new(self.file, s.start(), end)
     }
 
     fn ident(&mut self, p: P) -> Ident {
@@ -1170,7 +1179,8 @@ fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
 fn describe_expected(tokens: &[String], after_word: bool) -> String {
     let has = |t: &str| tokens.iter().any(|x| x == t);
     let ident = !after_word && (has("a") || has("A") || has("_"));
-    let number = !after_word && has("0");
+    // `0` alone comes from identifiers that start with digits.
+    let number = !after_word && has("0") && (has("-") || has("+"));
     let value_start = ident && number && has("\"") && has("(") && has("?");
     // `#` means a value just ended: `#`, `.`, `[` and `{` would continue it.
     let value_ended = has("#");

@@ -353,6 +353,7 @@ const LLVM_PARITY: &[(&str, bool)] = &[
     ("def A { int x = 08; }", true),
     ("def A { list<int> x = [1, 2][0,]; }", false),
     ("def A { int x = 1; int x = 2; }", true),
+    ("def op; def a; def b; def A { dag x = (op a b); }", false),
     ("class C { bits<4> b = 0; } let b{1-0} = 2 in def A : C;", false),
     ("class C { bits<4> b = 0; let b<1-0> = 2; }", false),
 ];
@@ -367,6 +368,427 @@ fn accepts_and_rejects_like_llvm_tblgen() {
                 "{src}\n    llvm accepts: {accepted}, we: {:?}",
                 r.err()
             ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A compact rendering of an expression, for shape tests.
+fn sx(e: &Expr) -> String {
+    let ranges = |r: &[RangePiece]| {
+        r.iter()
+            .map(|p| match &p.end {
+                Some(end) => format!("{}..{}", sx(&p.start), sx(end)),
+                None => sx(&p.start),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let list = |v: &[Expr]| v.iter().map(sx).collect::<Vec<_>>().join(" ");
+    let dagarg = |a: &DagArg| {
+        let v = a.value.as_ref().map(sx).unwrap_or_default();
+        match &a.name {
+            Some(n) => format!("{v}:${}", n.name),
+            None => v,
+        }
+    };
+    match &e.kind {
+        ExprKind::Int(i) => i.to_string(),
+        ExprKind::BinaryBits(b) => format!(
+            "0b{}",
+            b.iter()
+                .map(|&x| if x { '1' } else { '0' })
+                .collect::<String>()
+        ),
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Code(s) => format!("[{{{s}}}]"),
+        ExprKind::Unset => "?".into(),
+        ExprKind::Bits(v) => format!("{{{}}}", list(v)),
+        ExprKind::List { elems, elem_type } => format!(
+            "[{}]{}",
+            list(elems),
+            if elem_type.is_some() { "<T>" } else { "" }
+        ),
+        ExprKind::Dag { op, args } => format!(
+            "({}{}{})",
+            dagarg(op),
+            if args.is_empty() { "" } else { " " },
+            args.iter().map(dagarg).collect::<Vec<_>>().join(" ")
+        ),
+        ExprKind::Id(i) => i.name.clone(),
+        ExprKind::ClassInst { class, args } => format!("{}<{}>", class.name, list(args)),
+        ExprKind::Bang {
+            op, type_arg, args, ..
+        } => format!(
+            "({op}{} {})",
+            if type_arg.is_some() { "<T>" } else { "" },
+            list(args)
+        ),
+        ExprKind::Cond { clauses } => format!(
+            "(!cond {})",
+            clauses
+                .iter()
+                .map(|(a, b)| format!("{}:{}", sx(a), sx(b)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        ExprKind::BitSlice { base, ranges: r } => format!("{}{{{}}}", sx(base), ranges(r)),
+        ExprKind::ListSlice { base, ranges: r } => format!("{}[{}]", sx(base), ranges(r)),
+        ExprKind::Field { base, field } => format!("{}.{}", sx(base), field.name),
+        ExprKind::Paste { lhs, rhs } => match rhs {
+            Some(r) => format!("(# {} {})", sx(lhs), sx(r)),
+            None => format!("(# {})", sx(lhs)),
+        },
+    }
+}
+
+fn val(src: &str) -> Expr {
+    match parse_value(0, src) {
+        Ok(e) => e,
+        Err(e) => panic!("{src}: {e:?}"),
+    }
+}
+
+fn span_text(src: &str, s: Span) -> &str {
+    &src[s.start as usize..s.end as usize]
+}
+
+#[test]
+fn value_shapes() {
+    let cases = [
+        ("a # b # c", "(# a (# b c))"),
+        ("\"a\" #", "(# \"a\")"),
+        ("a # b #", "(# a (# b))"),
+        ("x.y # z{3-0}", "(# x.y z{3..0})"),
+        ("foo#8i", "(# foo 8i)"),
+        ("8i", "8i"),
+        ("0x1F", "31"),
+        ("-5", "-5"),
+        ("+5", "5"),
+        ("08", "8"),
+        ("0b0110", "0b0110"),
+        ("0xFFFFFFFFFFFFFFFF", "-1"),
+        ("99999999999999999999", "9223372036854775807"),
+        ("-99999999999999999999", "-9223372036854775808"),
+        ("true", "true"),
+        ("false", "false"),
+        ("?", "?"),
+        ("\"a\" \"b\"  \"c\"", "\"abc\""),
+        ("\"\\t\\n\\\\\\\"\\'\"", "\"\\t\\n\\\\\\\"'\""),
+        ("[{ x\n y }]", "[{ x\n y }]"),
+        ("{1, 0, a}", "{1 0 a}"),
+        ("{}", "{}"),
+        ("[1, 2,]", "[1 2]"),
+        ("[]<int>", "[]<T>"),
+        ("[[1], [2]]", "[[1] [2]]"),
+        ("(op 1, 2:$a, $b)", "(op 1 2:$a :$b)"),
+        ("(op:$x)", "(op:$x)"),
+        ("(? $a)", "(? :$a)"),
+        ("(!cast<X>(\"x\") 1)", "((!cast<T> \"x\") 1)"),
+        ("Foo<1, \"x\">", "Foo<1 \"x\">"),
+        ("Foo<>", "Foo<>"),
+        ("Foo<1>.bar", "Foo<1>.bar"),
+        ("x{3-0}", "x{3..0}"),
+        ("x{0...3}", "x{0..3}"),
+        ("x{0 - 3}", "x{0..3}"),
+        ("x{7, 5-4, 0}", "x{7,5..4,0}"),
+        ("x[0-2]", "x[0..2]"),
+        ("x[1, 3]", "x[1,3]"),
+        ("a.b.c", "a.b.c"),
+        ("!add(1, 2, 3)", "(!add 1 2 3)"),
+        ("!cast<string>(x)", "(!cast<T> x)"),
+        ("!getop(d)", "(!getdagop d)"),
+        ("!setop(d, o)", "(!setdagop d o)"),
+        ("!getdagop<X>(d)", "(!getdagop<T> d)"),
+        ("!isa<C>(x)", "(!isa<T> x)"),
+        ("!cond(a: 1, b: 2,)", "(!cond a:1 b:2)"),
+        ("!foreach(i, l, !add(i, 1))", "(!foreach i l (!add i 1))"),
+        (
+            "!foldl(0, l, acc, x, !add(acc, x))",
+            "(!foldl 0 l acc x (!add acc x))",
+        ),
+        ("!if(c, a, b) # \"x\"", "(# (!if c a b) \"x\")"),
+        ("!strconcat(\"a\", \"b\")", "(!strconcat \"a\" \"b\")"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(sx(&val(src)), want, "{src}");
+    }
+}
+
+#[test]
+fn value_spans() {
+    let src = "a # b.c # d{1-0}";
+    let e = val(src);
+    assert_eq!(span_text(src, e.span), src);
+    let ExprKind::Paste {
+        lhs,
+        rhs: Some(rhs),
+    } = &e.kind
+    else {
+        panic!()
+    };
+    assert_eq!(span_text(src, lhs.span), "a");
+    assert_eq!(span_text(src, rhs.span), "b.c # d{1-0}");
+    let ExprKind::Paste {
+        lhs: l2,
+        rhs: Some(r2),
+    } = &rhs.kind
+    else {
+        panic!()
+    };
+    assert_eq!(span_text(src, l2.span), "b.c");
+    assert_eq!(span_text(src, r2.span), "d{1-0}");
+    let ExprKind::BitSlice { base, ranges } = &r2.kind else {
+        panic!()
+    };
+    assert_eq!(span_text(src, base.span), "d");
+    assert_eq!(span_text(src, ranges[0].span), "1-0");
+
+    let src = "!cast<int>(x # \"s\" \"t\")";
+    let e = val(src);
+    let ExprKind::Bang {
+        op_span,
+        type_arg,
+        args,
+        ..
+    } = &e.kind
+    else {
+        panic!()
+    };
+    assert_eq!(span_text(src, *op_span), "!cast");
+    assert_eq!(
+        span_text(src, type_arg.as_ref().map(|t| t.span).unwrap_or_default()),
+        "int"
+    );
+    let ExprKind::Paste { rhs: Some(rhs), .. } = &args[0].kind else {
+        panic!()
+    };
+    assert_eq!(span_text(src, rhs.span), "\"s\" \"t\"");
+
+    let src = "(op:$o a:$x, $y)";
+    let ExprKind::Dag { op, args } = val(src).kind else {
+        panic!()
+    };
+    assert_eq!(span_text(src, op.span), "op:$o");
+    assert_eq!(span_text(src, args[0].span), "a:$x");
+    assert_eq!(span_text(src, args[1].span), "$y");
+    assert_eq!(args[1].name.as_ref().map(|n| n.name.as_str()), Some("y"));
+}
+
+fn stmts(src: &str) -> Vec<Stmt> {
+    parse_ok(src).stmts
+}
+
+#[test]
+fn statement_shapes() {
+    let src = "class C; class D<int a, string b = \"x\"> : C { field int f = a; let g{3-0} = 1; defvar v = 2; assert 1, \"m\"; }";
+    let s = stmts(src);
+    let Stmt::Class(c) = &s[0] else { panic!() };
+    assert!(c.is_forward_decl);
+    let Stmt::Class(d) = &s[1] else { panic!() };
+    assert!(!d.is_forward_decl);
+    assert_eq!(d.targs.len(), 2);
+    assert_eq!(
+        d.targs[1].default.as_ref().map(sx).as_deref(),
+        Some("\"x\"")
+    );
+    assert_eq!(d.body.parents[0].name.name, "C");
+    assert!(matches!(
+        d.body.items[0],
+        BodyItem::Field { is_field: true, .. }
+    ));
+    let BodyItem::Let(l) = &d.body.items[1] else {
+        panic!()
+    };
+    assert_eq!(l.bits.as_ref().map(|b| b.len()), Some(1));
+    assert!(matches!(d.body.items[2], BodyItem::Defvar(_)));
+    assert!(matches!(d.body.items[3], BodyItem::Assert(_)));
+    assert_eq!(span_text(src, d.span), &src[9..]);
+    assert_eq!(span_text(src, d.body.parents[0].span), "C");
+
+    // Def names: anonymous, pasted, with a body right after the name.
+    let src = "def : C; def; def A#B{ } def NAME#\"_x\" : C<1>; def !strconcat(\"a\", \"b\");";
+    let s = stmts(src);
+    let names: Vec<_> = s
+        .iter()
+        .map(|st| match st {
+            Stmt::Def(d) => d.name.as_ref().map(sx).unwrap_or_default(),
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "",
+            "",
+            "(# A B)",
+            "(# NAME \"_x\")",
+            "(!strconcat \"a\" \"b\")"
+        ]
+    );
+
+    let s = stmts(
+        "multiclass M<int n> : P<n>, Q { def _#NAME; defm : R; } defm X : M<1>, C; defm : M<2>;",
+    );
+    let Stmt::Multiclass(m) = &s[0] else { panic!() };
+    assert_eq!(m.parents.len(), 2);
+    assert_eq!(m.body.len(), 2);
+    let Stmt::Defm(x) = &s[1] else { panic!() };
+    assert_eq!(x.name.as_ref().map(sx).as_deref(), Some("X"));
+    assert_eq!(x.parents.len(), 2);
+    let Stmt::Defm(anon) = &s[2] else { panic!() };
+    assert!(anon.name.is_none());
+
+    let s = stmts("defset list<C> S = { def A : C; } defvar v = [1];");
+    assert!(matches!(&s[0], Stmt::Defset(d) if d.name.name == "S" && d.body.len() == 1));
+    assert!(matches!(&s[1], Stmt::Defvar(d) if d.name.name == "v"));
+
+    let foreach_iter = |src: &str| match &stmts(src)[0] {
+        Stmt::Foreach(f) => match &f.iter {
+            ForeachIter::Ranges(r) => format!(
+                "ranges {}",
+                r.iter()
+                    .map(|p| match &p.end {
+                        Some(e) => format!("{}..{}", sx(&p.start), sx(e)),
+                        None => sx(&p.start),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            ForeachIter::Value(v) => format!("value {}", sx(v)),
+        },
+        _ => panic!(),
+    };
+    assert_eq!(foreach_iter("foreach i = 0-15 in def A#i;"), "ranges 0..15");
+    assert_eq!(
+        foreach_iter("foreach i = 0 - 15 in def A#i;"),
+        "ranges 0..15"
+    );
+    assert_eq!(foreach_iter("foreach i = 12-0 in def A#i;"), "ranges 12..0");
+    assert_eq!(
+        foreach_iter("foreach i = 0...31 in def A#i;"),
+        "ranges 0..31"
+    );
+    assert_eq!(
+        foreach_iter("foreach i = {0-3, 7} in def A#i;"),
+        "ranges 0..3,7"
+    );
+    assert_eq!(foreach_iter("foreach i = 3 in def A#i;"), "ranges 3");
+    assert_eq!(
+        foreach_iter("foreach i = [1, 2] in def A#i;"),
+        "value [1 2]"
+    );
+    assert_eq!(
+        foreach_iter("foreach i = L in { def A#i; def B#i; }"),
+        "value L"
+    );
+    assert_eq!(
+        foreach_iter("foreach i = !listconcat(a, b) in def A#i;"),
+        "value (!listconcat a b)"
+    );
+
+    let s = stmts("if c then def A; else { def B; def C; } if d then { }");
+    let Stmt::If(i) = &s[0] else { panic!() };
+    assert_eq!(i.then_body.len(), 1);
+    assert_eq!(i.else_body.as_ref().map(|b| b.len()), Some(2));
+    let Stmt::If(j) = &s[1] else { panic!() };
+    assert!(j.else_body.is_none() && j.then_body.is_empty());
+
+    let s = stmts(
+        "let A = 1, B<3-0> = 2 in { def X; def Y; } let C = 3 in def Z; assert !eq(1, 1), \"m\";",
+    );
+    let Stmt::Let(l) = &s[0] else { panic!() };
+    assert_eq!(l.items.len(), 2);
+    assert!(l.items[0].bits.is_none());
+    assert_eq!(l.items[1].bits.as_ref().map(|b| b.len()), Some(1));
+    assert_eq!(l.body.len(), 2);
+    assert!(matches!(&s[1], Stmt::Let(l) if l.body.len() == 1));
+    assert!(matches!(&s[2], Stmt::Assert(_)));
+
+    // Types.
+    let s = stmts("class T { bit a; int b; string c; code d; dag e; bits<8> f; list<list<int>> g; C h; bits<0x10> i; }");
+    let Stmt::Class(c) = &s[0] else { panic!() };
+    let kinds: Vec<String> = c
+        .body
+        .items
+        .iter()
+        .map(|i| match i {
+            BodyItem::Field { ty, .. } => format!("{:?}", ty.kind),
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(
+        kinds[..6],
+        ["Bit", "Int", "String", "Code", "Dag", "Bits(8)"]
+    );
+    assert!(kinds[6].starts_with("List(Type { kind: List("));
+    assert!(kinds[7].starts_with("Class(Ident { name: \"h\"") || kinds[7].contains("\"C\""));
+    assert_eq!(kinds[8], "Bits(16)");
+}
+
+#[test]
+fn keywords_are_not_identifiers() {
+    for src in [
+        "def in;",
+        "def A { int in = 1; }",
+        "class C<int let>;",
+        "def A { int x = true<1>; }",
+    ] {
+        assert!(parse(0, src).is_err(), "{src}");
+    }
+    // ... but a keyword may start an identifier, and `$` names may be keywords.
+    parse_ok("def inx; def A { dag d = (inx $in, $let); }");
+}
+
+#[test]
+fn unknown_bang_operators_are_errors() {
+    for op in [
+        "div",
+        "tolower",
+        "toupper",
+        "exists",
+        "range",
+        "repr",
+        "getdagarg",
+        "setdagarg",
+        "logtwo",
+    ] {
+        let src = format!("def A {{ int x = !{op}(1, 2); }}");
+        let errs = parse_err(&src);
+        assert!(
+            errs[0].contains(&format!("unknown operator `!{op}`")),
+            "{errs:?}"
+        );
+    }
+}
+
+#[test]
+fn error_messages() {
+    let cases = [
+        ("def A { int x }", "14..15: expected `;` or `=` in field declaration, found `}`"),
+        ("def A { int x = ; }", "16..17: expected a value, found `;`"),
+        ("def A : B<1>, C", "15..15: expected `,`, `;`, `<` or `{` in record body, found end of file"),
+        ("def A { list<int> x = [1, 2; }", "27..28: expected `,` or `]`, found `;`"),
+        ("let x = 1 def A;", "10..13: expected `,` or `in` in `let` statement, found `def`"),
+        ("def A { int in = 1; }", "12..14: expected an identifier, found keyword `in`"),
+        ("def A { string s = \"a\\q\"; }", "21..23: invalid escape sequence `\\q` in string literal"),
+        ("def A {};", "8..9: a class or def body should not end with a semicolon"),
+        ("multiclass M {}", "13..15: multiclass must contain at least one def"),
+        ("foreach i = [1] in { class C; }", "21..26: `class` is not allowed inside a `foreach` or `if` body"),
+        ("def A { int x = !add(1); }", "16..22: `!add` expects two or more operands, found 1"),
+        ("def A { int x = !cast(1); }", "16..21: `!cast` requires a type argument: `!cast<Type>(...)`"),
+        ("def A { int x = !head<int>([1]); }", "22..25: `!head` does not take a type argument"),
+        ("def A { int x = 0x1FFFFFFFFFFFFFFFF; }", "16..35: hexadecimal number out of range"),
+        ("def A { list<int> x = !foreach(1, [1], 2); }", "31..32: the first operand of `!foreach` must be an identifier"),
+        ("#ifdef X\n#endif", "15..15: reached end of file without matching `#endif`"),
+        ("def A { int x = 1;\n", "19..19: expected an identifier, `assert`, `defvar`, `field`, `let` or `}`, found end of file"),
+    ];
+    let mut wrong = Vec::new();
+    for (src, want) in cases {
+        let got = parse_err(src);
+        if got.first().map(String::as_str) != Some(want) {
+            wrong.push(format!("{src:?}\n   want {want}\n   got  {got:?}"));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
