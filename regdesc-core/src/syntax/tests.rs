@@ -793,3 +793,245 @@ fn error_messages() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("regdesc-syntax-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create temp dir");
+    d
+}
+
+fn write(path: &Path, text: &str) {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).expect("mkdir");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+fn def_names(l: &Loaded) -> Vec<String> {
+    fn walk(stmts: &[Stmt], l: &Loaded, out: &mut Vec<String>) {
+        for s in stmts {
+            match s {
+                Stmt::Def(d) => out.push(d.name.as_ref().map(sx).unwrap_or_default()),
+                Stmt::Include(i) => {
+                    if let Some(f) = i.file {
+                        walk(&l.asts[f as usize].stmts, l, out);
+                    }
+                }
+                Stmt::Let(x) => walk(&x.body, l, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&l.asts[l.root as usize].stmts, l, &mut out);
+    out
+}
+
+fn load_ok(path: &Path, opts: &LoadOptions) -> Loaded {
+    match load_file(path, opts) {
+        Ok(l) => l,
+        Err((s, d)) => panic!("{}", crate::diag::render(&s, &d, false)),
+    }
+}
+
+#[test]
+fn include_search_order() {
+    let d = temp_dir("order");
+    write(&d.join("main/main.td"), "include \"b.td\"\n");
+    write(&d.join("main/b.td"), "def FromMainDir;\n");
+    write(&d.join("i1/b.td"), "def FromI1;\n");
+    write(&d.join("i2/b.td"), "def FromI2;\n");
+    let main = d.join("main/main.td");
+    // -I directories in order; the including file's directory is not searched.
+    let opts = |dirs: &[&str]| LoadOptions {
+        include_dirs: dirs.iter().map(|x| d.join(x)).collect(),
+        ..Default::default()
+    };
+    assert_eq!(def_names(&load_ok(&main, &opts(&["i1", "i2"]))), ["FromI1"]);
+    assert_eq!(def_names(&load_ok(&main, &opts(&["i2", "i1"]))), ["FromI2"]);
+    let (sources, errs) = load_file(&main, &opts(&[])).expect_err("not found");
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].code, "regdesc::syntax::include_not_found");
+    let sp = errs[0].span.expect("located");
+    assert_eq!(
+        &sources.file(sp.file).text[sp.start as usize..sp.end as usize],
+        "include \"b.td\""
+    );
+    assert!(errs[0]
+        .help
+        .as_deref()
+        .unwrap_or("")
+        .contains("current directory"));
+    let (_, errs) = load_file(&main, &opts(&["i9"])).expect_err("not found");
+    assert!(errs[0].help.as_deref().unwrap_or("").contains("i9"));
+
+    // The path as written is tried first, relative to the current directory.
+    let cwd = std::env::current_dir().expect("cwd");
+    let up = "../".repeat(cwd.components().count().saturating_sub(1));
+    let rel = format!(
+        "{up}{}",
+        d.join("i2/b.td")
+            .display()
+            .to_string()
+            .trim_start_matches('/')
+    );
+    write(&d.join("main/rel.td"), &format!("include \"{rel}\"\n"));
+    assert_eq!(
+        def_names(&load_ok(&d.join("main/rel.td"), &opts(&["i1"]))),
+        ["FromI2"]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn include_links_and_notes() {
+    let d = temp_dir("links");
+    write(&d.join("a.td"), "def A;\n");
+    write(
+        &d.join("main.td"),
+        "def M;\nlet x = 1 in {\n  include \"a.td\"\n}\ninclude \"a.td\"\n",
+    );
+    let l = load_ok(
+        &d.join("main.td"),
+        &LoadOptions {
+            include_dirs: vec![d.clone()],
+            ..Default::default()
+        },
+    );
+    assert_eq!(l.sources.files.len(), 3);
+    assert_eq!(def_names(&l), ["M", "A", "A"]);
+    for f in &l.sources.files[1..] {
+        let from = f.included_from.expect("included");
+        assert_eq!(from.file, 0);
+        assert!(l.sources.file(0).text[from.start as usize..].starts_with("include"));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn builtin_files_are_a_fallback() {
+    let opts = LoadOptions {
+        builtin_files: vec![("llvm/Target/Target.td".into(), "def Builtin;\n".into())],
+        ..Default::default()
+    };
+    let l = match load_str(
+        "main.td",
+        "include \"llvm/Target/Target.td\"\ninclude \"llvm/Target/Target.td\"\ndef Main;\n",
+        &opts,
+    ) {
+        Ok(l) => l,
+        Err((s, d)) => panic!("{}", crate::diag::render(&s, &d, false)),
+    };
+    assert_eq!(def_names(&l), ["Builtin", "Builtin", "Main"]);
+    assert_eq!(l.diagnostics.len(), 1, "one note, however often it is used");
+    assert_eq!(l.diagnostics[0].severity, crate::diag::Severity::Note);
+    assert!(l.diagnostics[0].message.contains("llvm/Target/Target.td"));
+    assert!(l
+        .sources
+        .file(1)
+        .path
+        .display()
+        .to_string()
+        .contains("<builtin>"));
+}
+
+#[test]
+fn macros_are_shared_in_include_order() {
+    let d = temp_dir("macros");
+    write(&d.join("a.td"), "#define FROM_A\n");
+    write(
+        &d.join("main.td"),
+        "#ifdef FROM_A\ndef Before;\n#endif\ninclude \"a.td\"\n#ifdef FROM_A\ndef After;\n#endif\n#ifdef CLI\ndef Cli;\n#endif\n",
+    );
+    let mut opts = LoadOptions {
+        include_dirs: vec![d.clone()],
+        ..Default::default()
+    };
+    assert_eq!(def_names(&load_ok(&d.join("main.td"), &opts)), ["After"]);
+    opts.defines.push("CLI".into());
+    assert_eq!(
+        def_names(&load_ok(&d.join("main.td"), &opts)),
+        ["After", "Cli"]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn include_cycles() {
+    let d = temp_dir("cycle");
+    let opts = LoadOptions {
+        include_dirs: vec![d.clone()],
+        ..Default::default()
+    };
+    write(&d.join("a.td"), "include \"b.td\"\n");
+    write(&d.join("b.td"), "include \"a.td\"\n");
+    let (_, errs) = load_file(&d.join("a.td"), &opts).expect_err("cycle");
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].code, "regdesc::syntax::include_depth");
+    assert!(errs[0].message.contains("cycle"), "{}", errs[0].message);
+    // With include guards, a cycle is harmless (as with llvm-tblgen).
+    write(
+        &d.join("g.td"),
+        "#ifndef G\n#define G\ninclude \"h.td\"\ndef G1;\n#endif\n",
+    );
+    write(
+        &d.join("h.td"),
+        "#ifndef H\n#define H\ninclude \"g.td\"\ndef H1;\n#endif\n",
+    );
+    assert_eq!(def_names(&load_ok(&d.join("g.td"), &opts)), ["H1", "G1"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn every_file_reports_its_errors() {
+    let d = temp_dir("errors");
+    write(&d.join("a.td"), "def A { int x }\n");
+    write(&d.join("b.td"), "def B : ;\n");
+    write(
+        &d.join("main.td"),
+        "include \"a.td\"\ninclude \"b.td\"\ndef M { int y = !div(1, 2); }\n",
+    );
+    let opts = LoadOptions {
+        include_dirs: vec![d.clone()],
+        ..Default::default()
+    };
+    let (sources, errs) = load_file(&d.join("main.td"), &opts).expect_err("errors");
+    assert_eq!(errs.len(), 3, "{errs:#?}");
+    // Errors in included files say where they were included from.
+    assert_eq!(errs.iter().filter(|e| e.related.len() == 1).count(), 2);
+    let out = crate::diag::render(&sources, &errs, false);
+    assert!(out.contains("a.td:1:15"), "{out}");
+    assert!(out.contains("b.td:1:9"), "{out}");
+    assert!(out.contains("main.td:3:17"), "{out}");
+    assert!(out.contains("included from here"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn missing_root_file_is_an_error() {
+    let (_, errs) = load_file(
+        Path::new("/nonexistent/regdesc/x.td"),
+        &LoadOptions::default(),
+    )
+    .expect_err("io");
+    assert_eq!(errs[0].code, "regdesc::syntax::io");
+    assert!(errs[0].span.is_none());
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("defvar x = {}1{};", "[".repeat(5000), "]".repeat(5000));
+    let (_, errs) = load_str("deep.td", &deep, &LoadOptions::default()).expect_err("too deep");
+    assert_eq!(errs[0].code, "regdesc::syntax::nesting_too_deep");
+    // Just under the limit still parses.
+    let n = preprocess::MAX_NESTING - 1;
+    let ok = format!("defvar x = {}1{};", "[".repeat(n), "]".repeat(n));
+    assert!(load_str("ok.td", &ok, &LoadOptions::default()).is_ok());
+    let chain = format!(
+        "{}def X;",
+        "let a = 1 in ".repeat(preprocess::MAX_NESTING - 1)
+    );
+    assert!(load_str("chain.td", &chain, &LoadOptions::default()).is_ok());
+}
