@@ -1147,18 +1147,23 @@ fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
     }
     let e = result.err()?;
     let attempts = e.parse_attempts()?;
-    let tokens = attempts
+    let tokens: Vec<String> = attempts
         .expected_tokens()
         .into_iter()
         .map(|t| {
             // Tokens print as themselves, ranges as `a..z`.
             let t = t.to_string();
-            match t.split_once("..") {
-                Some((a, b)) if a.chars().count() == 1 && b.chars().count() == 1 => a.to_string(),
-                _ => t,
+            let cs: Vec<char> = t.chars().collect();
+            if cs.len() == 4 && cs[1] == '.' && cs[2] == '.' {
+                cs[0].to_string()
+            } else {
+                t
             }
         })
         .collect();
+    let mut tokens: Vec<String> = tokens;
+    tokens.sort();
+    tokens.dedup();
     let rules = attempts
         .call_stacks()
         .into_iter()

@@ -161,6 +161,17 @@ fn timing_breakdown() {
 #[test]
 #[ignore]
 fn bench_pest() {
+    if let Ok(src) = std::env::var("SRC") {
+        let n: usize = std::env::var("N")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(20_000);
+        let text = src.repeat(n);
+        for _ in 0..5 {
+            assert!(parser::pest_only(&text));
+        }
+        return;
+    }
     let root = Path::new(LLVM_INCLUDE).join("llvm/Target/Target.td");
     let Ok(loaded) = load_file(&root, &llvm_opts()) else {
         return;
@@ -204,6 +215,12 @@ fn bench_pest() {
         pres
     };
     eprintln!("bytes: {}", pres.iter().map(|p| p.len()).sum::<usize>());
+    if mode == "load" {
+        for _ in 0..10 {
+            assert!(load_file(&root, &llvm_opts()).is_ok());
+        }
+        return;
+    }
     for _ in 0..10 {
         for p in &pres {
             if mode == "full" {
