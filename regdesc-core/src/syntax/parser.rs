@@ -177,6 +177,37 @@ pub(crate) struct Builder<'t> {
 
 type P<'i> = Pair<'i, Rule>;
 
+/// Whether `s` is one of [`KEYWORDS`].
+pub fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "assert"
+            | "bit"
+            | "bits"
+            | "class"
+            | "code"
+            | "dag"
+            | "def"
+            | "defm"
+            | "defset"
+            | "defvar"
+            | "else"
+            | "false"
+            | "field"
+            | "foreach"
+            | "if"
+            | "in"
+            | "include"
+            | "int"
+            | "let"
+            | "list"
+            | "multiclass"
+            | "string"
+            | "then"
+            | "true"
+    )
+}
+
 /// TableGen's keywords: never identifiers.
 pub const KEYWORDS: [&str; 24] = [
     "assert",
@@ -253,7 +284,7 @@ impl Builder<'_> {
             name: p.as_str().to_string(),
             span: self.span(&p),
         };
-        if KEYWORDS.contains(&id.name.as_str()) {
+        if is_keyword(&id.name) {
             self.err(SyntaxError::KeywordAsIdentifier {
                 keyword: id.name.clone(),
                 span: id.span,
@@ -740,11 +771,17 @@ impl Builder<'_> {
     fn value(&mut self, p: P) -> Expr {
         let span = self.span(&p);
         let mut it = p.kids().peekable();
+        let first = self.operand(&mut it);
+        if it.peek().is_none() {
+            // No paste: the common case.
+            return first.unwrap_or(Expr {
+                kind: ExprKind::Unset,
+                span,
+            });
+        }
         let mut items: Vec<Expr> = Vec::new();
         let mut trailing: Option<Span> = None;
-        if let Some(e) = self.operand(&mut it) {
-            items.push(e);
-        }
+        items.extend(first);
         for c in it {
             let hash = self.span(&c);
             let mut inner = c.kids().peekable();
@@ -1093,6 +1130,9 @@ impl Builder<'_> {
         let t = p.as_str();
         let start = p.as_span().start();
         let body = &t[1..t.len().saturating_sub(1).max(1)];
+        if !body.contains('\\') {
+            return body.to_string();
+        }
         let mut out = String::with_capacity(body.len());
         let mut it = body.char_indices();
         while let Some((i, c)) = it.next() {
