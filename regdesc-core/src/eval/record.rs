@@ -45,6 +45,12 @@ impl fmt::Debug for Init {
     }
 }
 
+impl Default for Init {
+    fn default() -> Init {
+        Init::unset()
+    }
+}
+
 impl From<InitKind> for Init {
     fn from(k: InitKind) -> Init {
         Init(Rc::new(k))
@@ -199,6 +205,8 @@ pub enum InitKind {
     VarDef {
         class: RecId,
         args: Vec<Init>,
+        /// Where it was written, for diagnostics.
+        site: Span,
     },
     /// The name of an anonymous record before it is resolved.
     AnonymousName(u32),
@@ -222,15 +230,28 @@ pub struct RecordVal {
     pub nonconcrete_ok: bool,
     /// Template argument (not printed as a field).
     pub is_template_arg: bool,
+    /// Where the field's current value was written (its declaration until
+    /// a value is set).
     pub span: Span,
 }
 
-/// A class or a def.
+/// An `assert` attached to a record, checked when a def is complete.
 #[derive(Clone, Debug)]
+pub struct AssertionInfo {
+    pub span: Span,
+    pub cond: Init,
+    pub message: Init,
+}
+
+/// A class or a def.
+#[derive(Clone, Debug, Default)]
 pub struct Record {
     pub id: RecId,
     /// The record's name (for anonymous defs, `anonymous_N`).
     pub name: String,
+    /// The name as a value (may be unresolved while a multiclass or
+    /// `foreach` body is being instantiated).
+    pub name_init: Init,
     pub is_class: bool,
     pub is_anonymous: bool,
     /// Where it was defined.
@@ -244,6 +265,8 @@ pub struct Record {
     pub superclasses: Vec<(RecId, Span)>,
     /// Where the def was instantiated from (multiclass / foreach expansion).
     pub instantiated_from: Vec<Span>,
+    /// Assertions still to check.
+    pub assertions: Vec<AssertionInfo>,
 }
 
 impl Record {
@@ -375,6 +398,9 @@ pub struct RecordKeeper {
     pub defs: BTreeMap<String, RecId>,
     /// Named `defset` lists.
     pub global_vars: BTreeMap<String, Init>,
+    /// Types of defs, computed on first use (a def's classes never change
+    /// once it is referenced).
+    pub def_types: std::cell::RefCell<Vec<Option<RecTy>>>,
 }
 
 impl RecordKeeper {

@@ -205,7 +205,6 @@ impl BangOp {
             "dag" => Dag,
             "empty" => Empty,
             "eq" => Eq,
-            "exists" => Exists,
             "filter" => Filter,
             "find" => Find,
             "foldl" => Foldl,
