@@ -13,7 +13,8 @@ use crate::diag::{Diagnostic, Related};
 use crate::syntax::error::SyntaxError;
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
 use crate::syntax::{
-    parser, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap, Span, Stmt,
+    parser, with_big_stack, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap,
+    Span, Stmt,
 };
 
 /// Maximum include nesting.
@@ -87,39 +88,6 @@ fn parse_parallel(texts: &[Option<String>]) -> Vec<ParseResult> {
 }
 
 type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
-
-/// Runs `f` on a thread with a large stack (the parser is recursive), or
-/// inline if such a thread cannot be started.
-fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    let cell = std::sync::Mutex::new(Some(f));
-    let spawned = std::thread::scope(|s| {
-        let cell = &cell;
-        let h = std::thread::Builder::new()
-            .name("regdesc-syntax".into())
-            .stack_size(256 << 20)
-            .spawn_scoped(s, move || {
-                let f = cell.lock().ok().and_then(|mut g| g.take());
-                f.map(|f| f())
-            });
-        match h {
-            Ok(h) => match h.join() {
-                Ok(v) => v,
-                Err(p) => std::panic::resume_unwind(p),
-            },
-            Err(_) => None,
-        }
-    });
-    match spawned {
-        Some(v) => v,
-        None => {
-            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner());
-            match f {
-                Some(f) => f(),
-                None => unreachable!("the parser closure ran without a result"),
-            }
-        }
-    }
-}
 
 pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
     let path = path.to_path_buf();

@@ -93,5 +93,38 @@ pub fn load_str(
     loader::load_str(name, text, opts)
 }
 
+/// Runs `f` on a thread with a large stack (the parser is recursive), or
+/// inline if such a thread cannot be started.
+pub(crate) fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let cell = std::sync::Mutex::new(Some(f));
+    let spawned = std::thread::scope(|s| {
+        let cell = &cell;
+        let h = std::thread::Builder::new()
+            .name("regdesc-syntax".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(s, move || {
+                let f = cell.lock().ok().and_then(|mut g| g.take());
+                f.map(|f| f())
+            });
+        match h {
+            Ok(h) => match h.join() {
+                Ok(v) => v,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            Err(_) => None,
+        }
+    });
+    match spawned {
+        Some(v) => v,
+        None => {
+            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner());
+            match f {
+                Some(f) => f(),
+                None => unreachable!("the parser closure ran without a result"),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

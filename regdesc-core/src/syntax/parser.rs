@@ -23,11 +23,14 @@ pub fn parse(file: FileId, text: &str) -> Result<SourceFileAst, Vec<SyntaxError>
         }
         fn include(&mut self, _: &str, _: Span) {}
     }
-    let pre = crate::syntax::preprocess::preprocess(file, text, &mut NoHost(Default::default()));
-    if !pre.errors.is_empty() {
-        return Err(pre.errors);
-    }
-    parse_preprocessed(file, &pre.text)
+    crate::syntax::with_big_stack(|| {
+        let pre =
+            crate::syntax::preprocess::preprocess(file, text, &mut NoHost(Default::default()));
+        if !pre.errors.is_empty() {
+            return Err(pre.errors);
+        }
+        parse_preprocessed(file, &pre.text)
+    })
 }
 
 /// Parses the output of [`crate::syntax::preprocess::preprocess`]. Returns

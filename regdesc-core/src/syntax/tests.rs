@@ -1059,3 +1059,17 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     assert!(load_str("chain.td", &chain, &LoadOptions::default()).is_ok());
 }
+
+#[test]
+fn parse_runs_deep_inputs_on_a_big_stack() {
+    // `parse` is called on the test's small-stack thread.
+    let n = preprocess::MAX_NESTING - 1;
+    let deep = format!(
+        "defvar x = {}1{};",
+        "!add(1, ".repeat(n / 2),
+        ")".repeat(n / 2)
+    );
+    assert!(parse(0, &deep).is_ok());
+    let deep = format!("defvar x = {}1{};", "[".repeat(n), "]".repeat(n));
+    assert!(parse(0, &deep).is_ok());
+}
