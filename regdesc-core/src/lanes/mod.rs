@@ -59,6 +59,8 @@ pub struct Lanes {
     pub num_lanes: u32,
     /// Details of the coverage computation (empty in llvm mode).
     pub coverage: CoverageReport,
+    /// The lane of each leaf index (`None` for other indices).
+    pub leaf_lane: Vec<Option<u32>>,
 }
 
 impl Lanes {
@@ -72,13 +74,65 @@ impl Lanes {
             LaneMode::Coverage => coverage::compute(bank),
         };
         let class_masks = class_masks(bank, &index_masks);
+        let leaf_lane = bank
+            .sub_reg_indices
+            .iter()
+            .enumerate()
+            .map(|(i, idx)| {
+                if idx.is_leaf() {
+                    index_masks[i].lowest()
+                } else {
+                    None
+                }
+            })
+            .collect();
         Lanes {
             mode,
             index_masks,
             class_masks,
             num_lanes,
             coverage,
+            leaf_lane,
         }
+    }
+
+    /// The lane pairs `(lane of A, lane of I∘A)` over the leaves `A` that
+    /// compose with `I` into a leaf (LLVM's `CompositionLaneMaskTransform`).
+    fn lane_map(&self, bank: &RegBank, i: IdxId) -> Vec<(u32, u32)> {
+        let idx = bank.idx(i);
+        if idx.is_leaf() {
+            // From a register without sub-registers (lane 0) into I.
+            return self.leaf_lane[i as usize]
+                .map(|l| (0, l))
+                .into_iter()
+                .collect();
+        }
+        idx.composed
+            .iter()
+            .filter_map(|(&a, &b)| Some((self.leaf_lane[a as usize]?, self.leaf_lane[b as usize]?)))
+            .collect()
+    }
+
+    /// LLVM's `composeSubRegIndexLaneMask`: lanes of `R:I` to lanes of `R`.
+    pub fn compose(&self, bank: &RegBank, i: IdxId, mask: &LaneMask) -> LaneMask {
+        let mut out = LaneMask::none();
+        for (a, b) in self.lane_map(bank, i) {
+            if mask.test(a) {
+                out.set(b);
+            }
+        }
+        out
+    }
+
+    /// LLVM's `reverseComposeSubRegIndexLaneMask`: lanes of `R` to lanes of `R:I`.
+    pub fn reverse_compose(&self, bank: &RegBank, i: IdxId, mask: &LaneMask) -> LaneMask {
+        let mut out = LaneMask::none();
+        for (a, b) in self.lane_map(bank, i) {
+            if mask.test(b) {
+                out.set(a);
+            }
+        }
+        out
     }
 
     /// Hex words needed to print every mask of this bank.

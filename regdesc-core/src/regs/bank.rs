@@ -19,9 +19,19 @@ impl RegBank {
     /// `CodeGenRegBank` constructor followed by `computeDerivedInfo` (minus
     /// lane masks, which live in [`crate::lanes`]).
     pub fn build(rk: &RecordKeeper) -> Result<RegBank, RegsError> {
+        match RegBank::build_partial(rk) {
+            (bank, None) => Ok(bank),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// Like [`RegBank::build`], but returns whatever was computed before a
+    /// fatal error too (for `check`, which reports on broken files).
+    /// [`RegBank::stage`] tells how far it got.
+    pub fn build_partial(rk: &RecordKeeper) -> (RegBank, Option<RegsError>) {
         for class in ["SubRegIndex", "Register", "RegisterClass"] {
             if rk.get_class(class).is_none() {
-                return Err(RegsError::MissingClass { class });
+                return (RegBank::default(), Some(RegsError::MissingClass { class }));
             }
         }
         let mut b = Builder {
@@ -34,19 +44,30 @@ impl RegBank {
             concat_idx: HashMap::new(),
             topo_sig_ids: HashMap::new(),
         };
-        b.hw_modes();
-        b.indices()?;
-        b.registers()?;
-        b.sub_regs()?;
-        b.concat_closure()?;
-        b.secondary_sub_regs()?;
-        b.super_regs();
-        b.artificial_indices();
-        b.bank.num_native_reg_units = b.bank.reg_units.len();
-        b.classes()?;
-        b.composites()?;
-        b.class_flags();
-        Ok(b.bank)
+        let r = b.run();
+        (b.bank, r.err())
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn run(&mut self) -> Result<(), RegsError> {
+        self.hw_modes();
+        self.indices()?;
+        self.registers()?;
+        self.bank.stage = Stage::Registers;
+        self.sub_regs()?;
+        self.bank.stage = Stage::SubRegs;
+        self.concat_closure()?;
+        self.secondary_sub_regs()?;
+        self.super_regs();
+        self.artificial_indices();
+        self.bank.num_native_reg_units = self.bank.reg_units.len();
+        self.classes()?;
+        self.bank.stage = Stage::Classes;
+        self.composites()?;
+        self.class_flags();
+        self.bank.stage = Stage::Complete;
+        Ok(())
     }
 }
 

@@ -270,6 +270,24 @@ pub struct RegBank {
     pub num_defined_registers: usize,
     pub num_defined_classes: usize,
     pub num_topo_sigs: usize,
+    /// How far the computation got (see [`RegBank::build_partial`]).
+    pub stage: Stage,
+}
+
+/// Steps of the bank computation, in order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Nothing usable yet.
+    #[default]
+    Start,
+    /// Indices and registers are numbered.
+    Registers,
+    /// Sub-register maps (before secondary ones) and register units are known.
+    SubRegs,
+    /// Register classes are complete.
+    Classes,
+    /// Everything, including the composites pass.
+    Complete,
 }
 
 impl RegBank {
