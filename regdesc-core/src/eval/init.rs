@@ -817,6 +817,23 @@ fn is_self_name(cur: &CurRec, name: &Init) -> bool {
     false
 }
 
+/// The def `d` as a value of record type `ty` (for `!cast` and
+/// `!getdagop`), or an error and `me` unchanged if it is not of that type.
+fn def_as_type(ctx: &mut Ctx, me: &Init, d: RecId, ty: &RecTy, cur: Option<&CurRec>) -> Init {
+    let dt = def_type(&ctx.rk, d);
+    if type_is_a(&ctx.rk, &dt, ty) {
+        return Init::def(d);
+    }
+    let msg = format!(
+        "Expected type '{}', got '{}' in: {}",
+        ty.display(&ctx.rk),
+        dt.display(&ctx.rk),
+        to_string(&ctx.rk, me)
+    );
+    fatal(ctx, cur, msg);
+    me.clone()
+}
+
 fn fold_unop(
     ctx: &mut Ctx,
     me: &Init,
@@ -870,18 +887,7 @@ fn fold_unop(
                             }
                         },
                     };
-                    let dt = def_type(&ctx.rk, d);
-                    if !type_is_a(&ctx.rk, &dt, ty) {
-                        let msg = format!(
-                            "Expected type '{}', got '{}' in: {}",
-                            ty.display(&ctx.rk),
-                            dt.display(&ctx.rk),
-                            to_string(&ctx.rk, me)
-                        );
-                        fatal(ctx, cur, msg);
-                        return me.clone();
-                    }
-                    return Init::def(d);
+                    return def_as_type(ctx, me, d, ty, cur);
                 }
             }
             if let Some(v) = convert_to(&ctx.rk, arg, ty) {
@@ -922,18 +928,7 @@ fn fold_unop(
                     fatal(ctx, cur, format!("Expected record as operator, got: {s}"));
                     return me.clone();
                 };
-                let dt = def_type(&ctx.rk, d);
-                if !type_is_a(&ctx.rk, &dt, ty) {
-                    let msg = format!(
-                        "Expected type '{}', got '{}' in: {}",
-                        ty.display(&ctx.rk),
-                        dt.display(&ctx.rk),
-                        to_string(&ctx.rk, me)
-                    );
-                    fatal(ctx, cur, msg);
-                    return me.clone();
-                }
-                Init::def(d)
+                def_as_type(ctx, me, d, ty, cur)
             }
             _ => me.clone(),
         },
