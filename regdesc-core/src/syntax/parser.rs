@@ -770,62 +770,19 @@ impl Builder<'_> {
 
     // ------------------------------------------------------------ values
 
-    /// `value` / `name_value`: a chain of pastes, folded to the right.
+    /// `value` / `name_value`: a simple value, then suffixes and pastes
+    /// applied left to right.
     fn value(&mut self, p: P) -> Expr {
         let span = self.span(&p);
         let mut it = p.kids().peekable();
-        let first = self.operand(&mut it);
-        if it.peek().is_none() {
-            // No paste: the common case.
-            return first.unwrap_or(Expr {
-                kind: ExprKind::Unset,
-                span,
-            });
-        }
-        let mut items: Vec<Expr> = Vec::new();
-        let mut trailing: Option<Span> = None;
-        items.extend(first);
-        for c in it {
-            let hash = self.span(&c);
-            let mut inner = c.kids().peekable();
-            if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
-                trailing = Some(hash);
-            } else if let Some(e) = self.operand(&mut inner) {
-                items.push(e);
-            }
-        }
-        let mut acc = match items.pop() {
-            Some(e) => e,
-            None => {
-                return Expr {
-                    kind: ExprKind::Unset,
-                    span,
-                }
-            }
-        };
-        if let Some(hash) = trailing {
-            acc = Expr {
-                span: acc.span.to(hash),
-                kind: ExprKind::Paste {
-                    lhs: Box::new(acc),
-                    rhs: None,
-                },
-            };
-        }
-        while let Some(lhs) = items.pop() {
-            acc = Expr {
-                span: lhs.span.to(acc.span),
-                kind: ExprKind::Paste {
-                    lhs: Box::new(lhs),
-                    rhs: Some(Box::new(acc)),
-                },
-            };
-        }
-        acc
+        self.chain(&mut it).unwrap_or(Expr {
+            kind: ExprKind::Unset,
+            span,
+        })
     }
 
-    /// One operand: the pairs of a `simple`, then its suffixes.
-    fn operand<'i, I: Iterator<Item = P<'i>>>(
+    /// The pairs of a `simple`, then each suffix or paste in order.
+    fn chain<'i, I: Iterator<Item = P<'i>>>(
         &mut self,
         it: &mut std::iter::Peekable<I>,
     ) -> Option<Expr> {
@@ -869,33 +826,54 @@ impl Builder<'_> {
             }
             _ => self.simple(first),
         };
-        while let Some(rule) = it.peek().map(|x| x.as_rule()) {
-            if !matches!(
-                rule,
-                Rule::bit_slice | Rule::list_slice | Rule::field_access
-            ) {
-                break;
-            }
-            let Some(s) = it.next() else { break };
-            let sspan = e.span.to(self.span(&s));
-            let Some(inner) = s.kids().next() else {
-                continue;
-            };
+        for op in it {
+            let rule = op.as_rule();
+            let op_span = self.span(&op);
+            let span = e.span.to(op_span);
+            let mut inner = op.kids().peekable();
             let kind = match rule {
-                Rule::bit_slice => ExprKind::BitSlice {
-                    base: Box::new(e),
-                    ranges: self.range_list(inner),
-                },
-                Rule::list_slice => ExprKind::ListSlice {
-                    base: Box::new(e),
-                    ranges: self.range_list(inner),
-                },
-                _ => ExprKind::Field {
-                    base: Box::new(e),
-                    field: self.ident(inner),
-                },
+                Rule::paste => {
+                    if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
+                        // `a #` before `:`, `;` or `{`: the span ends at `#`.
+                        let hash = Span {
+                            end: op_span.start + 1,
+                            ..op_span
+                        };
+                        e = Expr {
+                            span: e.span.to(hash),
+                            kind: ExprKind::Paste {
+                                lhs: Box::new(e),
+                                rhs: None,
+                            },
+                        };
+                        continue;
+                    }
+                    let rhs = self.chain(&mut inner);
+                    ExprKind::Paste {
+                        lhs: Box::new(e),
+                        rhs: rhs.map(Box::new),
+                    }
+                }
+                Rule::bit_slice | Rule::list_slice | Rule::field_access => {
+                    let Some(x) = inner.next() else { continue };
+                    match rule {
+                        Rule::bit_slice => ExprKind::BitSlice {
+                            base: Box::new(e),
+                            ranges: self.range_list(x),
+                        },
+                        Rule::list_slice => ExprKind::ListSlice {
+                            base: Box::new(e),
+                            ranges: self.range_list(x),
+                        },
+                        _ => ExprKind::Field {
+                            base: Box::new(e),
+                            field: self.ident(x),
+                        },
+                    }
+                }
+                _ => continue,
             };
-            e = Expr { kind, span: sspan };
+            e = Expr { kind, span };
         }
         Some(e)
     }
