@@ -1331,6 +1331,18 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
              of a file; end the file with a newline"
                 .to_string(),
         )
+    } else if found == "`include`"
+        || text
+            .get(..pos)
+            .unwrap_or("")
+            .trim_end()
+            .ends_with("include")
+    {
+        Some(
+            "llvm-tblgen splices included text anywhere, but regdesc supports `include` \
+             only where a statement may appear"
+                .to_string(),
+        )
     } else if let Some(kw) = found.strip_prefix("`").and_then(|f| f.strip_suffix('`')) {
         KEYWORDS
             .contains(&kw)

@@ -1117,3 +1117,19 @@ fn trailing_paste_only_before_colon_semicolon_or_brace() {
         assert!(parse(0, bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn odd_inputs() {
+    assert!(stmts("").is_empty());
+    assert!(stmts("  // only a comment\n/* and another */\n").is_empty());
+    assert_eq!(stmts("def A;\r\ndef B;\r\n").len(), 2);
+    let e = parse(0, "def A { include \"x.td\" }").expect_err("include in a body");
+    let SyntaxError::Expected { help, .. } = &e[0] else {
+        panic!("{e:?}")
+    };
+    assert!(help.as_deref().unwrap_or("").contains("statement"));
+    let e = parse_err("def A { int x = 1 @ 2; }");
+    assert!(e[0].contains("found `@`"), "{e:?}");
+    let e = parse_err("def Aé;");
+    assert!(e[0].contains("found `é`"), "{e:?}");
+}
