@@ -9,8 +9,9 @@ use clap::{Parser, Subcommand};
 // that pattern markedly faster than the system allocator.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use regdesc_core::lanes::LaneMode;
 use regdesc_core::syntax::{self, LoadOptions};
-use regdesc_core::{diag, eval};
+use regdesc_core::{check, diag, eval};
 
 #[derive(Parser)]
 #[command(
@@ -39,6 +40,33 @@ struct InputArgs {
 enum Command {
     /// Print every record, exactly as `llvm-tblgen --print-records` does.
     Records(InputArgs),
+    /// Print the register bank as `llvm-tblgen -gen-register-info
+    /// -register-info-debug` does on stderr.
+    Dump {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Lane mask assignment: `llvm` (bit-exact) or `coverage`.
+        #[arg(long, default_value = "llvm", value_parser = parse_lanes)]
+        lanes: LaneMode,
+    },
+    /// Check a register file: summary, lane budget, and every problem found.
+    Check {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Lane mask assignment to check the budget against.
+        #[arg(long, default_value = "coverage", value_parser = parse_lanes)]
+        lanes: LaneMode,
+        /// The lane budget (LLVM's LaneBitmask is 64 bits wide).
+        #[arg(long = "lane-bits", default_value_t = 64)]
+        lane_bits: u32,
+        /// Output format.
+        #[arg(long, default_value = "human", value_parser = ["human", "json"])]
+        format: String,
+    },
+}
+
+fn parse_lanes(s: &str) -> Result<LaneMode, String> {
+    s.parse()
 }
 
 /// With `REGDESC_TIMINGS=1`, prints how long each stage took to stderr.
@@ -71,7 +99,7 @@ fn load(args: &InputArgs) -> Result<syntax::Loaded, ExitCode> {
     let opts = LoadOptions {
         include_dirs: args.include.clone(),
         defines: args.define.clone(),
-        builtin_files: Vec::new(),
+        builtin_files: regdesc_core::prelude::builtin_files(),
     };
     match syntax::load_file(&args.file, &opts) {
         Ok(loaded) => Ok(loaded),
@@ -99,6 +127,13 @@ fn color() -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Dump { input, lanes } => run_dump(&input, lanes),
+        Command::Check {
+            input,
+            lanes,
+            lane_bits,
+            format,
+        } => run_check(&input, lanes, lane_bits, &format),
         Command::Records(args) => {
             let mut t = Timings::new();
             let loaded = match load(&args) {
@@ -132,5 +167,79 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+/// Loads and evaluates; renders every diagnostic so far to stderr.
+fn load_and_evaluate(args: &InputArgs) -> Result<(syntax::Loaded, eval::EvalOutput), ExitCode> {
+    let loaded = load(args)?;
+    match eval::evaluate(&loaded) {
+        Ok(out) => Ok((loaded, out)),
+        Err(diags) => {
+            eprint!("{}", diag::render(&loaded.sources, &diags, color()));
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    let (loaded, out) = match load_and_evaluate(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let eval_warnings: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != diag::Severity::Note)
+        .cloned()
+        .collect();
+    if !eval_warnings.is_empty() {
+        eprint!("{}", diag::render(&loaded.sources, &eval_warnings, color()));
+    }
+    let bank = match regdesc_core::regs::RegBank::build(&out.records) {
+        Ok(b) => b,
+        Err(e) => {
+            eprint!(
+                "{}",
+                diag::render(&loaded.sources, &[e.to_diagnostic()], color())
+            );
+            return ExitCode::from(1);
+        }
+    };
+    for w in bank.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let lanes = regdesc_core::lanes::Lanes::compute(&bank, mode);
+    write_stdout(&regdesc_core::regs::dump::debug_dump(&bank, &lanes));
+    std::mem::forget(out);
+    std::mem::forget(loaded);
+    ExitCode::SUCCESS
+}
+
+fn run_check(args: &InputArgs, mode: LaneMode, lane_bits: u32, format: &str) -> ExitCode {
+    let (loaded, out) = match load_and_evaluate(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let opts = check::CheckOptions { mode, lane_bits };
+    let report = check::check(&out.records, &opts);
+    let failed = report.has_errors();
+    if format == "json" {
+        write_stdout(&check::to_json(&report, &loaded.sources));
+    } else {
+        write_stdout(&check::render_summary(&report));
+        if !report.diagnostics.is_empty() {
+            eprint!(
+                "{}",
+                diag::render(&loaded.sources, &report.diagnostics, color())
+            );
+        }
+    }
+    std::mem::forget(out);
+    std::mem::forget(loaded);
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }

@@ -5,6 +5,10 @@
 //! `regs` (register bank) → `lanes` → `check` → `emit`.
 //! `diag` renders every stage's errors with miette.
 
+pub mod check;
 pub mod diag;
 pub mod eval;
+pub mod lanes;
+pub mod prelude;
+pub mod regs;
 pub mod syntax;

@@ -70,6 +70,13 @@ pub trait Resolver {
     }
 }
 
+/// Name comparison with a pointer fast path: variable references share the
+/// allocation of the field or argument they name.
+#[inline]
+pub fn name_eq(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || a == b
+}
+
 pub fn same(a: &Init, b: &Init) -> bool {
     Rc::ptr_eq(&a.0, &b.0) || a == b
 }
@@ -96,7 +103,7 @@ impl MapResolver {
     }
 
     pub fn set_str(&mut self, key: Rc<str>, value: Init) {
-        if let Some(e) = self.map.iter_mut().find(|e| e.0 == key) {
+        if let Some(e) = self.map.iter_mut().find(|e| name_eq(&e.0, &key)) {
             e.1 = value;
             e.2 = false;
         } else {
@@ -114,7 +121,7 @@ impl Resolver for MapResolver {
         let InitKind::String { value: key, .. } = &**name else {
             return None;
         };
-        let idx = self.map.iter().position(|e| e.0 == *key)?;
+        let idx = self.map.iter().position(|e| name_eq(&e.0, key))?;
         if !self.map[idx].2 && self.map.len() > 1 {
             let (k, v, _) = self.map.remove(idx);
             let v = resolve(ctx, &v, self);

@@ -330,7 +330,7 @@ impl PreprocessHost for Loader<'_> {
 }
 
 /// Adds "included from here" notes for the include chain of `file`.
-pub(crate) fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
+pub fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
     let mut cur = file;
     let mut guard = 0;
     while let Some(sf) = sources.files.get(cur as usize) {

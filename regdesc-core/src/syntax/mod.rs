@@ -26,6 +26,7 @@
 pub mod ast;
 pub mod error;
 mod loader;
+pub use loader::add_include_notes;
 mod parser;
 pub mod preprocess;
 

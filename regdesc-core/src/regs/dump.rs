@@ -1,0 +1,93 @@
+//! The `-register-info-debug` dump of llvm-tblgen.
+
+use std::fmt::Write;
+
+use super::RegBank;
+use crate::lanes::Lanes;
+
+/// Prints the bank exactly as `llvm-tblgen -gen-register-info
+/// -register-info-debug` does (for masks of ≤64 lanes; wider masks print
+/// with more hex digits).
+pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
+    let mut o = String::new();
+    let words = lanes.words();
+    let nmodes = bank.hw_modes.len();
+    for rc in bank.classes_in_order() {
+        let _ = writeln!(o, "RegisterClass {}:", rc.name);
+        o.push_str("\tSpillSize: {");
+        for m in 0..nmodes {
+            let _ = write!(
+                o,
+                " {}:{}",
+                bank.hw_modes[m],
+                rc.rsi.get(m as u32).spill_size
+            );
+        }
+        o.push_str(" }\n\tSpillAlignment: {");
+        for m in 0..nmodes {
+            let _ = write!(
+                o,
+                " {}:{}",
+                bank.hw_modes[m],
+                rc.rsi.get(m as u32).spill_alignment
+            );
+        }
+        let _ = writeln!(o, " }}\n\tNumRegs: {}", rc.members.len());
+        let cid = bank.class_order[rc.enum_value as usize];
+        let _ = writeln!(
+            o,
+            "\tLaneMask: {}",
+            lanes.class_masks[cid as usize].to_hex(words)
+        );
+        let _ = writeln!(
+            o,
+            "\tHasDisjunctSubRegs: {}",
+            rc.has_disjunct_sub_regs as u8
+        );
+        let _ = writeln!(o, "\tCoveredBySubRegs: {}", rc.covered_by_sub_regs as u8);
+        o.push_str("\tRegs:");
+        for &r in &rc.members {
+            o.push(' ');
+            o.push_str(&bank.reg(r).name);
+        }
+        o.push_str("\n\tSubClasses:");
+        for sub in bank.classes_in_order() {
+            if rc.has_sub_class(sub.enum_value) {
+                o.push(' ');
+                o.push_str(&sub.name);
+            }
+        }
+        o.push_str("\n\tSuperClasses:");
+        for &s in &rc.super_classes {
+            o.push(' ');
+            o.push_str(&bank.class(s).name);
+        }
+        o.push('\n');
+    }
+    for (i, idx) in bank.sub_reg_indices.iter().enumerate() {
+        let _ = writeln!(o, "SubRegIndex {}:", idx.name);
+        let _ = writeln!(o, "\tLaneMask: {}", lanes.index_masks[i].to_hex(words));
+        let _ = writeln!(
+            o,
+            "\tAllSuperRegsCovered: {}",
+            idx.all_super_regs_covered as u8
+        );
+    }
+    for reg in &bank.registers {
+        let _ = writeln!(o, "Register {}:", reg.name);
+        o.push_str("\tCostPerUse: ");
+        for c in &reg.cost_per_use {
+            let _ = write!(o, "{c} ");
+        }
+        let _ = writeln!(o, "\n\tCoveredBySubregs: {}", reg.covered_by_sub_regs as u8);
+        let _ = writeln!(
+            o,
+            "\tHasDisjunctSubRegs: {}",
+            reg.has_disjunct_sub_regs as u8
+        );
+        for (&i, &s) in &reg.sub_regs {
+            let _ = writeln!(o, "\tSubReg {} = {}", bank.idx(i).name, bank.reg(s).name);
+        }
+    }
+    o
+}

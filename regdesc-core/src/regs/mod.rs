@@ -1,0 +1,605 @@
+//! Stage 3: the register bank, computed from evaluated records exactly as
+//! LLVM 14's `CodeGenRegBank` does.
+//!
+//! [`RegBank::build`] reads the `SubRegIndex`, `Register`, `RegisterTuples`,
+//! `RegisterClass` and `HwMode` records and computes, in LLVM's order:
+//! numbering of sub-register indices and registers (tuples appended), the
+//! full sub-register maps (inherited sub-registers, orphans named through
+//! composites, synthesized `A_then_B` indices, concatenated indices), register
+//! units (with shared units for ad hoc aliases), the inferred register classes
+//! and their topological order, and the global composites pass.
+//!
+//! Lane masks are not computed here: see [`crate::lanes`].
+
+mod bank;
+mod classes;
+pub mod dump;
+pub mod sets;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::diag::Diagnostic;
+use crate::eval::{RecId, RecordKeeper};
+use crate::syntax::Span;
+
+pub use sets::{Elem, SynthReg};
+
+/// Index of a sub-register index in [`RegBank::sub_reg_indices`]. LLVM's
+/// enum value is this plus one.
+pub type IdxId = u32;
+/// Index of a register in [`RegBank::registers`]. LLVM's enum value is this plus one.
+pub type RegId = u32;
+/// Index of a register class in [`RegBank::classes`] (creation order).
+pub type ClassId = u32;
+/// A register unit.
+pub type RegUnitId = u32;
+
+/// LLVM's `(uint16_t)-1`: an unknown offset or size.
+pub const UNKNOWN: u16 = u16::MAX;
+
+/// A sub-register index (`CodeGenSubRegIndex`).
+#[derive(Clone, Debug)]
+pub struct SubRegIndex {
+    pub name: String,
+    pub namespace: String,
+    /// The defining record; `None` for synthesized indices.
+    pub def: Option<RecId>,
+    pub span: Option<Span>,
+    /// Size in bits, [`UNKNOWN`] if unknown (LLVM keeps it as `uint16_t`).
+    pub size: u16,
+    /// Offset in bits, [`UNKNOWN`] if unknown.
+    pub offset: u16,
+    /// `self ∘ A = B`, keyed by `A` (LLVM's `Composed` map, in enum order).
+    pub composed: BTreeMap<IdxId, IdxId>,
+    /// For concatenated indices: the leaf parts.
+    pub concatenation_of: Vec<IdxId>,
+    pub all_super_regs_covered: bool,
+    pub artificial: bool,
+    /// How this index came to be.
+    pub origin: IndexOrigin,
+}
+
+/// Why a sub-register index exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IndexOrigin {
+    Defined,
+    /// `A_then_B`, synthesized to name an orphan sub-register.
+    Composite {
+        first: IdxId,
+        second: IdxId,
+        register: RegId,
+    },
+    /// `A_B_...`, synthesized for a covering super-register.
+    Concat {
+        register: RegId,
+    },
+}
+
+impl SubRegIndex {
+    pub fn qualified_name(&self) -> String {
+        if self.namespace.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}::{}", self.namespace, self.name)
+        }
+    }
+    pub fn is_leaf(&self) -> bool {
+        self.composed.is_empty()
+    }
+}
+
+/// A register (`CodeGenRegister`).
+#[derive(Clone, Debug)]
+pub struct Register {
+    pub name: String,
+    /// The defining record; `None` for registers made by a `RegisterTuples`.
+    pub def: Option<RecId>,
+    /// The `RegisterTuples` def that made this register.
+    pub tuple: Option<RecId>,
+    pub span: Option<Span>,
+    pub asm_name: String,
+    pub namespace: String,
+    pub cost_per_use: Vec<i64>,
+    pub covered_by_sub_regs: bool,
+    pub artificial: bool,
+    pub has_disjunct_sub_regs: bool,
+    pub explicit_sub_regs: Vec<RegId>,
+    pub explicit_sub_reg_indices: Vec<IdxId>,
+    pub explicit_aliases: Vec<RegId>,
+    pub leading_super_regs: Vec<RegId>,
+    /// Every sub-register by index, in index order.
+    pub sub_regs: BTreeMap<IdxId, RegId>,
+    /// The inverse of `sub_regs` (lookups only).
+    pub sub_reg_to_idx: HashMap<RegId, IdxId>,
+    pub super_regs: Vec<RegId>,
+    /// Native register units, sorted.
+    pub units: Vec<RegUnitId>,
+    pub topo_sig: u32,
+}
+
+impl Register {
+    pub fn sub_reg_index(&self, r: RegId) -> Option<IdxId> {
+        self.sub_reg_to_idx.get(&r).copied()
+    }
+}
+
+/// A register unit and the one or two registers it is rooted at.
+#[derive(Clone, Debug)]
+pub struct RegUnit {
+    pub roots: [Option<RegId>; 2],
+}
+
+/// Register size, spill size and spill alignment in bits (`RegSizeInfo`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegSizeInfo {
+    pub reg_size: u32,
+    pub spill_size: u32,
+    pub spill_alignment: u32,
+}
+
+impl RegSizeInfo {
+    /// LLVM's `RegSizeInfo::isSubClassOf`.
+    pub fn is_sub_class_of(&self, i: &RegSizeInfo) -> bool {
+        self.reg_size <= i.reg_size
+            && self.spill_alignment != 0
+            && i.spill_alignment % self.spill_alignment == 0
+            && self.spill_size <= i.spill_size
+    }
+}
+
+/// Size information per HwMode (mode 0 is the default mode).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RegSizeInfoByHwMode {
+    pub map: BTreeMap<u32, RegSizeInfo>,
+}
+
+impl RegSizeInfoByHwMode {
+    /// The info for `mode`, falling back to the default mode.
+    pub fn get(&self, mode: u32) -> RegSizeInfo {
+        self.map
+            .get(&mode)
+            .or_else(|| self.map.get(&0))
+            .copied()
+            .unwrap_or_default()
+    }
+    fn first_mode(&self) -> u32 {
+        self.map.keys().next().copied().unwrap_or(0)
+    }
+    /// The part LLVM compares: the info of the first mode.
+    pub fn key(&self) -> RegSizeInfo {
+        self.get(self.first_mode())
+    }
+    pub fn is_sub_class_of(&self, other: &RegSizeInfoByHwMode) -> bool {
+        let m = self.first_mode();
+        self.get(m).is_sub_class_of(&other.get(m))
+    }
+    pub fn has_stricter_spill_than(&self, other: &RegSizeInfoByHwMode) -> bool {
+        let m = self.first_mode();
+        let (a, b) = (self.get(m), other.get(m));
+        (a.spill_size, a.spill_alignment) > (b.spill_size, b.spill_alignment)
+    }
+}
+
+/// How a register class came to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClassOrigin {
+    Defined,
+    /// `RC_with_IDX`: the members of `class` that have sub-register `index`.
+    WithSubReg {
+        class: ClassId,
+        index: IdxId,
+    },
+    /// `RC1_and_RC2`.
+    Common {
+        a: ClassId,
+        b: ClassId,
+    },
+    /// `RC_with_IDX_in_SubRC`.
+    MatchingSuper {
+        class: ClassId,
+        index: IdxId,
+        sub_class: ClassId,
+    },
+}
+
+/// A register class (`CodeGenRegisterClass`).
+#[derive(Clone, Debug)]
+pub struct RegClass {
+    pub name: String,
+    pub def: Option<RecId>,
+    pub span: Option<Span>,
+    pub origin: ClassOrigin,
+    /// Members sorted by register number, without duplicates.
+    pub members: Vec<RegId>,
+    /// The allocation order as written (default order only).
+    pub order: Vec<RegId>,
+    pub rsi: RegSizeInfoByHwMode,
+    pub artificial: bool,
+    pub namespace: String,
+    /// Value type names (`RegTypes`).
+    pub value_types: Vec<String>,
+    /// Register size in bits per value type, where known.
+    pub sub_class_with_sub_reg: BTreeMap<IdxId, ClassId>,
+    /// Bit set of the members' topological signatures.
+    pub topo_sigs: Vec<u64>,
+    /// Position in the topological order (LLVM's enum value).
+    pub enum_value: u32,
+    /// Bit set over enum values.
+    pub sub_classes: Vec<u64>,
+    pub super_classes: Vec<ClassId>,
+    pub has_disjunct_sub_regs: bool,
+    pub covered_by_sub_regs: bool,
+}
+
+impl RegClass {
+    pub fn contains(&self, r: RegId) -> bool {
+        self.members.binary_search(&r).is_ok()
+    }
+    pub fn has_sub_class(&self, enum_value: u32) -> bool {
+        bit_test(&self.sub_classes, enum_value as usize)
+    }
+}
+
+/// A composition LLVM finds ambiguous (it warns and keeps the first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AmbiguousComposite {
+    pub first: IdxId,
+    pub second: IdxId,
+    pub previous: IdxId,
+    pub new: IdxId,
+    /// A register where the conflicting composition shows up.
+    pub register: RegId,
+}
+
+/// The computed register bank.
+#[derive(Clone, Debug, Default)]
+pub struct RegBank {
+    pub sub_reg_indices: Vec<SubRegIndex>,
+    pub registers: Vec<Register>,
+    pub reg_units: Vec<RegUnit>,
+    pub num_native_reg_units: usize,
+    /// Register classes in creation order; see `class_order` for LLVM's order.
+    pub classes: Vec<RegClass>,
+    /// Class ids in topological order (enum values 0, 1, ...).
+    pub class_order: Vec<ClassId>,
+    /// HwMode names by mode id; mode 0 is `Default`.
+    pub hw_modes: Vec<String>,
+    /// Ambiguous compositions found by the composites pass.
+    pub ambiguous: Vec<AmbiguousComposite>,
+    pub num_defined_indices: usize,
+    pub num_defined_registers: usize,
+    pub num_defined_classes: usize,
+    pub num_topo_sigs: usize,
+    /// How far the computation got (see [`RegBank::build_partial`]).
+    pub stage: Stage,
+}
+
+/// Steps of the bank computation, in order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Nothing usable yet.
+    #[default]
+    Start,
+    /// Indices and registers are numbered.
+    Registers,
+    /// Sub-register maps (before secondary ones) and register units are known.
+    SubRegs,
+    /// Register classes are complete.
+    Classes,
+    /// Everything, including the composites pass.
+    Complete,
+}
+
+impl RegBank {
+    pub fn idx(&self, i: IdxId) -> &SubRegIndex {
+        &self.sub_reg_indices[i as usize]
+    }
+    pub fn reg(&self, r: RegId) -> &Register {
+        &self.registers[r as usize]
+    }
+    pub fn class(&self, c: ClassId) -> &RegClass {
+        &self.classes[c as usize]
+    }
+    /// Classes in LLVM's (topological) order.
+    pub fn classes_in_order(&self) -> impl Iterator<Item = &RegClass> {
+        self.class_order
+            .iter()
+            .map(move |&c| &self.classes[c as usize])
+    }
+    /// LLVM's warning text for each ambiguous composition, in order.
+    pub fn warnings(&self) -> Vec<String> {
+        self.ambiguous
+            .iter()
+            .map(|a| {
+                format!(
+                    "SubRegIndex {} and {} compose ambiguously as {} or {}",
+                    self.idx(a.first).qualified_name(),
+                    self.idx(a.second).qualified_name(),
+                    self.idx(a.previous).qualified_name(),
+                    self.idx(a.new).qualified_name()
+                )
+            })
+            .collect()
+    }
+}
+
+/// Errors of the register bank stage (LLVM's fatal errors, located).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RegsError {
+    #[error("no '{class}' class: the register classes of Target.td are not included")]
+    MissingClass { class: &'static str },
+    #[error("{message}")]
+    Field { message: String, span: Option<Span> },
+    #[error("{message}")]
+    Set { message: String, span: Option<Span> },
+    #[error("{message}")]
+    Tuple { message: String, span: Option<Span> },
+    #[error("{message}")]
+    SubRegs {
+        message: String,
+        span: Option<Span>,
+        help: Option<String>,
+    },
+    #[error("{message}")]
+    Class { message: String, span: Option<Span> },
+}
+
+impl RegsError {
+    fn field(rk: &RecordKeeper, id: RecId, field: &str, what: &str) -> RegsError {
+        let rec = rk.record(id);
+        RegsError::Field {
+            message: format!("Record `{}', field `{field}' {what}", rec.name),
+            span: Some(rec.span),
+        }
+    }
+
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            RegsError::MissingClass { .. } => None,
+            RegsError::Field { span, .. }
+            | RegsError::Set { span, .. }
+            | RegsError::Tuple { span, .. }
+            | RegsError::SubRegs { span, .. }
+            | RegsError::Class { span, .. } => *span,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            RegsError::MissingClass { .. } => "regdesc::regs::missing_class",
+            RegsError::Field { .. } => "regdesc::regs::field",
+            RegsError::Set { .. } => "regdesc::regs::set",
+            RegsError::Tuple { .. } => "regdesc::regs::tuple",
+            RegsError::SubRegs { .. } => "regdesc::regs::sub_regs",
+            RegsError::Class { .. } => "regdesc::regs::class",
+        }
+    }
+
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let mut d = Diagnostic::error(self.code(), self.to_string(), self.span());
+        if let RegsError::SubRegs { help: Some(h), .. } = self {
+            d = d.with_help(h.clone());
+        }
+        if let RegsError::MissingClass { .. } = self {
+            d = d
+                .with_help("add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)");
+        }
+        d
+    }
+}
+
+impl From<RegsError> for Diagnostic {
+    fn from(e: RegsError) -> Diagnostic {
+        e.to_diagnostic()
+    }
+}
+
+// ---- record access helpers -------------------------------------------------
+
+pub(crate) fn list_of_defs(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<RecId>, RegsError> {
+    let rec = rk.record(id);
+    let Some(init) = rec.get(field) else {
+        return Err(RegsError::field(rk, id, field, "does not exist"));
+    };
+    let Some(list) = init.as_list() else {
+        return Err(RegsError::field(
+            rk,
+            id,
+            field,
+            "does not have a list initializer",
+        ));
+    };
+    list.iter()
+        .map(|e| {
+            e.as_def()
+                .ok_or_else(|| RegsError::field(rk, id, field, "list is not entirely DefInit"))
+        })
+        .collect()
+}
+
+pub(crate) fn list_of_ints(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<i64>, RegsError> {
+    let rec = rk.record(id);
+    let Some(list) = rec.get_list(field) else {
+        return Err(RegsError::field(
+            rk,
+            id,
+            field,
+            "does not have a list initializer",
+        ));
+    };
+    list.iter()
+        .map(|e| {
+            e.as_int().ok_or_else(|| {
+                RegsError::field(rk, id, field, "does not have a list of ints initializer")
+            })
+        })
+        .collect()
+}
+
+pub(crate) fn list_of_strings(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<String>, RegsError> {
+    let rec = rk.record(id);
+    let Some(list) = rec.get_list(field) else {
+        return Err(RegsError::field(
+            rk,
+            id,
+            field,
+            "does not have a list initializer",
+        ));
+    };
+    list.iter()
+        .map(|e| {
+            e.as_str().map(str::to_string).ok_or_else(|| {
+                RegsError::field(rk, id, field, "does not have a list of strings initializer")
+            })
+        })
+        .collect()
+}
+
+pub(crate) fn int_field(rk: &RecordKeeper, id: RecId, field: &str) -> Result<i64, RegsError> {
+    let rec = rk.record(id);
+    match rec.get(field) {
+        None => Err(RegsError::field(rk, id, field, "does not exist")),
+        Some(i) => i
+            .as_int()
+            .ok_or_else(|| RegsError::field(rk, id, field, "does not have an int initializer")),
+    }
+}
+
+pub(crate) fn bit_field(rk: &RecordKeeper, id: RecId, field: &str) -> Result<bool, RegsError> {
+    let rec = rk.record(id);
+    match rec.get(field) {
+        None => Err(RegsError::field(rk, id, field, "does not exist")),
+        Some(i) => i
+            .as_bit()
+            .ok_or_else(|| RegsError::field(rk, id, field, "does not have a bit initializer")),
+    }
+}
+
+// ---- bit sets --------------------------------------------------------------
+
+pub(crate) fn bit_set(v: &mut Vec<u64>, i: usize) {
+    let w = i / 64;
+    if v.len() <= w {
+        v.resize(w + 1, 0);
+    }
+    v[w] |= 1 << (i % 64);
+}
+
+pub(crate) fn bit_test(v: &[u64], i: usize) -> bool {
+    v.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+pub(crate) fn bits_any_common(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+// ---- LLVM's name orders ----------------------------------------------------
+
+/// `LessRecordRegister`: names split into alternating alpha and numeric
+/// parts; fewer parts first, then alpha parts as strings, then numeric parts
+/// by value.
+pub fn less_record_register(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn parts(s: &str) -> Vec<&str> {
+        let bytes = s.as_bytes();
+        let mut out = Vec::new();
+        let mut start = 0;
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push(&s[start..i]);
+                start = i;
+            }
+        }
+        out
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    if pa.len() != pb.len() {
+        return pa.len().cmp(&pb.len());
+    }
+    for i in (0..pa.len()).step_by(2) {
+        match pa[i].cmp(pb[i]) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    for i in (1..pa.len()).step_by(2) {
+        match pa[i].len().cmp(&pb[i].len()).then_with(|| pa[i].cmp(pb[i])) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    Ordering::Equal
+}
+
+/// `StringRef::compare_numeric` (LLVM's `LessRecord`).
+pub fn compare_numeric(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let e = x.len().min(y.len());
+    let mut i = 0;
+    while i < e {
+        if x[i].is_ascii_digit() && y[i].is_ascii_digit() {
+            let mut j = i + 1;
+            while j <= e {
+                let ld = j < x.len() && x[j].is_ascii_digit();
+                let rd = j < y.len() && y[j].is_ascii_digit();
+                if ld != rd {
+                    return if rd {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    };
+                }
+                if !rd {
+                    break;
+                }
+                j += 1;
+            }
+            let (sa, sb) = (&x[i..j.min(x.len())], &y[i..j.min(y.len())]);
+            match sa.cmp(sb) {
+                Ordering::Equal => {}
+                o => return o,
+            }
+            i = j;
+            continue;
+        }
+        if x[i] != y[i] {
+            return x[i].cmp(&y[i]);
+        }
+        i += 1;
+    }
+    x.len().cmp(&y.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering::*;
+
+    #[test]
+    fn register_order() {
+        assert_eq!(less_record_register("R2", "R10"), Less);
+        assert_eq!(less_record_register("R10", "S0"), Less);
+        assert_eq!(less_record_register("R1_R2", "R1"), Greater);
+        assert_eq!(less_record_register("D0_D1", "D0_D2"), Less);
+    }
+
+    #[test]
+    fn numeric_order() {
+        assert_eq!(compare_numeric("sub2", "sub10"), Less);
+        assert_eq!(compare_numeric("sub10", "sub_lo"), Less);
+        assert_eq!(compare_numeric("a", "ab"), Less);
+    }
+}

@@ -1,0 +1,171 @@
+//! `regdesc check`: figures on the examples, JSON shape, and one snapshot per
+//! diagnostic kind (rendered without color).
+
+use std::path::Path;
+
+use regdesc_core::check::{self, CheckOptions, CheckReport};
+use regdesc_core::lanes::LaneMode;
+use regdesc_core::syntax::{self, LoadOptions, SourceMap};
+use regdesc_core::{diag, eval, prelude};
+
+fn run(file: &str, mode: LaneMode, lane_bits: u32) -> (CheckReport, SourceMap) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let opts = LoadOptions {
+        include_dirs: Vec::new(),
+        defines: Vec::new(),
+        builtin_files: prelude::builtin_files(),
+    };
+    let loaded =
+        syntax::load_file(&path, &opts).unwrap_or_else(|(_, d)| panic!("load {file}: {d:?}"));
+    let out = eval::evaluate(&loaded).unwrap_or_else(|d| panic!("eval {file}: {d:?}"));
+    let report = check::check(&out.records, &CheckOptions { mode, lane_bits });
+    (report, loaded.sources)
+}
+
+/// Summary plus rendered diagnostics, with the absolute path made relative.
+fn rendered(file: &str, mode: LaneMode) -> String {
+    let (report, sources) = run(file, mode, 64);
+    let mut text = check::render_summary(&report);
+    text.push_str(&diag::render(&sources, &report.diagnostics, false));
+    text.replace(env!("CARGO_MANIFEST_DIR"), "")
+        .replace("\\", "/")
+}
+
+fn codes(r: &CheckReport) -> Vec<&'static str> {
+    r.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn intel_grf_figures() {
+    let (r, _) = run("examples/intel_grf.td", LaneMode::Coverage, 64);
+    let s = r.summary.clone().unwrap();
+    assert_eq!((s.lanes_llvm, s.lanes_coverage), (46, 32));
+    assert_eq!(s.registers_defined, 2048);
+    assert_eq!(s.widest_class, Some(("RegQ_SIMD8".to_string(), 32)));
+    assert!(!r.has_errors());
+}
+
+#[test]
+fn intel_grf_simd16_figures() {
+    let (r, _) = run("examples/intel_grf_simd16.td", LaneMode::Coverage, 64);
+    let s = r.summary.clone().unwrap();
+    assert!(s.lanes_llvm > 64, "llvm lanes {}", s.lanes_llvm);
+    assert_eq!(s.lanes_llvm, 78);
+    assert_eq!(s.lanes_coverage, 64);
+    assert!(!r.has_errors(), "coverage fits in 64: {:?}", codes(&r));
+    let (r, _) = run("examples/intel_grf_simd16.td", LaneMode::Llvm, 64);
+    assert!(r.has_errors());
+    assert_eq!(codes(&r), vec!["regdesc::check::lane_budget"]);
+}
+
+#[test]
+fn intel_grf_bytes_works() {
+    let (r, _) = run(
+        "examples/intel_grf_bytes_simd16.td",
+        LaneMode::Coverage,
+        128,
+    );
+    let s = r.summary.clone().unwrap();
+    assert_eq!(s.lanes_coverage, 128);
+    assert_eq!(s.lanes_llvm, 128);
+    assert!(!r.has_errors());
+    let (r, _) = run("examples/intel_grf_bytes_simd16.td", LaneMode::Coverage, 64);
+    assert!(r.has_errors());
+}
+
+#[test]
+fn json_shape() {
+    let (r, sources) = run(
+        "tests/fixtures/regs_check/offset_wrong_high_half.td",
+        LaneMode::Coverage,
+        64,
+    );
+    let v: serde_json::Value = serde_json::from_str(&check::to_json(&r, &sources)).unwrap();
+    for key in [
+        "registers",
+        "classes",
+        "sub_reg_indices",
+        "units",
+        "lanes",
+        "diagnostics",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["lanes"]["llvm"], 2);
+    assert_eq!(v["lanes"]["coverage"], 2);
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["severity"], "warning");
+    assert_eq!(d["code"], "regdesc::check::offset_conflict");
+    assert_eq!(d["line"], 7);
+    assert_eq!(d["column"], 5);
+    assert!(d["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("offset_wrong_high_half.td"));
+}
+
+#[test]
+fn clean_file_has_no_diagnostics() {
+    let (r, _) = run("tests/fixtures/regs_check/clean.td", LaneMode::Coverage, 64);
+    assert!(r.diagnostics.is_empty(), "{:?}", codes(&r));
+}
+
+macro_rules! snap {
+    ($name:ident, $file:expr, $mode:expr, $code:expr) => {
+        #[test]
+        fn $name() {
+            let (r, _) = run($file, $mode, 64);
+            assert!(codes(&r).contains(&$code), "{:?}", codes(&r));
+            insta::assert_snapshot!(stringify!($name), rendered($file, $mode));
+        }
+    };
+}
+
+snap!(
+    snap_lane_budget,
+    "examples/intel_grf_simd16.td",
+    LaneMode::Llvm,
+    "regdesc::check::lane_budget"
+);
+snap!(
+    snap_lane_sharing,
+    "examples/intel_grf.td",
+    LaneMode::Coverage,
+    "regdesc::check::lane_sharing"
+);
+snap!(
+    snap_duplicate_register,
+    "tests/fixtures/regs_check/duplicate_tuples.td",
+    LaneMode::Coverage,
+    "regdesc::check::duplicate_register"
+);
+snap!(
+    snap_offset_conflict,
+    "tests/fixtures/regs_check/offset_wrong_high_half.td",
+    LaneMode::Coverage,
+    "regdesc::check::offset_conflict"
+);
+snap!(
+    snap_offset_out_of_range,
+    "tests/fixtures/regs_check/offset_out_of_range.td",
+    LaneMode::Coverage,
+    "regdesc::check::offset_out_of_range"
+);
+snap!(
+    snap_ambiguous_composition,
+    "tests/fixtures/regs_check/ambiguous_composition.td",
+    LaneMode::Coverage,
+    "regdesc::check::ambiguous_composition"
+);
+snap!(
+    snap_class_size_mismatch,
+    "tests/fixtures/regs_check/class_size_mismatch.td",
+    LaneMode::Coverage,
+    "regdesc::check::class_size_mismatch"
+);
+snap!(
+    snap_unused_index,
+    "tests/fixtures/regs_check/unused_index.td",
+    LaneMode::Coverage,
+    "regdesc::check::unused_index"
+);
