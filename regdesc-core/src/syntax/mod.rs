@@ -3,6 +3,25 @@
 //! `preprocess` handles `#define`/`#ifdef`/`#ifndef`/`#else`/`#endif`,
 //! `grammar.pest` + `parser` build the AST, `loader` follows `include`s
 //! through the `-I` search path.
+//!
+//! How a load goes: the root file is read and preprocessed; the
+//! preprocessor reports each active `include "path"` as it meets it, and the
+//! loader reads and preprocesses that file right away (so `#define`s are
+//! seen in include order, across files). Once everything is preprocessed,
+//! the files are parsed in parallel (they are independent by then) and
+//! `IncludeStmt::file` is linked to the included file. Errors: every
+//! preprocessor error, the first syntax error of each file, and what the
+//! AST builder finds (unknown operators, operand counts, keywords used as
+//! names, misplaced statements...), in file order.
+//!
+//! Where this deliberately follows llvm-tblgen 14 (checked by experiment):
+//! include search (current directory, then `-I` in order; not the including
+//! file's directory), the preprocessor's directive recognition, lexer quirks
+//! (`0-15` is a range, `8i` is an identifier, nested `/* */`), the trailing
+//! paste (`a#` before `:`, `;`, `{` only), right-to-left pastes, `<ranges>`
+//! in a top-level `let` and `{ranges}` in a body `let`, trailing commas
+//! only in `[...]` lists and `!cond`, and which statements may appear in
+//! `foreach`/`if` bodies and multiclasses.
 
 pub mod ast;
 pub mod error;

@@ -517,14 +517,14 @@ impl Builder<'_> {
     }
 
     fn foreach_iter(&mut self, p: P) -> Option<ForeachIter> {
-        let inner = p.kids().next()?;
+        let inner = p.into_inner().next()?;
         match inner.as_rule() {
-            Rule::foreach_ranges => {
-                Some(ForeachIter::Ranges(self.range_list(inner.kids().next()?)))
-            }
+            Rule::foreach_ranges => Some(ForeachIter::Ranges(
+                self.range_list(inner.into_inner().next()?),
+            )),
             _ => {
                 let span = self.span(&inner);
-                let mut it = inner.kids();
+                let mut it = inner.into_inner();
                 let start = self.value(it.next()?);
                 match it.next() {
                     Some(end) => {
@@ -589,9 +589,9 @@ impl Builder<'_> {
     }
 
     fn template_decls(&mut self, p: P) -> Vec<TemplateArg> {
-        p.kids()
+        p.into_inner()
             .filter_map(|a| {
-                let mut it = a.kids();
+                let mut it = a.into_inner();
                 let ty = self.ty(it.next()?);
                 let name = self.ident(it.next()?);
                 let default = it.next().map(|v| self.value(v));
@@ -605,14 +605,14 @@ impl Builder<'_> {
         let mut parents = Vec::new();
         let mut items = Vec::new();
         let mut decl_only = false;
-        for c in p.kids() {
+        for c in p.into_inner() {
             match c.as_rule() {
                 Rule::parent_list => {
-                    parents = c.kids().map(|r| self.class_ref(r)).collect();
+                    parents = c.into_inner().map(|r| self.class_ref(r)).collect();
                 }
                 Rule::decl_end => decl_only = true,
                 Rule::body_block => {
-                    for item in c.kids() {
+                    for item in c.into_inner() {
                         if let Some(i) = self.body_item(item) {
                             items.push(i);
                         }
@@ -657,7 +657,7 @@ impl Builder<'_> {
 
     fn class_ref(&mut self, p: P) -> ClassRef {
         let span = self.span(&p);
-        let mut it = p.kids();
+        let mut it = p.into_inner();
         let name = match it.next() {
             Some(n) => self.ident(n),
             None => Ident {
@@ -666,7 +666,7 @@ impl Builder<'_> {
             },
         };
         let args = match it.next() {
-            Some(a) => a.kids().map(|v| self.value(v)).collect(),
+            Some(a) => a.into_inner().map(|v| self.value(v)).collect(),
             None => Vec::new(),
         };
         ClassRef { name, args, span }
@@ -676,7 +676,7 @@ impl Builder<'_> {
 
     fn ty(&mut self, p: P) -> Type {
         let span = self.span(&p);
-        let mut it = p.kids();
+        let mut it = p.into_inner();
         let Some(name) = it.next() else {
             return Type {
                 kind: TypeKind::Int,
@@ -691,7 +691,7 @@ impl Builder<'_> {
             ("code", None) => TypeKind::Code,
             ("dag", None) => TypeKind::Dag,
             ("bits", Some(a)) if a.as_rule() == Rule::ty_size => {
-                let n = a.kids().next();
+                let n = a.into_inner().next();
                 let width = n.as_ref().and_then(|n| {
                     let text = n.as_str();
                     let v = match n.as_rule() {
@@ -770,62 +770,19 @@ impl Builder<'_> {
 
     // ------------------------------------------------------------ values
 
-    /// `value` / `name_value`: a chain of pastes, folded to the right.
+    /// `value` / `name_value`: a simple value, then suffixes and pastes
+    /// applied left to right.
     fn value(&mut self, p: P) -> Expr {
         let span = self.span(&p);
-        let mut it = p.kids().peekable();
-        let first = self.operand(&mut it);
-        if it.peek().is_none() {
-            // No paste: the common case.
-            return first.unwrap_or(Expr {
-                kind: ExprKind::Unset,
-                span,
-            });
-        }
-        let mut items: Vec<Expr> = Vec::new();
-        let mut trailing: Option<Span> = None;
-        items.extend(first);
-        for c in it {
-            let hash = self.span(&c);
-            let mut inner = c.kids().peekable();
-            if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
-                trailing = Some(hash);
-            } else if let Some(e) = self.operand(&mut inner) {
-                items.push(e);
-            }
-        }
-        let mut acc = match items.pop() {
-            Some(e) => e,
-            None => {
-                return Expr {
-                    kind: ExprKind::Unset,
-                    span,
-                }
-            }
-        };
-        if let Some(hash) = trailing {
-            acc = Expr {
-                span: acc.span.to(hash),
-                kind: ExprKind::Paste {
-                    lhs: Box::new(acc),
-                    rhs: None,
-                },
-            };
-        }
-        while let Some(lhs) = items.pop() {
-            acc = Expr {
-                span: lhs.span.to(acc.span),
-                kind: ExprKind::Paste {
-                    lhs: Box::new(lhs),
-                    rhs: Some(Box::new(acc)),
-                },
-            };
-        }
-        acc
+        let mut it = p.into_inner().peekable();
+        self.chain(&mut it).unwrap_or(Expr {
+            kind: ExprKind::Unset,
+            span,
+        })
     }
 
-    /// One operand: the pairs of a `simple`, then its suffixes.
-    fn operand<'i, I: Iterator<Item = P<'i>>>(
+    /// The pairs of a `simple`, then each suffix or paste in order.
+    fn chain<'i, I: Iterator<Item = P<'i>>>(
         &mut self,
         it: &mut std::iter::Peekable<I>,
     ) -> Option<Expr> {
@@ -869,42 +826,63 @@ impl Builder<'_> {
             }
             _ => self.simple(first),
         };
-        while let Some(rule) = it.peek().map(|x| x.as_rule()) {
-            if !matches!(
-                rule,
-                Rule::bit_slice | Rule::list_slice | Rule::field_access
-            ) {
-                break;
-            }
-            let Some(s) = it.next() else { break };
-            let sspan = e.span.to(self.span(&s));
-            let Some(inner) = s.kids().next() else {
-                continue;
-            };
+        for op in it {
+            let rule = op.as_rule();
+            let op_span = self.span(&op);
+            let span = e.span.to(op_span);
+            let mut inner = op.into_inner().peekable();
             let kind = match rule {
-                Rule::bit_slice => ExprKind::BitSlice {
-                    base: Box::new(e),
-                    ranges: self.range_list(inner),
-                },
-                Rule::list_slice => ExprKind::ListSlice {
-                    base: Box::new(e),
-                    ranges: self.range_list(inner),
-                },
-                _ => ExprKind::Field {
-                    base: Box::new(e),
-                    field: self.ident(inner),
-                },
+                Rule::paste => {
+                    if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
+                        // `a #` before `:`, `;` or `{`: the span ends at `#`.
+                        let hash = Span {
+                            end: op_span.start + 1,
+                            ..op_span
+                        };
+                        e = Expr {
+                            span: e.span.to(hash),
+                            kind: ExprKind::Paste {
+                                lhs: Box::new(e),
+                                rhs: None,
+                            },
+                        };
+                        continue;
+                    }
+                    let rhs = self.chain(&mut inner);
+                    ExprKind::Paste {
+                        lhs: Box::new(e),
+                        rhs: rhs.map(Box::new),
+                    }
+                }
+                Rule::bit_slice | Rule::list_slice | Rule::field_access => {
+                    let Some(x) = inner.next() else { continue };
+                    match rule {
+                        Rule::bit_slice => ExprKind::BitSlice {
+                            base: Box::new(e),
+                            ranges: self.range_list(x),
+                        },
+                        Rule::list_slice => ExprKind::ListSlice {
+                            base: Box::new(e),
+                            ranges: self.range_list(x),
+                        },
+                        _ => ExprKind::Field {
+                            base: Box::new(e),
+                            field: self.ident(x),
+                        },
+                    }
+                }
+                _ => continue,
             };
-            e = Expr { kind, span: sspan };
+            e = Expr { kind, span };
         }
         Some(e)
     }
 
     fn range_list(&mut self, p: P) -> Vec<RangePiece> {
-        p.kids()
+        p.into_inner()
             .filter_map(|piece| {
                 let span = self.span(&piece);
-                let mut it = piece.kids();
+                let mut it = piece.into_inner();
                 let start = self.value(it.next()?);
                 let end = it.next().map(|v| self.value(v));
                 Some(RangePiece { start, end, span })
@@ -913,7 +891,7 @@ impl Builder<'_> {
     }
 
     fn values(&mut self, p: P) -> Vec<Expr> {
-        p.kids().map(|v| self.value(v)).collect()
+        p.into_inner().map(|v| self.value(v)).collect()
     }
 
     fn simple(&mut self, p: P) -> Expr {
@@ -954,7 +932,7 @@ impl Builder<'_> {
             Rule::list_lit => {
                 let mut elems = Vec::new();
                 let mut elem_type = None;
-                for c in p.kids() {
+                for c in p.into_inner() {
                     match c.as_rule() {
                         Rule::ty => elem_type = Some(self.ty(c)),
                         _ => elems.push(self.value(c)),
@@ -965,9 +943,9 @@ impl Builder<'_> {
             Rule::dag_lit => self.dag(p),
             Rule::cond_op => {
                 let clauses = p
-                    .kids()
+                    .into_inner()
                     .filter_map(|c| {
-                        let mut it = c.kids();
+                        let mut it = c.into_inner();
                         let a = self.value(it.next()?);
                         let b = self.value(it.next()?);
                         Some((a, b))
@@ -982,7 +960,7 @@ impl Builder<'_> {
     }
 
     fn dag(&mut self, p: P) -> ExprKind {
-        let mut it = p.kids().peekable();
+        let mut it = p.into_inner().peekable();
         let op_pair = match it.next() {
             Some(o) => o,
             None => {
@@ -990,7 +968,7 @@ impl Builder<'_> {
             }
         };
         let op_span = self.span(&op_pair);
-        let op_value = match op_pair.kids().next() {
+        let op_value = match op_pair.into_inner().next() {
             Some(v) => self.value(v),
             None => Expr {
                 kind: ExprKind::Unset,
@@ -1014,7 +992,7 @@ impl Builder<'_> {
                 let span = self.span(&a);
                 let mut value = None;
                 let mut name = None;
-                for c in a.kids() {
+                for c in a.into_inner() {
                     match c.as_rule() {
                         Rule::var_name => name = Some(self.var_name(c)),
                         _ => value = Some(self.value(c)),
@@ -1037,7 +1015,7 @@ impl Builder<'_> {
     }
 
     fn bang(&mut self, p: P) -> ExprKind {
-        let mut it = p.kids().peekable();
+        let mut it = p.into_inner().peekable();
         let name_pair = match it.next() {
             Some(n) => n,
             None => return ExprKind::Unset,
@@ -1351,6 +1329,18 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
         Some(
             "llvm-tblgen 14 does not recognize a preprocessor directive at the very end \
              of a file; end the file with a newline"
+                .to_string(),
+        )
+    } else if found == "`include`"
+        || text
+            .get(..pos)
+            .unwrap_or("")
+            .trim_end()
+            .ends_with("include")
+    {
+        Some(
+            "llvm-tblgen splices included text anywhere, but regdesc supports `include` \
+             only where a statement may appear"
                 .to_string(),
         )
     } else if let Some(kw) = found.strip_prefix("`").and_then(|f| f.strip_suffix('`')) {

@@ -484,7 +484,14 @@ fn value_shapes() {
         ("a # b # c", "(# a (# b c))"),
         ("\"a\" #", "(# \"a\")"),
         ("a # b #", "(# a (# b))"),
-        ("x.y # z{3-0}", "(# x.y z{3..0})"),
+        // The right-hand side of `#` stops at `{`: the slice applies to the
+        // whole paste (llvm-tblgen 14's "name mode").
+        ("x.y # z{3-0}", "(# x.y z){3..0}"),
+        ("a # b[1]", "(# a b[1])"),
+        ("a # b.c # d", "(# a (# b.c d))"),
+        ("a # b{1} # c", "(# (# a b){1} c)"),
+        ("{0} # {1, 0}", "(# {0}){1,0}"),
+        ("a # b # {1}", "(# a (# b)){1}"),
         ("foo#8i", "(# foo 8i)"),
         ("8i", "8i"),
         ("0x1F", "31"),
@@ -545,15 +552,20 @@ fn value_spans() {
     let src = "a # b.c # d{1-0}";
     let e = val(src);
     assert_eq!(span_text(src, e.span), src);
+    let ExprKind::BitSlice { base, ranges } = &e.kind else {
+        panic!()
+    };
+    assert_eq!(span_text(src, base.span), "a # b.c # d");
+    assert_eq!(span_text(src, ranges[0].span), "1-0");
     let ExprKind::Paste {
         lhs,
         rhs: Some(rhs),
-    } = &e.kind
+    } = &base.kind
     else {
         panic!()
     };
     assert_eq!(span_text(src, lhs.span), "a");
-    assert_eq!(span_text(src, rhs.span), "b.c # d{1-0}");
+    assert_eq!(span_text(src, rhs.span), "b.c # d");
     let ExprKind::Paste {
         lhs: l2,
         rhs: Some(r2),
@@ -562,12 +574,10 @@ fn value_spans() {
         panic!()
     };
     assert_eq!(span_text(src, l2.span), "b.c");
-    assert_eq!(span_text(src, r2.span), "d{1-0}");
-    let ExprKind::BitSlice { base, ranges } = &r2.kind else {
-        panic!()
-    };
-    assert_eq!(span_text(src, base.span), "d");
-    assert_eq!(span_text(src, ranges[0].span), "1-0");
+    assert_eq!(span_text(src, r2.span), "d");
+    let src = "x # ";
+    let e = val(src);
+    assert_eq!(span_text(src, e.span), "x #");
 
     let src = "!cast<int>(x # \"s\" \"t\")";
     let e = val(src);
@@ -1072,4 +1082,54 @@ fn parse_runs_deep_inputs_on_a_big_stack() {
     assert!(parse(0, &deep).is_ok());
     let deep = format!("defvar x = {}1{};", "[".repeat(n), "]".repeat(n));
     assert!(parse(0, &deep).is_ok());
+}
+
+#[test]
+fn comments_nest_and_hide_nothing_else() {
+    // Checked with llvm-tblgen 14: all four defs exist.
+    let s = stmts(
+        "/* a /* b */ c */ def A;\n/* // */ def B;\ndef C { string s = \"/*\"; }\n// /*\ndef D;\n",
+    );
+    assert_eq!(s.len(), 4);
+    let Stmt::Def(c) = &s[2] else { panic!() };
+    let BodyItem::Field { value: Some(v), .. } = &c.body.items[0] else {
+        panic!()
+    };
+    assert_eq!(sx(v), "\"/*\"");
+    // Code blocks keep comments and newlines verbatim.
+    let e = val("[{ a /* b */ // c\n d }]");
+    assert_eq!(sx(&e), "[{ a /* b */ // c\n d }]");
+}
+
+#[test]
+fn trailing_paste_only_before_colon_semicolon_or_brace() {
+    // As llvm-tblgen 14: `a #` pastes nothing before `;`, `:` and `{` only.
+    parse_ok("def X#; def Y# : C; def Z# { } class C { string s = \"a\" #; }");
+    // After `# ` a `{` is a bit slice of the paste (llvm-tblgen then
+    // reports an invalid bit range, a semantic error).
+    parse_ok("def A { bits<3> x = {0} # {1,0}; }");
+    for bad in [
+        "def A { list<string> x = [\"a\" #, \"b\"]; }",
+        "def A { list<string> x = [\"a\" #]; }",
+        "def A : C<\"a\" #>;",
+        "def A { dag d = (op \"a\" #); }",
+    ] {
+        assert!(parse(0, bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn odd_inputs() {
+    assert!(stmts("").is_empty());
+    assert!(stmts("  // only a comment\n/* and another */\n").is_empty());
+    assert_eq!(stmts("def A;\r\ndef B;\r\n").len(), 2);
+    let e = parse(0, "def A { include \"x.td\" }").expect_err("include in a body");
+    let SyntaxError::Expected { help, .. } = &e[0] else {
+        panic!("{e:?}")
+    };
+    assert!(help.as_deref().unwrap_or("").contains("statement"));
+    let e = parse_err("def A { int x = 1 @ 2; }");
+    assert!(e[0].contains("found `@`"), "{e:?}");
+    let e = parse_err("def Aé;");
+    assert!(e[0].contains("found `é`"), "{e:?}");
 }
