@@ -299,9 +299,18 @@ impl PreprocessHost for Loader<'_> {
                         (PathBuf::from(format!("<builtin>/{path}")), text, None)
                     }
                     None => {
+                        // Point at the file name, not at the `include` keyword.
+                        let text = &self.sources.file(parent).text;
+                        let path_span = text
+                            .get(span.start as usize..span.end as usize)
+                            .and_then(|t| t.find('"'))
+                            .map(|q| {
+                                Span::new(span.file, span.start as usize + q, span.end as usize)
+                            })
+                            .unwrap_or(span);
                         self.error(&SyntaxError::IncludeNotFound {
                             path: path.to_string(),
-                            span,
+                            span: path_span,
                             searched,
                         });
                         return;

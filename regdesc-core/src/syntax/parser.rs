@@ -1324,6 +1324,22 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
     while text.as_bytes().get(pos) == Some(&b' ') {
         pos += 1;
     }
+    // A type keyword parsed as a value (`X<int a>`) makes pest fail one
+    // token later; the type is the offending token.
+    if let Some((start, word)) = previous_word(text, pos) {
+        if TYPE_KEYWORDS.contains(&word) && (expected.contains("`,`") || expected.contains("`>`")) {
+            return SyntaxError::Expected {
+                expected: "a value".to_string(),
+                found: format!("type `{word}`"),
+                context,
+                span: Span::new(file, start, start + word.len()),
+                help: Some(format!(
+                    "`{word}` is a type; only classes and multiclasses declare template arguments, \
+                     everywhere else `<...>` takes values"
+                )),
+            };
+        }
+    }
     let (found, end) = describe_token(text, pos);
     let help = if found == "end of file" && text.trim_end().ends_with('#') {
         Some(
@@ -1358,6 +1374,23 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
         span: Span::new(file, pos, end),
         help,
     }
+}
+
+/// Type keywords that can never start a value.
+const TYPE_KEYWORDS: &[&str] = &["bit", "bits", "int", "string", "code", "dag", "list"];
+
+/// The word that ends just before `pos` (skipping blanks), with its start.
+fn previous_word(text: &str, pos: usize) -> Option<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut end = pos.min(bytes.len());
+    while end > 0 && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+        start -= 1;
+    }
+    (start < end).then(|| (start, &text[start..end]))
 }
 
 /// Describes the token at `pos` ("`}`", "identifier `foo`", "end of file")
