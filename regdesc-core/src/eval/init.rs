@@ -70,6 +70,13 @@ pub trait Resolver {
     }
 }
 
+/// Name comparison with a pointer fast path: variable references share the
+/// allocation of the field or argument they name.
+#[inline]
+pub fn name_eq(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || a == b
+}
+
 pub fn same(a: &Init, b: &Init) -> bool {
     Rc::ptr_eq(&a.0, &b.0) || a == b
 }
@@ -96,7 +103,7 @@ impl MapResolver {
     }
 
     pub fn set_str(&mut self, key: Rc<str>, value: Init) {
-        if let Some(e) = self.map.iter_mut().find(|e| e.0 == key) {
+        if let Some(e) = self.map.iter_mut().find(|e| name_eq(&e.0, &key)) {
             e.1 = value;
             e.2 = false;
         } else {
@@ -114,7 +121,7 @@ impl Resolver for MapResolver {
         let InitKind::String { value: key, .. } = &**name else {
             return None;
         };
-        let idx = self.map.iter().position(|e| e.0 == *key)?;
+        let idx = self.map.iter().position(|e| name_eq(&e.0, key))?;
         if !self.map[idx].2 && self.map.len() > 1 {
             let (k, v, _) = self.map.remove(idx);
             let v = resolve(ctx, &v, self);
@@ -810,6 +817,23 @@ fn is_self_name(cur: &CurRec, name: &Init) -> bool {
     false
 }
 
+/// The def `d` as a value of record type `ty` (for `!cast` and
+/// `!getdagop`), or an error and `me` unchanged if it is not of that type.
+fn def_as_type(ctx: &mut Ctx, me: &Init, d: RecId, ty: &RecTy, cur: Option<&CurRec>) -> Init {
+    let dt = def_type(&ctx.rk, d);
+    if type_is_a(&ctx.rk, &dt, ty) {
+        return Init::def(d);
+    }
+    let msg = format!(
+        "Expected type '{}', got '{}' in: {}",
+        ty.display(&ctx.rk),
+        dt.display(&ctx.rk),
+        to_string(&ctx.rk, me)
+    );
+    fatal(ctx, cur, msg);
+    me.clone()
+}
+
 fn fold_unop(
     ctx: &mut Ctx,
     me: &Init,
@@ -863,18 +887,7 @@ fn fold_unop(
                             }
                         },
                     };
-                    let dt = def_type(&ctx.rk, d);
-                    if !type_is_a(&ctx.rk, &dt, ty) {
-                        let msg = format!(
-                            "Expected type '{}', got '{}' in: {}",
-                            ty.display(&ctx.rk),
-                            dt.display(&ctx.rk),
-                            to_string(&ctx.rk, me)
-                        );
-                        fatal(ctx, cur, msg);
-                        return me.clone();
-                    }
-                    return Init::def(d);
+                    return def_as_type(ctx, me, d, ty, cur);
                 }
             }
             if let Some(v) = convert_to(&ctx.rk, arg, ty) {
@@ -915,18 +928,7 @@ fn fold_unop(
                     fatal(ctx, cur, format!("Expected record as operator, got: {s}"));
                     return me.clone();
                 };
-                let dt = def_type(&ctx.rk, d);
-                if !type_is_a(&ctx.rk, &dt, ty) {
-                    let msg = format!(
-                        "Expected type '{}', got '{}' in: {}",
-                        ty.display(&ctx.rk),
-                        dt.display(&ctx.rk),
-                        to_string(&ctx.rk, me)
-                    );
-                    fatal(ctx, cur, msg);
-                    return me.clone();
-                }
-                Init::def(d)
+                def_as_type(ctx, me, d, ty, cur)
             }
             _ => me.clone(),
         },

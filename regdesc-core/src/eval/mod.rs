@@ -29,6 +29,11 @@ pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ev = walk::Evaluator::new(loaded);
     ev.run();
     let mut ctx = ev.ctx;
+    for d in ctx.errors.iter_mut().chain(ctx.warnings.iter_mut()) {
+        if let Some(sp) = d.span {
+            crate::syntax::add_include_notes(&loaded.sources, sp.file, d);
+        }
+    }
     if !ctx.errors.is_empty() {
         let mut all = ctx.warnings;
         all.append(&mut ctx.errors);

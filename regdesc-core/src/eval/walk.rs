@@ -1592,7 +1592,12 @@ impl<'a> Evaluator<'a> {
     fn id_value(&mut self, name: &str, span: Span, cur: Option<RecId>, mode: Mode) -> R<Init> {
         if let Some(c) = cur {
             if let Some(v) = self.rec(c).value(name) {
-                return Ok(var_str(name, v.ty.clone()));
+                let n: Init = InitKind::String {
+                    value: v.name.clone(),
+                    code: false,
+                }
+                .into();
+                return Ok(var(n, v.ty.clone()));
             }
         }
         let cur_is_class = cur.is_some_and(|c| self.rec(c).is_class);
@@ -1604,14 +1609,25 @@ impl<'a> Evaluator<'a> {
                     (format!("{}:{}", self.rec(c).name, name), c)
                 }
             };
-            if self.rec(trec).template_args.iter().any(|t| **t == *tname) {
+            let ta = self
+                .rec(trec)
+                .template_args
+                .iter()
+                .find(|t| ***t == *tname)
+                .cloned();
+            if let Some(ta) = ta {
                 let ty = self
                     .rec(trec)
                     .value(&tname)
                     .map(|v| v.ty.clone())
                     .unwrap_or(RecTy::Int);
-                self.used_targs.insert((trec, tname.as_str().into()));
-                return Ok(var_str(&tname, ty));
+                self.used_targs.insert((trec, ta.clone()));
+                let n: Init = InitKind::String {
+                    value: ta,
+                    code: false,
+                }
+                .into();
+                return Ok(var(n, ty));
             } else if name == "NAME" {
                 return Ok(var_str(&tname, RecTy::String));
             }

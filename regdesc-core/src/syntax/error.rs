@@ -198,10 +198,11 @@ impl SyntaxError {
             | ElseWithoutIf { span }
             | EndifWithoutIf { span }
             | DoubleElse { span, .. }
-            | UnterminatedConditional { span, .. }
             | ConditionalTooDeep { span, .. }
             | IncludeNotFound { span, .. }
             | IncludeTooDeep { span, .. } => Some(*span),
+            // The directive that is never closed is the offending token.
+            UnterminatedConditional { open, .. } => Some(*open),
             Io { span, .. } => *span,
         }
     }
@@ -232,7 +233,7 @@ impl SyntaxError {
             DirectiveTrailing { .. } => "unexpected text after the directive".into(),
             ElseWithoutIf { .. } | EndifWithoutIf { .. } => "no open conditional".into(),
             DoubleElse { .. } => "second `#else`".into(),
-            UnterminatedConditional { .. } => "end of file".into(),
+            UnterminatedConditional { .. } => "never closed".into(),
             ConditionalTooDeep { .. } => "too deep".into(),
             IncludeNotFound { .. } => "not found".into(),
             IncludeTooDeep { .. } => "included here".into(),
@@ -290,8 +291,8 @@ impl SyntaxError {
             SyntaxError::DoubleElse { previous, .. } => {
                 d = d.with_related(Some(*previous), "previous `#else` is here");
             }
-            SyntaxError::UnterminatedConditional { open, .. } => {
-                d = d.with_related(Some(*open), "the latest preprocessor conditional is here");
+            SyntaxError::UnterminatedConditional { span, .. } => {
+                d = d.with_related(Some(*span), "the file ends here without `#endif`");
             }
             _ => {}
         }

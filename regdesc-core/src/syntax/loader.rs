@@ -13,7 +13,8 @@ use crate::diag::{Diagnostic, Related};
 use crate::syntax::error::SyntaxError;
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
 use crate::syntax::{
-    parser, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap, Span, Stmt,
+    parser, with_big_stack, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap,
+    Span, Stmt,
 };
 
 /// Maximum include nesting.
@@ -87,39 +88,6 @@ fn parse_parallel(texts: &[Option<String>]) -> Vec<ParseResult> {
 }
 
 type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
-
-/// Runs `f` on a thread with a large stack (the parser is recursive), or
-/// inline if such a thread cannot be started.
-fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    let cell = std::sync::Mutex::new(Some(f));
-    let spawned = std::thread::scope(|s| {
-        let cell = &cell;
-        let h = std::thread::Builder::new()
-            .name("regdesc-syntax".into())
-            .stack_size(256 << 20)
-            .spawn_scoped(s, move || {
-                let f = cell.lock().ok().and_then(|mut g| g.take());
-                f.map(|f| f())
-            });
-        match h {
-            Ok(h) => match h.join() {
-                Ok(v) => v,
-                Err(p) => std::panic::resume_unwind(p),
-            },
-            Err(_) => None,
-        }
-    });
-    match spawned {
-        Some(v) => v,
-        None => {
-            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner());
-            match f {
-                Some(f) => f(),
-                None => unreachable!("the parser closure ran without a result"),
-            }
-        }
-    }
-}
 
 pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
     let path = path.to_path_buf();
@@ -331,9 +299,18 @@ impl PreprocessHost for Loader<'_> {
                         (PathBuf::from(format!("<builtin>/{path}")), text, None)
                     }
                     None => {
+                        // Point at the file name, not at the `include` keyword.
+                        let text = &self.sources.file(parent).text;
+                        let path_span = text
+                            .get(span.start as usize..span.end as usize)
+                            .and_then(|t| t.find('"'))
+                            .map(|q| {
+                                Span::new(span.file, span.start as usize + q, span.end as usize)
+                            })
+                            .unwrap_or(span);
                         self.error(&SyntaxError::IncludeNotFound {
                             path: path.to_string(),
-                            span,
+                            span: path_span,
                             searched,
                         });
                         return;
@@ -362,7 +339,7 @@ impl PreprocessHost for Loader<'_> {
 }
 
 /// Adds "included from here" notes for the include chain of `file`.
-pub(crate) fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
+pub fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
     let mut cur = file;
     let mut guard = 0;
     while let Some(sf) = sources.files.get(cur as usize) {

@@ -3,10 +3,30 @@
 //! `preprocess` handles `#define`/`#ifdef`/`#ifndef`/`#else`/`#endif`,
 //! `grammar.pest` + `parser` build the AST, `loader` follows `include`s
 //! through the `-I` search path.
+//!
+//! How a load goes: the root file is read and preprocessed; the
+//! preprocessor reports each active `include "path"` as it meets it, and the
+//! loader reads and preprocesses that file right away (so `#define`s are
+//! seen in include order, across files). Once everything is preprocessed,
+//! the files are parsed in parallel (they are independent by then) and
+//! `IncludeStmt::file` is linked to the included file. Errors: every
+//! preprocessor error, the first syntax error of each file, and what the
+//! AST builder finds (unknown operators, operand counts, keywords used as
+//! names, misplaced statements...), in file order.
+//!
+//! Where this deliberately follows llvm-tblgen 14 (checked by experiment):
+//! include search (current directory, then `-I` in order; not the including
+//! file's directory), the preprocessor's directive recognition, lexer quirks
+//! (`0-15` is a range, `8i` is an identifier, nested `/* */`), the trailing
+//! paste (`a#` before `:`, `;`, `{` only), right-to-left pastes, `<ranges>`
+//! in a top-level `let` and `{ranges}` in a body `let`, trailing commas
+//! only in `[...]` lists and `!cond`, and which statements may appear in
+//! `foreach`/`if` bodies and multiclasses.
 
 pub mod ast;
 pub mod error;
 mod loader;
+pub use loader::add_include_notes;
 mod parser;
 pub mod preprocess;
 
@@ -91,6 +111,39 @@ pub fn load_str(
     opts: &LoadOptions,
 ) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
     loader::load_str(name, text, opts)
+}
+
+/// Runs `f` on a thread with a large stack (the parser is recursive), or
+/// inline if such a thread cannot be started.
+pub(crate) fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let cell = std::sync::Mutex::new(Some(f));
+    let spawned = std::thread::scope(|s| {
+        let cell = &cell;
+        let h = std::thread::Builder::new()
+            .name("regdesc-syntax".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(s, move || {
+                let f = cell.lock().ok().and_then(|mut g| g.take());
+                f.map(|f| f())
+            });
+        match h {
+            Ok(h) => match h.join() {
+                Ok(v) => v,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            Err(_) => None,
+        }
+    });
+    match spawned {
+        Some(v) => v,
+        None => {
+            let f = cell.into_inner().unwrap_or_else(|p| p.into_inner());
+            match f {
+                Some(f) => f(),
+                None => unreachable!("the parser closure ran without a result"),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -23,11 +23,14 @@ pub fn parse(file: FileId, text: &str) -> Result<SourceFileAst, Vec<SyntaxError>
         }
         fn include(&mut self, _: &str, _: Span) {}
     }
-    let pre = crate::syntax::preprocess::preprocess(file, text, &mut NoHost(Default::default()));
-    if !pre.errors.is_empty() {
-        return Err(pre.errors);
-    }
-    parse_preprocessed(file, &pre.text)
+    crate::syntax::with_big_stack(|| {
+        let pre =
+            crate::syntax::preprocess::preprocess(file, text, &mut NoHost(Default::default()));
+        if !pre.errors.is_empty() {
+            return Err(pre.errors);
+        }
+        parse_preprocessed(file, &pre.text)
+    })
 }
 
 /// Parses the output of [`crate::syntax::preprocess::preprocess`]. Returns
@@ -43,6 +46,7 @@ pub(crate) fn parse_preprocessed(
     };
     let mut b = Builder {
         file,
+        text,
         errors: Vec::new(),
         ctx: Ctx::default(),
     };
@@ -167,13 +171,45 @@ struct Ctx {
     in_loop: bool,
 }
 
-pub(crate) struct Builder {
+pub(crate) struct Builder<'t> {
     file: FileId,
+    text: &'t str,
     errors: Vec<SyntaxError>,
     ctx: Ctx,
 }
 
 type P<'i> = Pair<'i, Rule>;
+
+/// Whether `s` is one of [`KEYWORDS`].
+pub fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "assert"
+            | "bit"
+            | "bits"
+            | "class"
+            | "code"
+            | "dag"
+            | "def"
+            | "defm"
+            | "defset"
+            | "defvar"
+            | "else"
+            | "false"
+            | "field"
+            | "foreach"
+            | "if"
+            | "in"
+            | "include"
+            | "int"
+            | "let"
+            | "list"
+            | "multiclass"
+            | "string"
+            | "then"
+            | "true"
+    )
+}
 
 /// TableGen's keywords: never identifiers.
 pub const KEYWORDS: [&str; 24] = [
@@ -233,10 +269,17 @@ impl<'i> Kids<'i> for P<'i> {
     }
 }
 
-impl Builder {
+impl Builder<'_> {
+    /// The span of a pair, without the trailing blanks pest includes when
+    /// a rule ends with an optional or repeated part that did not match.
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        let bytes = self.text.as_bytes();
+        let mut end = s.end();
+        while end > s.start() && bytes.get(end - 1) == Some(&b' ') {
+            end -= 1;
+        }
+        Span::new(self.file, s.start(), end)
     }
 
     fn ident(&mut self, p: P) -> Ident {
@@ -244,7 +287,7 @@ impl Builder {
             name: p.as_str().to_string(),
             span: self.span(&p),
         };
-        if KEYWORDS.contains(&id.name.as_str()) {
+        if is_keyword(&id.name) {
             self.err(SyntaxError::KeywordAsIdentifier {
                 keyword: id.name.clone(),
                 span: id.span,
@@ -474,14 +517,14 @@ impl Builder {
     }
 
     fn foreach_iter(&mut self, p: P) -> Option<ForeachIter> {
-        let inner = p.kids().next()?;
+        let inner = p.into_inner().next()?;
         match inner.as_rule() {
-            Rule::foreach_ranges => {
-                Some(ForeachIter::Ranges(self.range_list(inner.kids().next()?)))
-            }
+            Rule::foreach_ranges => Some(ForeachIter::Ranges(
+                self.range_list(inner.into_inner().next()?),
+            )),
             _ => {
                 let span = self.span(&inner);
-                let mut it = inner.kids();
+                let mut it = inner.into_inner();
                 let start = self.value(it.next()?);
                 match it.next() {
                     Some(end) => {
@@ -533,7 +576,7 @@ impl Builder {
         let mut value = None;
         for c in it {
             match c.as_rule() {
-                Rule::let_bits => bits = Some(self.range_list(c.kids().next()?)),
+                Rule::let_bits | Rule::let_ranges => bits = Some(self.range_list(c.kids().next()?)),
                 _ => value = Some(self.value(c)),
             }
         }
@@ -546,9 +589,9 @@ impl Builder {
     }
 
     fn template_decls(&mut self, p: P) -> Vec<TemplateArg> {
-        p.kids()
+        p.into_inner()
             .filter_map(|a| {
-                let mut it = a.kids();
+                let mut it = a.into_inner();
                 let ty = self.ty(it.next()?);
                 let name = self.ident(it.next()?);
                 let default = it.next().map(|v| self.value(v));
@@ -562,14 +605,14 @@ impl Builder {
         let mut parents = Vec::new();
         let mut items = Vec::new();
         let mut decl_only = false;
-        for c in p.kids() {
+        for c in p.into_inner() {
             match c.as_rule() {
                 Rule::parent_list => {
-                    parents = c.kids().map(|r| self.class_ref(r)).collect();
+                    parents = c.into_inner().map(|r| self.class_ref(r)).collect();
                 }
                 Rule::decl_end => decl_only = true,
                 Rule::body_block => {
-                    for item in c.kids() {
+                    for item in c.into_inner() {
                         if let Some(i) = self.body_item(item) {
                             items.push(i);
                         }
@@ -614,7 +657,7 @@ impl Builder {
 
     fn class_ref(&mut self, p: P) -> ClassRef {
         let span = self.span(&p);
-        let mut it = p.kids();
+        let mut it = p.into_inner();
         let name = match it.next() {
             Some(n) => self.ident(n),
             None => Ident {
@@ -623,7 +666,7 @@ impl Builder {
             },
         };
         let args = match it.next() {
-            Some(a) => a.kids().map(|v| self.value(v)).collect(),
+            Some(a) => a.into_inner().map(|v| self.value(v)).collect(),
             None => Vec::new(),
         };
         ClassRef { name, args, span }
@@ -633,7 +676,7 @@ impl Builder {
 
     fn ty(&mut self, p: P) -> Type {
         let span = self.span(&p);
-        let mut it = p.kids();
+        let mut it = p.into_inner();
         let Some(name) = it.next() else {
             return Type {
                 kind: TypeKind::Int,
@@ -648,7 +691,7 @@ impl Builder {
             ("code", None) => TypeKind::Code,
             ("dag", None) => TypeKind::Dag,
             ("bits", Some(a)) if a.as_rule() == Rule::ty_size => {
-                let n = a.kids().next();
+                let n = a.into_inner().next();
                 let width = n.as_ref().and_then(|n| {
                     let text = n.as_str();
                     let v = match n.as_rule() {
@@ -727,56 +770,19 @@ impl Builder {
 
     // ------------------------------------------------------------ values
 
-    /// `value` / `name_value`: a chain of pastes, folded to the right.
+    /// `value` / `name_value`: a simple value, then suffixes and pastes
+    /// applied left to right.
     fn value(&mut self, p: P) -> Expr {
         let span = self.span(&p);
-        let mut it = p.kids().peekable();
-        let mut items: Vec<Expr> = Vec::new();
-        let mut trailing: Option<Span> = None;
-        if let Some(e) = self.operand(&mut it) {
-            items.push(e);
-        }
-        for c in it {
-            let hash = self.span(&c);
-            let mut inner = c.kids().peekable();
-            if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
-                trailing = Some(hash);
-            } else if let Some(e) = self.operand(&mut inner) {
-                items.push(e);
-            }
-        }
-        let mut acc = match items.pop() {
-            Some(e) => e,
-            None => {
-                return Expr {
-                    kind: ExprKind::Unset,
-                    span,
-                }
-            }
-        };
-        if let Some(hash) = trailing {
-            acc = Expr {
-                span: acc.span.to(hash),
-                kind: ExprKind::Paste {
-                    lhs: Box::new(acc),
-                    rhs: None,
-                },
-            };
-        }
-        while let Some(lhs) = items.pop() {
-            acc = Expr {
-                span: lhs.span.to(acc.span),
-                kind: ExprKind::Paste {
-                    lhs: Box::new(lhs),
-                    rhs: Some(Box::new(acc)),
-                },
-            };
-        }
-        acc
+        let mut it = p.into_inner().peekable();
+        self.chain(&mut it).unwrap_or(Expr {
+            kind: ExprKind::Unset,
+            span,
+        })
     }
 
-    /// One operand: the pairs of a `simple`, then its suffixes.
-    fn operand<'i, I: Iterator<Item = P<'i>>>(
+    /// The pairs of a `simple`, then each suffix or paste in order.
+    fn chain<'i, I: Iterator<Item = P<'i>>>(
         &mut self,
         it: &mut std::iter::Peekable<I>,
     ) -> Option<Expr> {
@@ -820,42 +826,63 @@ impl Builder {
             }
             _ => self.simple(first),
         };
-        while let Some(rule) = it.peek().map(|x| x.as_rule()) {
-            if !matches!(
-                rule,
-                Rule::bit_slice | Rule::list_slice | Rule::field_access
-            ) {
-                break;
-            }
-            let Some(s) = it.next() else { break };
-            let sspan = e.span.to(self.span(&s));
-            let Some(inner) = s.kids().next() else {
-                continue;
-            };
+        for op in it {
+            let rule = op.as_rule();
+            let op_span = self.span(&op);
+            let span = e.span.to(op_span);
+            let mut inner = op.into_inner().peekable();
             let kind = match rule {
-                Rule::bit_slice => ExprKind::BitSlice {
-                    base: Box::new(e),
-                    ranges: self.range_list(inner),
-                },
-                Rule::list_slice => ExprKind::ListSlice {
-                    base: Box::new(e),
-                    ranges: self.range_list(inner),
-                },
-                _ => ExprKind::Field {
-                    base: Box::new(e),
-                    field: self.ident(inner),
-                },
+                Rule::paste => {
+                    if inner.peek().map(|x| x.as_rule()) == Some(Rule::paste_end) {
+                        // `a #` before `:`, `;` or `{`: the span ends at `#`.
+                        let hash = Span {
+                            end: op_span.start + 1,
+                            ..op_span
+                        };
+                        e = Expr {
+                            span: e.span.to(hash),
+                            kind: ExprKind::Paste {
+                                lhs: Box::new(e),
+                                rhs: None,
+                            },
+                        };
+                        continue;
+                    }
+                    let rhs = self.chain(&mut inner);
+                    ExprKind::Paste {
+                        lhs: Box::new(e),
+                        rhs: rhs.map(Box::new),
+                    }
+                }
+                Rule::bit_slice | Rule::list_slice | Rule::field_access => {
+                    let Some(x) = inner.next() else { continue };
+                    match rule {
+                        Rule::bit_slice => ExprKind::BitSlice {
+                            base: Box::new(e),
+                            ranges: self.range_list(x),
+                        },
+                        Rule::list_slice => ExprKind::ListSlice {
+                            base: Box::new(e),
+                            ranges: self.range_list(x),
+                        },
+                        _ => ExprKind::Field {
+                            base: Box::new(e),
+                            field: self.ident(x),
+                        },
+                    }
+                }
+                _ => continue,
             };
-            e = Expr { kind, span: sspan };
+            e = Expr { kind, span };
         }
         Some(e)
     }
 
     fn range_list(&mut self, p: P) -> Vec<RangePiece> {
-        p.kids()
+        p.into_inner()
             .filter_map(|piece| {
                 let span = self.span(&piece);
-                let mut it = piece.kids();
+                let mut it = piece.into_inner();
                 let start = self.value(it.next()?);
                 let end = it.next().map(|v| self.value(v));
                 Some(RangePiece { start, end, span })
@@ -864,7 +891,7 @@ impl Builder {
     }
 
     fn values(&mut self, p: P) -> Vec<Expr> {
-        p.kids().map(|v| self.value(v)).collect()
+        p.into_inner().map(|v| self.value(v)).collect()
     }
 
     fn simple(&mut self, p: P) -> Expr {
@@ -905,7 +932,7 @@ impl Builder {
             Rule::list_lit => {
                 let mut elems = Vec::new();
                 let mut elem_type = None;
-                for c in p.kids() {
+                for c in p.into_inner() {
                     match c.as_rule() {
                         Rule::ty => elem_type = Some(self.ty(c)),
                         _ => elems.push(self.value(c)),
@@ -916,9 +943,9 @@ impl Builder {
             Rule::dag_lit => self.dag(p),
             Rule::cond_op => {
                 let clauses = p
-                    .kids()
+                    .into_inner()
                     .filter_map(|c| {
-                        let mut it = c.kids();
+                        let mut it = c.into_inner();
                         let a = self.value(it.next()?);
                         let b = self.value(it.next()?);
                         Some((a, b))
@@ -933,7 +960,7 @@ impl Builder {
     }
 
     fn dag(&mut self, p: P) -> ExprKind {
-        let mut it = p.kids().peekable();
+        let mut it = p.into_inner().peekable();
         let op_pair = match it.next() {
             Some(o) => o,
             None => {
@@ -941,7 +968,7 @@ impl Builder {
             }
         };
         let op_span = self.span(&op_pair);
-        let op_value = match op_pair.kids().next() {
+        let op_value = match op_pair.into_inner().next() {
             Some(v) => self.value(v),
             None => Expr {
                 kind: ExprKind::Unset,
@@ -965,7 +992,7 @@ impl Builder {
                 let span = self.span(&a);
                 let mut value = None;
                 let mut name = None;
-                for c in a.kids() {
+                for c in a.into_inner() {
                     match c.as_rule() {
                         Rule::var_name => name = Some(self.var_name(c)),
                         _ => value = Some(self.value(c)),
@@ -988,7 +1015,7 @@ impl Builder {
     }
 
     fn bang(&mut self, p: P) -> ExprKind {
-        let mut it = p.kids().peekable();
+        let mut it = p.into_inner().peekable();
         let name_pair = match it.next() {
             Some(n) => n,
             None => return ExprKind::Unset,
@@ -1084,6 +1111,9 @@ impl Builder {
         let t = p.as_str();
         let start = p.as_span().start();
         let body = &t[1..t.len().saturating_sub(1).max(1)];
+        if !body.contains('\\') {
+            return body.to_string();
+        }
         let mut out = String::with_capacity(body.len());
         let mut it = body.char_indices();
         while let Some((i, c)) = it.next() {
@@ -1138,18 +1168,23 @@ fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
     }
     let e = result.err()?;
     let attempts = e.parse_attempts()?;
-    let tokens = attempts
+    let tokens: Vec<String> = attempts
         .expected_tokens()
         .into_iter()
         .map(|t| {
             // Tokens print as themselves, ranges as `a..z`.
             let t = t.to_string();
-            match t.split_once("..") {
-                Some((a, b)) if a.chars().count() == 1 && b.chars().count() == 1 => a.to_string(),
-                _ => t,
+            let cs: Vec<char> = t.chars().collect();
+            if cs.len() == 4 && cs[1] == '.' && cs[2] == '.' {
+                cs[0].to_string()
+            } else {
+                t
             }
         })
         .collect();
+    let mut tokens: Vec<String> = tokens;
+    tokens.sort();
+    tokens.dedup();
     let rules = attempts
         .call_stacks()
         .into_iter()
@@ -1165,11 +1200,13 @@ fn detailed_attempts(text: &str) -> Option<(usize, Vec<String>, Vec<String>)> {
     Some((attempts.max_position, tokens, rules))
 }
 
-/// Words for the tokens pest expected.
-fn describe_expected(tokens: &[String]) -> String {
+/// Words for the tokens pest expected. `after_word` says the failure is
+/// right after an identifier or number (which could always go on).
+fn describe_expected(tokens: &[String], after_word: bool) -> String {
     let has = |t: &str| tokens.iter().any(|x| x == t);
-    let ident = has("a") || has("A") || has("_");
-    let number = has("0");
+    let ident = !after_word && (has("a") || has("A") || has("_"));
+    // `0` alone comes from identifiers that start with digits.
+    let number = !after_word && has("0") && (has("-") || has("+"));
     let value_start = ident && number && has("\"") && has("(") && has("?");
     // `#` means a value just ended: `#`, `.`, `[` and `{` would continue it.
     let value_ended = has("#");
@@ -1195,7 +1232,9 @@ fn describe_expected(tokens: &[String]) -> String {
             "" | " " | "a" | "A" | "_" | "0" => true,
             "!" | "\"" | "(" | "?" | "[" | "{" | "+" | "-" if value_start => true,
             "+" | "-" if number => true,
-            "#" | "." | "[" | "{" if value_ended => true,
+            "#" | "." | "[" | "<" if value_ended => true,
+            // `{` after a value is a bit slice, except after a def name.
+            "{" if value_ended && !has(":") => true,
             _ => false,
         };
         if skip {
@@ -1262,7 +1301,12 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
     let (expected, context) = match detailed_attempts(text) {
         Some((max_pos, tokens, rules)) if !tokens.is_empty() => {
             pos = max_pos;
-            (describe_expected(&tokens), rule_context(&rules))
+            let after_word = pos > 0
+                && text
+                    .as_bytes()
+                    .get(pos - 1)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+            (describe_expected(&tokens, after_word), rule_context(&rules))
         }
         _ => {
             let words = match &e.variant {
@@ -1280,11 +1324,39 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
     while text.as_bytes().get(pos) == Some(&b' ') {
         pos += 1;
     }
+    // A type keyword parsed as a value (`X<int a>`) makes pest fail one
+    // token later; the type is the offending token.
+    if let Some((start, word)) = previous_word(text, pos) {
+        if TYPE_KEYWORDS.contains(&word) && (expected.contains("`,`") || expected.contains("`>`")) {
+            return SyntaxError::Expected {
+                expected: "a value".to_string(),
+                found: format!("type `{word}`"),
+                context,
+                span: Span::new(file, start, start + word.len()),
+                help: Some(format!(
+                    "`{word}` is a type; only classes and multiclasses declare template arguments, \
+                     everywhere else `<...>` takes values"
+                )),
+            };
+        }
+    }
     let (found, end) = describe_token(text, pos);
     let help = if found == "end of file" && text.trim_end().ends_with('#') {
         Some(
             "llvm-tblgen 14 does not recognize a preprocessor directive at the very end \
              of a file; end the file with a newline"
+                .to_string(),
+        )
+    } else if found == "`include`"
+        || text
+            .get(..pos)
+            .unwrap_or("")
+            .trim_end()
+            .ends_with("include")
+    {
+        Some(
+            "llvm-tblgen splices included text anywhere, but regdesc supports `include` \
+             only where a statement may appear"
                 .to_string(),
         )
     } else if let Some(kw) = found.strip_prefix("`").and_then(|f| f.strip_suffix('`')) {
@@ -1302,6 +1374,23 @@ fn convert_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Synta
         span: Span::new(file, pos, end),
         help,
     }
+}
+
+/// Type keywords that can never start a value.
+const TYPE_KEYWORDS: &[&str] = &["bit", "bits", "int", "string", "code", "dag", "list"];
+
+/// The word that ends just before `pos` (skipping blanks), with its start.
+fn previous_word(text: &str, pos: usize) -> Option<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut end = pos.min(bytes.len());
+    while end > 0 && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+        start -= 1;
+    }
+    (start < end).then(|| (start, &text[start..end]))
 }
 
 /// Describes the token at `pos` ("`}`", "identifier `foo`", "end of file")

@@ -31,7 +31,9 @@ use crate::syntax::{FileId, Span};
 pub const MAX_CONDITIONAL_DEPTH: usize = 256;
 
 /// Maximum nesting of brackets (`(`, `[`, `{`, `<`) plus chained
-/// `let ... in` / `foreach ... in` / `if ... then` statements.
+/// `let ... in` / `foreach ... in` / `if ... then` statements plus runs of
+/// pastes and field accesses (`a#b#c`, `a.b.c`): the parser, the AST and
+/// its users recurse that deep.
 pub const MAX_NESTING: usize = 256;
 
 /// What the preprocessor needs from its caller.
@@ -402,8 +404,16 @@ impl Pp<'_, '_> {
         let mut line_start = true;
         let mut depth = 0usize;
         let mut chain = 0usize;
+        // `#` and `.` in a row (pastes nest to the right, fields to the left).
+        let mut run = 0usize;
         while i < n {
             let c = b[i];
+            if matches!(
+                c,
+                b',' | b';' | b':' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'<' | b'>'
+            ) {
+                run = 0;
+            }
             match c {
                 b' ' => i += 1,
                 b'\t' => {
@@ -470,6 +480,17 @@ impl Pp<'_, '_> {
                     }
                     if c == b';' || c == b'}' {
                         chain = 0;
+                    }
+                    i += 1;
+                    line_start = false;
+                }
+                b'#' | b'.' => {
+                    run += 1;
+                    if depth + chain + run > MAX_NESTING {
+                        return Err(self.fail(SyntaxError::NestingTooDeep {
+                            limit: MAX_NESTING,
+                            span: self.span(i, i + 1),
+                        }));
                     }
                     i += 1;
                     line_start = false;
@@ -753,6 +774,18 @@ mod tests {
             pp(&chain, &[]).0.errors[..],
             [SyntaxError::NestingTooDeep { .. }]
         ));
+        let pastes = format!("defvar x = {}a;", "a # ".repeat(MAX_NESTING + 1));
+        assert!(matches!(
+            pp(&pastes, &[]).0.errors[..],
+            [SyntaxError::NestingTooDeep { .. }]
+        ));
+        let fields = format!("defvar x = a{};", ".b".repeat(MAX_NESTING + 1));
+        assert!(matches!(
+            pp(&fields, &[]).0.errors[..],
+            [SyntaxError::NestingTooDeep { .. }]
+        ));
+        let list = format!("defvar x = [{}];", "a#b.c, ".repeat(10_000));
+        assert!(pp(&list, &[]).0.errors.is_empty());
         let ok = "def A { int a = 1; }\n".repeat(10_000);
         assert!(pp(&ok, &[]).0.errors.is_empty());
         let conds = "#ifdef X\n".repeat(MAX_CONDITIONAL_DEPTH + 1);
