@@ -8,110 +8,14 @@
 
 use proptest::prelude::*;
 
+#[path = "regs_common/gen.rs"]
+mod gen;
+use gen::{spec, td};
+
 use regdesc_core::lanes::{LaneMode, Lanes};
 use regdesc_core::regs::RegBank;
 use regdesc_core::syntax::{self, LoadOptions};
 use regdesc_core::{eval, prelude};
-
-#[derive(Clone, Debug)]
-struct Spec {
-    regs: u32,
-    halves: bool,
-    /// (width, stride) of each tuple definition over the base registers.
-    tuples: Vec<(u32, u32)>,
-    /// Tuples of pairs (width 2 over the first tuple def, if it is a pair).
-    nested: bool,
-    /// Declare the second half at offset 0 (a wrong offset).
-    wrong_offset: bool,
-    /// Classes: (start, len) slices of the base registers.
-    slices: Vec<(u32, u32)>,
-}
-
-fn spec() -> impl Strategy<Value = Spec> {
-    (
-        4u32..24,
-        any::<bool>(),
-        prop::collection::vec((2u32..5, 1u32..4), 0..4),
-        any::<bool>(),
-        prop::bool::weighted(0.2),
-        prop::collection::vec((0u32..8, 1u32..8), 0..4),
-    )
-        .prop_map(|(regs, halves, mut tuples, nested, wrong_offset, slices)| {
-            // One tuple definition per width (two would build the same
-            // registers twice), and no quads next to pairs of pairs.
-            let mut seen = Vec::new();
-            tuples.retain(|&(w, _)| {
-                let fresh = !seen.contains(&w);
-                seen.push(w);
-                fresh
-            });
-            let nested = nested && !seen.contains(&4) && tuples.first().is_some_and(|t| t.0 == 2);
-            if nested {
-                // Pairs of pairs need disjoint pairs.
-                tuples[0].1 = 2;
-            }
-            Spec {
-                regs,
-                halves,
-                tuples,
-                nested,
-                wrong_offset,
-                slices,
-            }
-        })
-}
-
-fn td(s: &Spec) -> String {
-    let mut t = String::from("include \"llvm/Target/Target.td\"\nlet Namespace = \"P\" in {\n");
-    for k in 0..8 {
-        t += &format!("def sub{k} : SubRegIndex<32, {}>;\n", 32 * k);
-    }
-    t += "def psub0 : SubRegIndex<64, 0>;\ndef psub1 : SubRegIndex<64, 64>;\n";
-    t += "def lo16 : SubRegIndex<16, 0>;\n";
-    t += &format!(
-        "def hi16 : SubRegIndex<16, {}>;\n}}\n",
-        if s.wrong_offset { 0 } else { 16 }
-    );
-    t += "class PReg<string n> : Register<n> { let Namespace = \"P\"; }\n";
-    if s.halves {
-        t += &format!("foreach i = 0-{} in {{\n", s.regs - 1);
-        t += "  def L#i : PReg<\"l\"#i>;\n  def H#i : PReg<\"h\"#i>;\n";
-        t += "  def R#i : PReg<\"r\"#i> { let SubRegs = [!cast<Register>(\"L\"#i), !cast<Register>(\"H\"#i)]; let SubRegIndices = [lo16, hi16]; let CoveredBySubRegs = 1; }\n}\n";
-    } else {
-        t += &format!("foreach i = 0-{} in def R#i : PReg<\"r\"#i>;\n", s.regs - 1);
-    }
-    t += &format!(
-        "def GPR : RegisterClass<\"P\", [i32], 32, (sequence \"R%u\", 0, {})>;\n",
-        s.regs - 1
-    );
-    for (n, &(w, stride)) in s.tuples.iter().enumerate() {
-        let idx: Vec<String> = (0..w).map(|k| format!("sub{k}")).collect();
-        let lists: Vec<String> = (0..w)
-            .map(|k| format!("(decimate (shl GPR, {k}), {stride})"))
-            .collect();
-        t += &format!(
-            "def T{n} : RegisterTuples<[{}], [{}]>;\n",
-            idx.join(", "),
-            lists.join(", ")
-        );
-        t += &format!(
-            "def TC{n} : RegisterClass<\"P\", [untyped], 32, (add T{n})> {{ let Size = {}; }}\n",
-            32 * w
-        );
-    }
-    if s.nested && s.tuples.first().is_some_and(|&(w, _)| w == 2) {
-        t += "def N0 : RegisterTuples<[psub0, psub1], [(decimate TC0, 2), (decimate (shl TC0, 1), 2)]>;\n";
-        t += "def NC0 : RegisterClass<\"P\", [untyped], 32, (add N0)> { let Size = 128; }\n";
-    }
-    for (n, &(a, l)) in s.slices.iter().enumerate() {
-        let a = a.min(s.regs - 1);
-        let b = (a + l).min(s.regs - 1);
-        t +=
-            &format!("def S{n} : RegisterClass<\"P\", [i32], 32, (sequence \"R%u\", {a}, {b})>;\n");
-    }
-    t += "def PInstrInfo : InstrInfo;\ndef P : Target { let InstructionSet = PInstrInfo; }\n";
-    t
-}
 
 fn bank_of(text: &str) -> RegBank {
     let opts = LoadOptions {
@@ -205,7 +109,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn lane_invariants(s in spec()) {
+    fn lane_invariants(mut s in spec()) {
+        // Ad hoc aliases make sub-registers overlap outside the sub-register
+        // structure, which no lane assignment can express (LLVM's own FIXME);
+        // `check` reports them. The invariants are for alias-free files.
+        s.aliases.clear();
         let text = td(&s);
         let bank = bank_of(&text);
         let llvm = Lanes::compute(&bank, LaneMode::Llvm);

@@ -458,7 +458,7 @@ fn offset_conflicts(cx: &Ctx, cov: &Lanes, out: &mut Vec<Diagnostic>) {
                     c.register.map_or(String::new(), |r| short(&bank.reg(r).name)),
                     list(&names, 4)
                 ),
-                "overlapping siblings: fix the Size/Offset of these indices; until then they keep separate lanes",
+                "overlapping siblings: fix the Size/Offset of these indices; until then they keep separate lanes. If the sub-registers overlap through ad hoc `Aliases` instead, no lane mask can express that (in LLVM either): liveness of one will not see the other",
             ),
             ConflictKind::Composition => (
                 format!(
