@@ -126,7 +126,7 @@ impl<'a> Builder<'a> {
             span: Some(rec.span),
             size,
             offset,
-            composed: BTreeMap::new(),
+            composed: VecMap::new(),
             concatenation_of: Vec::new(),
             all_super_regs_covered: true,
             artificial: true,
@@ -145,7 +145,7 @@ impl<'a> Builder<'a> {
             span: None,
             size: UNKNOWN,
             offset: UNKNOWN,
-            composed: BTreeMap::new(),
+            composed: VecMap::new(),
             concatenation_of: Vec::new(),
             all_super_regs_covered: true,
             artificial: true,
@@ -438,7 +438,7 @@ impl<'a> Builder<'a> {
             .copied()
             .zip(reg.explicit_sub_regs.iter().copied())
             .collect();
-        let mut sub_regs = BTreeMap::new();
+        let mut sub_regs = VecMap::new();
         let mut inv = HashMap::default();
         for (idx, sr) in pairs {
             if !self.bank.reg(sr).artificial {
@@ -475,9 +475,7 @@ impl<'a> Builder<'a> {
             let child = &self.bank.registers[esr as usize];
             disjunct |= child.has_disjunct_sub_regs;
             for (&i, &s) in &child.sub_regs {
-                if let std::collections::btree_map::Entry::Vacant(v) = sub_regs.entry(i) {
-                    v.insert(s);
-                } else {
+                if !sub_regs.get_or_insert(i, s).1 {
                     orphans.insert(s);
                 }
             }
@@ -1012,7 +1010,7 @@ fn empty_register() -> Register {
         explicit_sub_reg_indices: Vec::new(),
         explicit_aliases: Vec::new(),
         leading_super_regs: Vec::new(),
-        sub_regs: BTreeMap::new(),
+        sub_regs: VecMap::new(),
         sub_reg_to_idx: HashMap::default(),
         super_regs: Vec::new(),
         units: Vec::new(),
@@ -1023,7 +1021,7 @@ fn empty_register() -> Register {
 /// `this ∘ a = b` (LLVM's `addComposite`); returns a conflicting earlier
 /// composite. Also fills in the offset and size of `b` when unknown.
 fn add_composite_in(idx: &mut [SubRegIndex], this: IdxId, a: IdxId, b: IdxId) -> Option<IdxId> {
-    let prev = *idx[this as usize].composed.entry(a).or_insert(b);
+    let prev = idx[this as usize].composed.get_or_insert(a, b).0;
     let (t_off, a_off, a_size) = (
         idx[this as usize].offset,
         idx[a as usize].offset,

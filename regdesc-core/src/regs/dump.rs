@@ -9,7 +9,19 @@ use crate::lanes::Lanes;
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print
 /// with more hex digits).
 pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
-    let mut o = String::with_capacity(1 << 20);
+    // Size the buffer up front: growing a string of tens of megabytes costs
+    // more than writing it.
+    let subregs: usize = bank
+        .registers
+        .iter()
+        .map(|r| r.sub_regs.len() * 32 + r.name.len() + 80)
+        .sum();
+    let classes: usize = bank
+        .classes
+        .iter()
+        .map(|c| c.members.len() * 12 + bank.classes.len() * 24 + 256)
+        .sum();
+    let mut o = String::with_capacity(subregs + classes + bank.sub_reg_indices.len() * 96);
     let words = lanes.words();
     let nmodes = bank.hw_modes.len();
     for rc in bank.classes_in_order() {

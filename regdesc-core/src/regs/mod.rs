@@ -15,6 +15,7 @@ mod bank;
 mod classes;
 pub mod dump;
 pub mod sets;
+mod vecmap;
 
 use std::collections::BTreeMap;
 
@@ -25,6 +26,7 @@ use crate::eval::{RecId, RecordKeeper};
 use crate::syntax::Span;
 
 pub use sets::{Elem, SynthReg};
+pub use vecmap::VecMap;
 
 /// Index of a sub-register index in [`RegBank::sub_reg_indices`]. LLVM's
 /// enum value is this plus one.
@@ -52,7 +54,7 @@ pub struct SubRegIndex {
     /// Offset in bits, [`UNKNOWN`] if unknown.
     pub offset: u16,
     /// `self ∘ A = B`, keyed by `A` (LLVM's `Composed` map, in enum order).
-    pub composed: BTreeMap<IdxId, IdxId>,
+    pub composed: VecMap<IdxId, IdxId>,
     /// For concatenated indices: the leaf parts.
     pub concatenation_of: Vec<IdxId>,
     pub all_super_regs_covered: bool,
@@ -110,7 +112,7 @@ pub struct Register {
     pub explicit_aliases: Vec<RegId>,
     pub leading_super_regs: Vec<RegId>,
     /// Every sub-register by index, in index order.
-    pub sub_regs: BTreeMap<IdxId, RegId>,
+    pub sub_regs: VecMap<IdxId, RegId>,
     /// The inverse of `sub_regs` (lookups only).
     pub sub_reg_to_idx: HashMap<RegId, IdxId>,
     pub super_regs: Vec<RegId>,
