@@ -743,6 +743,13 @@ impl<'a> Builder<'a> {
                 if cr.explicit_sub_regs.len() <= 1 {
                     continue;
                 }
+                // Candidates reaching past this register fail on their last
+                // part: test it first.
+                if let Some(last) = cr.explicit_sub_regs.last() {
+                    if !this.sub_reg_to_idx.contains_key(last) {
+                        continue;
+                    }
+                }
                 parts.clear();
                 for &s in &cr.explicit_sub_regs {
                     match this.sub_reg_to_idx.get(&s) {
