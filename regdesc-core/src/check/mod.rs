@@ -300,6 +300,12 @@ fn lane_budget(
         help,
         "  - use a coarser base register (e.g. dword instead of word elements) or narrower tuples for the widest classes"
     );
+    if llvm.num_lanes == 65 && opts.lane_bits == 64 {
+        let _ = writeln!(
+            help,
+            "note: llvm-tblgen 14 does not reject exactly 65 lanes: it silently gives the 65th leaf index lane 0 again (an off-by-one), so two unrelated sub-registers would share liveness"
+        );
+    }
     let need = chosen.num_lanes.next_power_of_two().max(64);
     let _ = write!(
         help,

@@ -6,6 +6,9 @@
 //!   to; a register class gets the union of the masks of the (non-artificial)
 //!   indices some member supports, or lane 0 if none. Where LLVM stops at 64
 //!   lanes ("Ran out of lanemask bits"), this keeps going with wider masks.
+//!   (llvm-tblgen 14 checks `Bit > 64`, one too late: with exactly 65 leaf
+//!   indices it does not fail but gives the 65th lane 0 again, since
+//!   `1 << 64` wraps on x86. regdesc gives it lane 64; `check` warns.)
 //!
 //! * [`LaneMode::Coverage`]: see [`coverage`] for the algorithm and the
 //!   invariants it guarantees.
