@@ -230,28 +230,16 @@ fn run_check(args: &InputArgs, mode: LaneMode, lane_bits: u32, format: &str) -> 
         Err(code) => return code,
     };
     let opts = check::CheckOptions { mode, lane_bits };
-    let report = check::check(&out.records, &opts);
-    let failed = report.has_errors();
-    let prelude = loaded
+    let mut report = check::check(&out.records, &opts);
+    report.builtin_prelude = loaded
         .diagnostics
         .iter()
         .any(|d| d.code == "regdesc::syntax::builtin_include");
+    let failed = report.has_errors();
     if format == "json" {
-        let mut text = check::to_json(&report, &loaded.sources);
-        if let Ok(serde_json::Value::Object(mut obj)) =
-            serde_json::from_str::<serde_json::Value>(&text)
-        {
-            obj.insert("builtin_prelude".into(), serde_json::Value::Bool(prelude));
-            text = serde_json::to_string_pretty(&obj).unwrap_or(text);
-            text.push('\n');
-        }
-        write_stdout(&text);
+        write_stdout(&check::to_json(&report, &loaded.sources));
     } else {
-        let mut text = check::render_summary(&report);
-        if prelude {
-            text.push_str("Target.td:            built-in prelude (llvm/Target/Target.td not on the include path)\n");
-        }
-        write_stdout(&text);
+        write_stdout(&check::render_summary(&report));
         if !report.diagnostics.is_empty() {
             eprint!(
                 "{}",

@@ -20,8 +20,8 @@ fn regdesc(args: &[&str]) -> (i32, String, String) {
 fn check_clean_exits_zero() {
     let (code, out, _) = regdesc(&["check", "examples/intel_grf.td"]);
     assert_eq!(code, 0);
-    assert!(out.contains("lanes (llvm):             46"), "{out}");
-    assert!(out.contains("lanes (coverage):         32"), "{out}");
+    assert!(out.contains("lanes (llvm):               46"), "{out}");
+    assert!(out.contains("lanes (coverage):           32"), "{out}");
 }
 
 #[test]

@@ -52,6 +52,8 @@ pub struct CheckReport {
     pub lane_bits: u32,
     /// `None` when the bank could not be built.
     pub summary: Option<Summary>,
+    /// The built-in Target.td prelude was used (set by the caller, who loaded the files).
+    pub builtin_prelude: bool,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -675,36 +677,50 @@ pub fn render_summary(r: &CheckReport) -> String {
         return String::new();
     };
     let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "registers:            {:>6} ({} defined, {} from tuples)",
-        s.registers_defined + s.registers_from_tuples,
-        s.registers_defined,
-        s.registers_from_tuples
+    let mut row = |label: &str, value: String| {
+        let _ = writeln!(o, "{label:<24}{value}");
+    };
+    row(
+        "registers:",
+        format!(
+            "{:>6} ({} defined, {} from tuples)",
+            s.registers_defined + s.registers_from_tuples,
+            s.registers_defined,
+            s.registers_from_tuples
+        ),
     );
-    let _ = writeln!(
-        o,
-        "register classes:     {:>6} ({} defined, {} synthesized)",
-        s.classes_defined + s.classes_synthesized,
-        s.classes_defined,
-        s.classes_synthesized
+    row(
+        "register classes:",
+        format!(
+            "{:>6} ({} defined, {} synthesized)",
+            s.classes_defined + s.classes_synthesized,
+            s.classes_defined,
+            s.classes_synthesized
+        ),
     );
-    let _ = writeln!(
-        o,
-        "sub-register indices: {:>6} ({} defined, {} synthesized)",
-        s.indices_defined + s.indices_synthesized,
-        s.indices_defined,
-        s.indices_synthesized
+    row(
+        "sub-register indices:",
+        format!(
+            "{:>6} ({} defined, {} synthesized)",
+            s.indices_defined + s.indices_synthesized,
+            s.indices_defined,
+            s.indices_synthesized
+        ),
     );
-    let _ = writeln!(o, "register units:       {:>6}", s.units);
-    let _ = writeln!(o, "lanes (llvm):         {:>6}", s.lanes_llvm);
-    let _ = writeln!(o, "lanes (coverage):     {:>6}", s.lanes_coverage);
+    row("register units:", format!("{:>6}", s.units));
+    row("lanes (llvm):", format!("{:>6}", s.lanes_llvm));
+    row("lanes (coverage):", format!("{:>6}", s.lanes_coverage));
     if let Some((name, n)) = &s.widest_class {
         let mode = r.mode.map_or("coverage", LaneMode::name);
-        let _ = writeln!(
-            o,
-            "most lanes ({mode}):  {name} ({n} of {} bits)",
-            r.lane_bits
+        row(
+            &format!("most lanes ({mode}):"),
+            format!("{name} ({n} of {} bits)", r.lane_bits),
+        );
+    }
+    if r.builtin_prelude {
+        row(
+            "Target.td:",
+            "built-in prelude (llvm/Target/Target.td not on the include path)".into(),
         );
     }
     o
@@ -789,6 +805,7 @@ pub fn to_json(r: &CheckReport, sources: &SourceMap) -> String {
             None => Value::Null,
         },
     );
+    obj.insert("builtin_prelude".into(), json!(r.builtin_prelude));
     obj.insert("diagnostics".into(), Value::Array(diags));
     let _ = json_str;
     let mut text =

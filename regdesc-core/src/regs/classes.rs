@@ -12,6 +12,9 @@ use super::*;
 
 type ClassKey = (Vec<RegId>, RegSizeInfo);
 
+/// A bound on inferred classes (real targets have hundreds).
+const MAX_CLASSES: usize = 100_000;
+
 impl<'a> Builder<'a> {
     fn vt_size(&self, vt: RecId) -> Option<u32> {
         let rk = self.rk;
@@ -209,7 +212,7 @@ impl<'a> Builder<'a> {
             key2rc,
             bits,
         };
-        inf.run();
+        inf.run()?;
         self.sort_classes();
         Ok(())
     }
@@ -349,10 +352,18 @@ impl Inference<'_, '_> {
         id
     }
 
-    fn run(&mut self) {
-        let mut first_new = self.classes().len() - 1;
+    fn run(&mut self) -> Result<(), RegsError> {
+        let mut first_new = self.classes().len().saturating_sub(1);
         let mut i = 0;
         while i < self.classes().len() {
+            if self.classes().len() > MAX_CLASSES {
+                return Err(RegsError::Class {
+                    message: format!(
+                        "register class inference made more than {MAX_CLASSES} classes; giving up"
+                    ),
+                    span: self.classes()[0].span,
+                });
+            }
             let rc = i as ClassId;
             i += 1;
             if self.classes()[rc as usize].artificial {
@@ -369,6 +380,7 @@ impl Inference<'_, '_> {
                 first_new = next_new;
             }
         }
+        Ok(())
     }
 
     fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
