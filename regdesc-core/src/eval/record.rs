@@ -21,11 +21,12 @@ pub enum RecTy {
     Bits(u32),
     Int,
     String,
-    List(Box<RecTy>),
+    /// Shared, so that cloning a type never allocates.
+    List(Rc<RecTy>),
     Dag,
     /// A record type: the set of classes a value is known to derive from
     /// (sorted by name, no class that is a superclass of another).
-    Record(Vec<RecId>),
+    Record(Rc<[RecId]>),
 }
 
 /// A shared, immutable value. Cloning is cheap.
