@@ -172,7 +172,7 @@ impl<'a> Evaluator<'a> {
     /// Evaluates every statement of the root file.
     pub fn run(&mut self) {
         let root = self.loaded.root;
-        let ast = &self.loaded.asts[root as usize];
+        let ast = self.loaded.ast(root);
         for s in &ast.stmts {
             self.top_stmt(s);
         }
@@ -186,7 +186,7 @@ impl<'a> Evaluator<'a> {
                     return;
                 }
                 self.nesting += 1;
-                let ast = &self.loaded.asts[f as usize];
+                let ast = self.loaded.ast(f);
                 for s in &ast.stmts {
                     self.top_stmt(s);
                 }
@@ -247,7 +247,7 @@ impl<'a> Evaluator<'a> {
         match s {
             Stmt::Include(inc) => {
                 if let Some(f) = inc.file {
-                    let ast = &self.loaded.asts[f as usize];
+                    let ast = self.loaded.ast(f);
                     return self.object_list(&ast.stmts);
                 }
                 Ok(())
