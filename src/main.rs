@@ -177,10 +177,12 @@ fn load_and_evaluate(args: &InputArgs) -> Result<(syntax::Loaded, eval::EvalOutp
 }
 
 fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    let mut t = Timings::new();
     let (loaded, out) = match load_and_evaluate(args) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    t.lap("evaluate");
     let eval_warnings: Vec<_> = out
         .diagnostics
         .iter()
@@ -200,11 +202,17 @@ fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    t.lap("bank");
     for w in bank.warnings() {
         eprintln!("warning: {w}");
     }
     let lanes = regdesc_core::lanes::Lanes::compute(&bank, mode);
-    write_stdout(&regdesc_core::regs::dump::debug_dump(&bank, &lanes));
+    t.lap("lanes");
+    let text = regdesc_core::regs::dump::debug_dump(&bank, &lanes);
+    t.lap("dump");
+    write_stdout(&text);
+    t.lap("write");
+    std::mem::forget(bank);
     std::mem::forget(out);
     std::mem::forget(loaded);
     ExitCode::SUCCESS
@@ -218,10 +226,24 @@ fn run_check(args: &InputArgs, mode: LaneMode, lane_bits: u32, format: &str) -> 
     let opts = check::CheckOptions { mode, lane_bits };
     let report = check::check(&out.records, &opts);
     let failed = report.has_errors();
+    let prelude = loaded
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "regdesc::syntax::builtin_include");
     if format == "json" {
-        write_stdout(&check::to_json(&report, &loaded.sources));
+        let mut text = check::to_json(&report, &loaded.sources);
+        if let Ok(serde_json::Value::Object(mut obj)) = serde_json::from_str::<serde_json::Value>(&text) {
+            obj.insert("builtin_prelude".into(), serde_json::Value::Bool(prelude));
+            text = serde_json::to_string_pretty(&obj).unwrap_or(text);
+            text.push('\n');
+        }
+        write_stdout(&text);
     } else {
-        write_stdout(&check::render_summary(&report));
+        let mut text = check::render_summary(&report);
+        if prelude {
+            text.push_str("Target.td:            built-in prelude (llvm/Target/Target.td not on the include path)\n");
+        }
+        write_stdout(&text);
         if !report.diagnostics.is_empty() {
             eprint!(
                 "{}",

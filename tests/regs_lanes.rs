@@ -137,9 +137,9 @@ fn check_invariants(bank: &RegBank, lanes: &Lanes) -> Result<(), String> {
     for reg in &bank.registers {
         let subs: Vec<(u32, u32)> = reg.sub_regs.iter().map(|(&i, &s)| (i, s)).collect();
         for &(i, ri) in &subs {
-            let (mi, ui) = (lanes.index(i), &bank.reg(ri).units);
+            let (mi, ui) = (lanes.of_index(i), &bank.reg(ri).units);
             for &(j, rj) in &subs {
-                let (mj, uj) = (lanes.index(j), &bank.reg(rj).units);
+                let (mj, uj) = (lanes.of_index(j), &bank.reg(rj).units);
                 if mi.intersects(mj) != intersect(ui, uj) {
                     return Err(format!(
                         "{:?}: {}: {} and {} intersect {} vs units {}",
@@ -169,8 +169,8 @@ fn check_invariants(bank: &RegBank, lanes: &Lanes) -> Result<(), String> {
                 let Some(k) = reg.sub_reg_index(rj) else {
                     continue;
                 };
-                let composed = lanes.compose(bank, i, lanes.index(j));
-                if &composed != lanes.index(k) {
+                let composed = lanes.compose(bank, i, lanes.of_index(j));
+                if &composed != lanes.of_index(k) {
                     return Err(format!(
                         "{:?}: {}: compose({}, mask({})) = {:?} but mask({}) = {:?}",
                         lanes.mode,
@@ -179,11 +179,11 @@ fn check_invariants(bank: &RegBank, lanes: &Lanes) -> Result<(), String> {
                         bank.idx(j).name,
                         composed,
                         bank.idx(k).name,
-                        lanes.index(k)
+                        lanes.of_index(k)
                     ));
                 }
-                let back = lanes.reverse_compose(bank, i, lanes.index(k));
-                if &back != lanes.index(j) {
+                let back = lanes.reverse_compose(bank, i, lanes.of_index(k));
+                if &back != lanes.of_index(j) {
                     return Err(format!(
                         "{:?}: {}: reverse({}, mask({})) = {:?} but mask({}) = {:?}",
                         lanes.mode,
@@ -192,7 +192,7 @@ fn check_invariants(bank: &RegBank, lanes: &Lanes) -> Result<(), String> {
                         bank.idx(k).name,
                         back,
                         bank.idx(j).name,
-                        lanes.index(j)
+                        lanes.of_index(j)
                     ));
                 }
             }
@@ -218,8 +218,8 @@ proptest! {
             for &i in reg.sub_regs.keys() {
                 for &j in reg.sub_regs.keys() {
                     prop_assert_eq!(
-                        llvm.index(i).intersects(llvm.index(j)),
-                        cov.index(i).intersects(cov.index(j)),
+                        llvm.of_index(i).intersects(llvm.of_index(j)),
+                        cov.of_index(i).intersects(cov.of_index(j)),
                         "{}: {} / {}", reg.name, bank.idx(i).name, bank.idx(j).name
                     );
                 }
@@ -243,8 +243,8 @@ fn seed_word_file_shares_lanes() {
             .position(|i| i.name == n)
             .unwrap() as u32
     };
-    assert_eq!(cov.index(idx("subd1_then_w0")), cov.index(idx("w2")));
-    assert_eq!(cov.index(idx("subd1_then_w1")), cov.index(idx("w3")));
+    assert_eq!(cov.of_index(idx("subd1_then_w0")), cov.of_index(idx("w2")));
+    assert_eq!(cov.of_index(idx("subd1_then_w1")), cov.of_index(idx("w3")));
     check_invariants(&bank, &cov).unwrap();
     check_invariants(&bank, &Lanes::compute(&bank, LaneMode::Llvm)).unwrap();
 }

@@ -48,7 +48,9 @@
 //! The invariants are checked by property tests on random register files
 //! (`tests/regs_lanes.rs`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::LaneMask;
 use crate::regs::{IdxId, RegBank, RegId};
@@ -124,7 +126,7 @@ pub(super) fn compute(bank: &RegBank) -> (Vec<LaneMask>, u32, CoverageReport) {
     let (llvm, _) = super::llvm_index_masks(bank);
     let n = bank.sub_reg_indices.len();
     let leaves: Vec<IdxId> = (0..n as IdxId).filter(|&i| bank.idx(i).is_leaf()).collect();
-    let mut key: HashMap<IdxId, Key> = HashMap::new();
+    let mut key: HashMap<IdxId, Key> = HashMap::default();
     for &l in &leaves {
         let idx = bank.idx(l);
         let k = if idx.offset == crate::regs::UNKNOWN
@@ -261,8 +263,8 @@ pub(super) fn compute(bank: &RegBank) -> (Vec<LaneMask>, u32, CoverageReport) {
     }
 
     // Number the lanes in order of their first leaf.
-    let mut lane_of_key: HashMap<Key, u32> = HashMap::new();
-    let mut lane_of_leaf: HashMap<IdxId, u32> = HashMap::new();
+    let mut lane_of_key: HashMap<Key, u32> = HashMap::default();
+    let mut lane_of_leaf: HashMap<IdxId, u32> = HashMap::default();
     for &l in &leaves {
         let next = lane_of_key.len() as u32;
         let lane = *lane_of_key.entry(key[&l]).or_insert(next);

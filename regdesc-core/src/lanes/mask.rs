@@ -34,7 +34,7 @@ impl LaneMask {
             let rest = n - 128;
             let words = rest.div_ceil(64) as usize;
             m.hi = vec![u64::MAX; words];
-            if rest % 64 != 0 {
+            if !rest.is_multiple_of(64) {
                 if let Some(w) = m.hi.last_mut() {
                     *w = (1u64 << (rest % 64)) - 1;
                 }

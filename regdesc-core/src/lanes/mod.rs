@@ -141,7 +141,7 @@ impl Lanes {
     }
 
     /// The mask of sub-register index `i`.
-    pub fn index(&self, i: IdxId) -> &LaneMask {
+    pub fn of_index(&self, i: IdxId) -> &LaneMask {
         &self.index_masks[i as usize]
     }
 }

@@ -1,6 +1,8 @@
 //! Numbering, sub-register maps, register units, composites.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::eval::{RecId, RecordKeeper};
 
@@ -38,11 +40,11 @@ impl RegBank {
             rk,
             sets: Sets::new(rk),
             bank: RegBank::default(),
-            def2idx: HashMap::new(),
-            elem2reg: HashMap::new(),
+            def2idx: HashMap::default(),
+            elem2reg: HashMap::default(),
             reg_elems: Vec::new(),
-            concat_idx: HashMap::new(),
-            topo_sig_ids: HashMap::new(),
+            concat_idx: HashMap::default(),
+            topo_sig_ids: HashMap::default(),
         };
         let r = b.run();
         (b.bank, r.err())
@@ -154,18 +156,7 @@ impl<'a> Builder<'a> {
 
     /// `this ∘ a = b`; returns a conflicting earlier composite.
     pub(super) fn add_composite(&mut self, this: IdxId, a: IdxId, b: IdxId) -> Option<IdxId> {
-        let idx = &mut self.bank.sub_reg_indices;
-        let prev = *idx[this as usize].composed.entry(a).or_insert(b);
-        let (t_off, a_off, a_size) = (
-            idx[this as usize].offset,
-            idx[a as usize].offset,
-            idx[a as usize].size,
-        );
-        if t_off != UNKNOWN && a_off != UNKNOWN && idx[b as usize].offset == UNKNOWN {
-            idx[b as usize].offset = t_off.wrapping_add(a_off);
-            idx[b as usize].size = a_size;
-        }
-        (prev != b).then_some(prev)
+        add_composite_in(&mut self.bank.sub_reg_indices, this, a, b)
     }
 
     fn composite_idx(&mut self, a: IdxId, b: IdxId, reg: RegId) -> IdxId {
@@ -448,7 +439,7 @@ impl<'a> Builder<'a> {
             .zip(reg.explicit_sub_regs.iter().copied())
             .collect();
         let mut sub_regs = BTreeMap::new();
-        let mut inv = HashMap::new();
+        let mut inv = HashMap::default();
         for (idx, sr) in pairs {
             if !self.bank.reg(sr).artificial {
                 self.bank.sub_reg_indices[idx as usize].artificial = false;
@@ -478,7 +469,7 @@ impl<'a> Builder<'a> {
         let explicit = self.bank.registers[ri].explicit_sub_regs.clone();
         let explicit_idx = self.bank.registers[ri].explicit_sub_reg_indices.clone();
         let mut sub_regs = std::mem::take(&mut self.bank.registers[ri].sub_regs);
-        let mut orphans: HashSet<RegId> = HashSet::new();
+        let mut orphans: HashSet<RegId> = HashSet::default();
         let mut disjunct = self.bank.registers[ri].has_disjunct_sub_regs;
         for &esr in &explicit {
             let child = &self.bank.registers[esr as usize];
@@ -741,20 +732,23 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|(&a, &b)| (a, b))
             .collect();
+        let mut parts: Vec<IdxId> = Vec::new();
         while let Some((_, sub)) = queue.pop_front() {
-            let leads = self.bank.reg(sub).leading_super_regs.clone();
-            for cand in leads {
-                if cand == r || self.bank.reg(r).sub_reg_index(cand).is_some() {
+            let nleads = self.bank.reg(sub).leading_super_regs.len();
+            for k in 0..nleads {
+                let cand = self.bank.reg(sub).leading_super_regs[k];
+                let this = self.bank.reg(r);
+                if cand == r || this.sub_reg_to_idx.contains_key(&cand) {
                     continue;
                 }
                 let cr = self.bank.reg(cand);
                 if cr.explicit_sub_regs.len() <= 1 {
                     continue;
                 }
-                let mut parts = Vec::new();
+                parts.clear();
                 for &s in &cr.explicit_sub_regs {
-                    match self.bank.reg(r).sub_reg_index(s) {
-                        Some(si) => {
+                    match this.sub_reg_to_idx.get(&s) {
+                        Some(&si) => {
                             let c = &self.bank.idx(si).concatenation_of;
                             if c.is_empty() {
                                 parts.push(si);
@@ -771,7 +765,10 @@ impl<'a> Builder<'a> {
                 if parts.is_empty() {
                     continue;
                 }
-                let concat = self.concat_index(parts, r);
+                let concat = match self.concat_idx.get(parts.as_slice()) {
+                    Some(&c) => c,
+                    None => self.concat_index(parts.clone(), r),
+                };
                 let reg = &mut self.bank.registers[ri];
                 if reg.sub_regs.contains_key(&concat) {
                     continue;
@@ -783,18 +780,20 @@ impl<'a> Builder<'a> {
             }
         }
         for (new_idx, new_sub) in new_sub_regs {
-            let subs: Vec<(IdxId, RegId)> = self
-                .bank
-                .reg(new_sub)
-                .sub_regs
-                .iter()
-                .map(|(&a, &b)| (a, b))
-                .collect();
-            for (si, s) in subs {
-                let Some(sub_idx) = self.bank.reg(r).sub_reg_index(s) else {
-                    return Err(self.no_sub_reg_index(r, new_sub, s));
+            // Borrow registers and indices separately: no copies in this hot loop.
+            let regs = &self.bank.registers;
+            let idxs = &mut self.bank.sub_reg_indices;
+            let this = &regs[ri];
+            let mut missing = None;
+            for (&si, &s) in &regs[new_sub as usize].sub_regs {
+                let Some(&sub_idx) = this.sub_reg_to_idx.get(&s) else {
+                    missing = Some(s);
+                    break;
                 };
-                self.add_composite(new_idx, si, sub_idx);
+                add_composite_in(idxs, new_idx, si, sub_idx);
+            }
+            if let Some(s) = missing {
+                return Err(self.no_sub_reg_index(r, new_sub, s));
             }
         }
         Ok(())
@@ -902,7 +901,7 @@ impl<'a> Builder<'a> {
     // ---- the composites pass -----------------------------------------------
 
     fn composites(&mut self) -> Result<(), RegsError> {
-        let mut user_defined: HashSet<(IdxId, IdxId)> = HashSet::new();
+        let mut user_defined: HashSet<(IdxId, IdxId)> = HashSet::default();
         for (i, idx) in self.bank.sub_reg_indices.iter().enumerate() {
             for &a in idx.composed.keys() {
                 user_defined.insert((i as IdxId, a));
@@ -1014,9 +1013,25 @@ fn empty_register() -> Register {
         explicit_aliases: Vec::new(),
         leading_super_regs: Vec::new(),
         sub_regs: BTreeMap::new(),
-        sub_reg_to_idx: HashMap::new(),
+        sub_reg_to_idx: HashMap::default(),
         super_regs: Vec::new(),
         units: Vec::new(),
         topo_sig: u32::MAX,
     }
+}
+
+/// `this ∘ a = b` (LLVM's `addComposite`); returns a conflicting earlier
+/// composite. Also fills in the offset and size of `b` when unknown.
+fn add_composite_in(idx: &mut [SubRegIndex], this: IdxId, a: IdxId, b: IdxId) -> Option<IdxId> {
+    let prev = *idx[this as usize].composed.entry(a).or_insert(b);
+    let (t_off, a_off, a_size) = (
+        idx[this as usize].offset,
+        idx[a as usize].offset,
+        idx[a as usize].size,
+    );
+    if t_off != UNKNOWN && a_off != UNKNOWN && idx[b as usize].offset == UNKNOWN {
+        idx[b as usize].offset = t_off.wrapping_add(a_off);
+        idx[b as usize].size = a_size;
+    }
+    (prev != b).then_some(prev)
 }

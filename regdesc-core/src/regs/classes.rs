@@ -1,6 +1,8 @@
 //! Register classes: members, sizes, inferred classes, topological order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::eval::RecId;
 
@@ -104,7 +106,7 @@ impl<'a> Builder<'a> {
         if let Some(ri) = rec.get("RegInfos").and_then(|i| i.as_def()) {
             rsi = self.reg_info_by_hw_mode(ri, span)?;
         }
-        if !rsi.map.contains_key(&0) {
+        if let std::collections::btree_map::Entry::Vacant(slot) = rsi.map.entry(0) {
             let size = int_field(rk, def, "Size")?;
             let size = if size != 0 {
                 size as u32
@@ -120,14 +122,11 @@ impl<'a> Builder<'a> {
                 }
             };
             let align = int_field(rk, def, "Alignment")? as u32;
-            rsi.map.insert(
-                0,
-                RegSizeInfo {
-                    reg_size: size,
-                    spill_size: size,
-                    spill_alignment: align,
-                },
-            );
+            slot.insert(RegSizeInfo {
+                reg_size: size,
+                spill_size: size,
+                spill_alignment: align,
+            });
         }
         let prio = int_field(rk, def, "AllocationPriority")?;
         if !(0..=63).contains(&prio) {
@@ -186,7 +185,7 @@ impl<'a> Builder<'a> {
                 span: None,
             });
         }
-        let mut key2rc: HashMap<ClassKey, ClassId> = HashMap::new();
+        let mut key2rc: HashMap<ClassKey, ClassId> = HashMap::default();
         for d in defs {
             let rc = self.defined_class(d)?;
             let id = self.bank.classes.len() as ClassId;
@@ -198,7 +197,18 @@ impl<'a> Builder<'a> {
             self.bank.classes.push(rc);
         }
         self.bank.num_defined_classes = self.bank.classes.len();
-        let mut inf = Inference { b: self, key2rc };
+        let nregs = self.bank.registers.len();
+        let bits = self
+            .bank
+            .classes
+            .iter()
+            .map(|c| member_bits(&c.members, nregs))
+            .collect();
+        let mut inf = Inference {
+            b: self,
+            key2rc,
+            bits,
+        };
         inf.run();
         self.sort_classes();
         Ok(())
@@ -281,6 +291,16 @@ fn includes(a: &[RegId], b: &[RegId]) -> bool {
 struct Inference<'b, 'a> {
     b: &'b mut Builder<'a>,
     key2rc: HashMap<ClassKey, ClassId>,
+    /// Membership bit set of each class, by register.
+    bits: Vec<Vec<u64>>,
+}
+
+fn member_bits(members: &[RegId], nregs: usize) -> Vec<u64> {
+    let mut v = vec![0u64; nregs.div_ceil(64)];
+    for &r in members {
+        v[r as usize / 64] |= 1 << (r % 64);
+    }
+    v
 }
 
 impl Inference<'_, '_> {
@@ -304,6 +324,8 @@ impl Inference<'_, '_> {
         let id = self.classes().len() as ClassId;
         let artificial = members.iter().all(|&r| self.b.bank.reg(r).artificial);
         let topo_sigs = self.b.topo_sigs_of(&members);
+        self.bits
+            .push(member_bits(&members, self.b.bank.registers.len()));
         self.b.bank.classes.push(RegClass {
             name,
             def: None,
@@ -351,7 +373,7 @@ impl Inference<'_, '_> {
 
     fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
         let bank = &self.b.bank;
-        let mut sets: BTreeMap<IdxId, Vec<RegId>> = BTreeMap::new();
+        let mut sets: Vec<Vec<RegId>> = vec![Vec::new(); bank.sub_reg_indices.len()];
         for &r in &bank.classes[rc as usize].members {
             let reg = bank.reg(r);
             if reg.artificial {
@@ -359,12 +381,16 @@ impl Inference<'_, '_> {
             }
             for &i in reg.sub_regs.keys() {
                 if !bank.idx(i).artificial {
-                    sets.entry(i).or_default().push(r);
+                    sets[i as usize].push(r);
                 }
             }
         }
         let nmembers = bank.classes[rc as usize].members.len();
-        for (idx, regs) in sets {
+        for (idx, regs) in sets.into_iter().enumerate() {
+            if regs.is_empty() {
+                continue;
+            }
+            let idx = idx as IdxId;
             let sub = if regs.len() == nmembers {
                 rc
             } else {
@@ -421,18 +447,37 @@ impl Inference<'_, '_> {
 
     fn matching_super_reg_class(&mut self, rc: ClassId, first_sub_rc: usize) {
         let nidx = self.b.bank.sub_reg_indices.len();
-        for idx in 0..nidx as IdxId {
-            if self.classes()[rc as usize].sub_class_with_sub_reg.get(&idx) != Some(&rc) {
-                continue;
-            }
+        // (super, sub) pairs of every index RC supports fully, in one pass
+        // over the members.
+        let full: Vec<IdxId> = self.classes()[rc as usize]
+            .sub_class_with_sub_reg
+            .iter()
+            .filter(|(_, &c)| c == rc)
+            .map(|(&i, _)| i)
+            .collect();
+        if full.is_empty() {
+            return;
+        }
+        let mut wanted = vec![false; nidx];
+        for &i in &full {
+            wanted[i as usize] = true;
+        }
+        let mut all_pairs: Vec<Vec<(RegId, RegId)>> = vec![Vec::new(); nidx];
+        {
             let bank = &self.b.bank;
-            let mut pairs: Vec<(RegId, RegId)> = Vec::new();
-            let mut sigs = vec![0u64; bank.num_topo_sigs.div_ceil(64)];
             for &sup in &bank.classes[rc as usize].members {
-                let Some(&sub) = bank.reg(sup).sub_regs.get(&idx) else {
-                    continue;
-                };
-                pairs.push((sup, sub));
+                for (&i, &sub) in &bank.reg(sup).sub_regs {
+                    if wanted[i as usize] {
+                        all_pairs[i as usize].push((sup, sub));
+                    }
+                }
+            }
+        }
+        for idx in full {
+            let pairs = std::mem::take(&mut all_pairs[idx as usize]);
+            let bank = &self.b.bank;
+            let mut sigs = vec![0u64; bank.num_topo_sigs.div_ceil(64)];
+            for &(_, sub) in &pairs {
                 bit_set(&mut sigs, bank.reg(sub).topo_sig as usize);
             }
             let end = self.classes().len();
@@ -441,20 +486,14 @@ impl Inference<'_, '_> {
                 if src.artificial || !bits_any_common(&sigs, &src.topo_sigs) {
                     continue;
                 }
-                let subset: Vec<RegId> = pairs
-                    .iter()
-                    .filter(|p| src.contains(p.1))
-                    .map(|p| p.0)
-                    .collect();
-                if subset.is_empty() || subset.len() == pairs.len() {
+                let sb = &self.bits[sub_rc];
+                let has = |r: RegId| sb[r as usize / 64] & (1 << (r % 64)) != 0;
+                let n_in = pairs.iter().filter(|p| has(p.1)).count();
+                if n_in == 0 || n_in == pairs.len() {
                     continue;
                 }
-                let mut subset = subset;
-                subset.sort_unstable();
-                subset.dedup();
-                if subset.len() == pairs.len() {
-                    continue;
-                }
+                // Members are sorted and unique, so the subset is too.
+                let subset: Vec<RegId> = pairs.iter().filter(|p| has(p.1)).map(|p| p.0).collect();
                 let name = format!(
                     "{}_with_{}_in_{}",
                     self.classes()[rc as usize].name,

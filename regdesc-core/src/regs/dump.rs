@@ -9,7 +9,7 @@ use crate::lanes::Lanes;
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print
 /// with more hex digits).
 pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
-    let mut o = String::new();
+    let mut o = String::with_capacity(1 << 20);
     let words = lanes.words();
     let nmodes = bank.hw_modes.len();
     for rc in bank.classes_in_order() {
@@ -74,8 +74,9 @@ pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
         );
     }
     for reg in &bank.registers {
-        let _ = writeln!(o, "Register {}:", reg.name);
-        o.push_str("\tCostPerUse: ");
+        o.push_str("Register ");
+        o.push_str(&reg.name);
+        o.push_str(":\n\tCostPerUse: ");
         for c in &reg.cost_per_use {
             let _ = write!(o, "{c} ");
         }
@@ -86,7 +87,11 @@ pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
             reg.has_disjunct_sub_regs as u8
         );
         for (&i, &s) in &reg.sub_regs {
-            let _ = writeln!(o, "\tSubReg {} = {}", bank.idx(i).name, bank.reg(s).name);
+            o.push_str("\tSubReg ");
+            o.push_str(&bank.idx(i).name);
+            o.push_str(" = ");
+            o.push_str(&bank.reg(s).name);
+            o.push('\n');
         }
     }
     o

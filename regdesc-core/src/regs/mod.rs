@@ -16,7 +16,9 @@ mod classes;
 pub mod dump;
 pub mod sets;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
 use crate::eval::{RecId, RecordKeeper};
@@ -142,7 +144,7 @@ impl RegSizeInfo {
     pub fn is_sub_class_of(&self, i: &RegSizeInfo) -> bool {
         self.reg_size <= i.reg_size
             && self.spill_alignment != 0
-            && i.spill_alignment % self.spill_alignment == 0
+            && i.spill_alignment.is_multiple_of(self.spill_alignment)
             && self.spill_size <= i.spill_size
     }
 }

@@ -6,7 +6,7 @@
 //! operators `add sub and shl trunc rotl rotr decimate interleave sequence`.
 //! Sets keep insertion order and drop duplicates.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::eval::{Init, InitKind, RecId, RecordKeeper};
 use crate::syntax::Span;
@@ -85,7 +85,7 @@ impl<'a> Sets<'a> {
     pub fn new(rk: &'a RecordKeeper) -> Self {
         Sets {
             rk,
-            expansions: HashMap::new(),
+            expansions: HashMap::default(),
             synth: Vec::new(),
             depth: 0,
         }
@@ -585,14 +585,14 @@ pub fn c_format(fmt: &str, val: u32) -> Result<String, String> {
             out.push_str(&sign);
             out.push_str(prefix);
             out.push_str(&digits);
-            out.extend(std::iter::repeat(' ').take(pad));
+            out.extend(std::iter::repeat_n(' ', pad));
         } else if zero && prec.is_none() {
             out.push_str(&sign);
             out.push_str(prefix);
-            out.extend(std::iter::repeat('0').take(pad));
+            out.extend(std::iter::repeat_n('0', pad));
             out.push_str(&digits);
         } else {
-            out.extend(std::iter::repeat(' ').take(pad));
+            out.extend(std::iter::repeat_n(' ', pad));
             out.push_str(&sign);
             out.push_str(prefix);
             out.push_str(&digits);
