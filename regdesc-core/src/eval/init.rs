@@ -38,7 +38,14 @@ pub struct Ctx {
     /// maps of the [`RecordKeeper`] are built from these at the end.
     pub def_ids: HashMap<String, RecId>,
     pub class_ids: HashMap<String, RecId>,
+    /// Records made by expansion so far (bounded by [`MAX_RECORDS`]).
+    pub expanded: u64,
 }
+
+/// Most records (defs, loop and multiclass expansions, anonymous
+/// instantiations) one evaluation may create. Nested `foreach` loops
+/// multiply; this keeps a runaway description from running for hours.
+pub const MAX_RECORDS: u64 = 2_000_000;
 
 impl Ctx {
     pub fn error(&mut self, span: Option<Span>, code: &'static str, msg: impl Into<String>) {

@@ -1136,6 +1136,18 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 Entry::Rec(rec) => {
+                    self.ctx.expanded += 1;
+                    if self.ctx.expanded > MAX_RECORDS {
+                        let d = Diagnostic::error(
+                            "regdesc::eval::limit",
+                            format!("expanding loops and multiclasses made more than {MAX_RECORDS} records"),
+                            Some(rec.span),
+                        )
+                        .with_label("while expanding this record")
+                        .with_help("nested `foreach` loops multiply; shrink their ranges");
+                        self.ctx.errors.push(d);
+                        return Err(());
+                    }
                     let mut rec: Record = (**rec).clone();
                     if let Some(l) = loc {
                         rec.instantiated_from.push(l);
