@@ -175,7 +175,7 @@ fn shared_units_are_not_duplicate_registers() {
     // RAX-over-EAX and W/X sequence pairs share units but are distinct
     // registers; llvm-tblgen accepts them, so `check` must not report them.
     let (r, _) = run(
-        "tests/fixtures/regs/check/shared_units_not_duplicates.td",
+        "tests/fixtures/regs_check/shared_units_not_duplicates.td",
         LaneMode::Coverage,
         64,
     );
