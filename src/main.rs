@@ -232,7 +232,9 @@ fn run_check(args: &InputArgs, mode: LaneMode, lane_bits: u32, format: &str) -> 
         .any(|d| d.code == "regdesc::syntax::builtin_include");
     if format == "json" {
         let mut text = check::to_json(&report, &loaded.sources);
-        if let Ok(serde_json::Value::Object(mut obj)) = serde_json::from_str::<serde_json::Value>(&text) {
+        if let Ok(serde_json::Value::Object(mut obj)) =
+            serde_json::from_str::<serde_json::Value>(&text)
+        {
             obj.insert("builtin_prelude".into(), serde_json::Value::Bool(prelude));
             text = serde_json::to_string_pretty(&obj).unwrap_or(text);
             text.push('\n');
