@@ -95,18 +95,11 @@ impl Timings {
     }
 }
 
-fn load(args: &InputArgs) -> Result<syntax::Loaded, ExitCode> {
-    let opts = LoadOptions {
+fn load_options(args: &InputArgs) -> LoadOptions {
+    LoadOptions {
         include_dirs: args.include.clone(),
         defines: args.define.clone(),
         builtin_files: regdesc_core::prelude::builtin_files(),
-    };
-    match syntax::load_file(&args.file, &opts) {
-        Ok(loaded) => Ok(loaded),
-        Err((sources, diags)) => {
-            eprint!("{}", diag::render(&sources, &diags, color()));
-            Err(ExitCode::from(1))
-        }
     }
 }
 
@@ -136,47 +129,48 @@ fn main() -> ExitCode {
         } => run_check(&input, lanes, lane_bits, &format),
         Command::Records(args) => {
             let mut t = Timings::new();
-            let loaded = match load(&args) {
-                Ok(l) => l,
+            let (loaded, out) = match load_and_evaluate(&args) {
+                Ok(x) => x,
                 Err(code) => return code,
             };
-            t.lap("parse");
-            let evaluated = eval::evaluate(&loaded);
-            t.lap("evaluate");
-            match evaluated {
-                Ok(out) => {
-                    if !out.diagnostics.is_empty() {
-                        eprint!(
-                            "{}",
-                            diag::render(&loaded.sources, &out.diagnostics, color())
-                        );
-                    }
-                    let text = eval::print_records(&out.records);
-                    t.lap("print");
-                    write_stdout(&text);
-                    t.lap("write");
-                    // The process is about to exit: skip tearing down the
-                    // record graph and the ASTs (hundreds of thousands of nodes).
-                    std::mem::forget(out);
-                    std::mem::forget(loaded);
-                    ExitCode::SUCCESS
-                }
-                Err(diags) => {
-                    eprint!("{}", diag::render(&loaded.sources, &diags, color()));
-                    ExitCode::from(1)
-                }
-            }
+            t.lap("parse+evaluate");
+            let text = eval::print_records(&out.records);
+            t.lap("print");
+            write_stdout(&text);
+            t.lap("write");
+            // The process is about to exit: skip tearing down the record
+            // graph and the ASTs (hundreds of thousands of nodes).
+            std::mem::forget(out);
+            std::mem::forget(loaded);
+            ExitCode::SUCCESS
         }
     }
 }
 
-/// Loads and evaluates; renders every diagnostic so far to stderr.
+/// Loads and evaluates (parsing later files while earlier ones evaluate);
+/// renders every diagnostic so far to stderr.
 fn load_and_evaluate(args: &InputArgs) -> Result<(syntax::Loaded, eval::EvalOutput), ExitCode> {
-    let loaded = load(args)?;
-    match eval::evaluate(&loaded) {
-        Ok(out) => Ok((loaded, out)),
-        Err(diags) => {
-            eprint!("{}", diag::render(&loaded.sources, &diags, color()));
+    let opts = load_options(args);
+    match syntax::load_file_then(&args.file, &opts, eval::evaluate) {
+        Ok((loaded, evaluated)) => {
+            let mut diags = loaded.diagnostics.clone();
+            let result = match evaluated {
+                Ok(out) => {
+                    diags.extend(out.diagnostics.iter().cloned());
+                    Ok(out)
+                }
+                Err(errs) => {
+                    diags.extend(errs);
+                    Err(ExitCode::from(1))
+                }
+            };
+            if !diags.is_empty() {
+                eprint!("{}", diag::render(&loaded.sources, &diags, color()));
+            }
+            result.map(|out| (loaded, out))
+        }
+        Err((sources, diags)) => {
+            eprint!("{}", diag::render(&sources, &diags, color()));
             Err(ExitCode::from(1))
         }
     }

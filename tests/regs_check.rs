@@ -169,3 +169,24 @@ snap!(
     LaneMode::Coverage,
     "regdesc::check::unused_index"
 );
+
+#[test]
+fn shared_units_are_not_duplicate_registers() {
+    // RAX-over-EAX and W/X sequence pairs share units but are distinct
+    // registers; llvm-tblgen accepts them, so `check` must not report them.
+    let (r, _) = run(
+        "tests/fixtures/regs_check/shared_units_not_duplicates.td",
+        LaneMode::Coverage,
+        64,
+    );
+    assert!(
+        !codes(&r).contains(&"regdesc::check::duplicate_register"),
+        "{:?}",
+        codes(&r)
+    );
+    assert!(
+        !codes(&r).contains(&"regdesc::check::class_size_mismatch"),
+        "{:?}",
+        codes(&r)
+    );
+}

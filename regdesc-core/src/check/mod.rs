@@ -392,7 +392,18 @@ fn duplicates(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         if regs.len() < 2 {
             continue;
         }
-        let (a, b) = (regs[0], regs[1]);
+        // Two definitions building the same register: same units *and* same
+        // name, which is what llvm-tblgen trips over. Distinct registers over
+        // the same units are legitimate (x86's RAX whose only sub-register is
+        // EAX; AArch64's W28_W29 and X28_FP pairs).
+        let pair = regs.iter().enumerate().find_map(|(k, &a)| {
+            regs[k + 1..].iter().copied().find_map(|b| {
+                let (ra, rb) = (bank.reg(a), bank.reg(b));
+                (ra.name == rb.name && ra.explicit_sub_reg_indices != rb.explicit_sub_reg_indices)
+                    .then_some((a, b))
+            })
+        });
+        let Some((a, b)) = pair else { continue };
         let (ra, rb) = (bank.reg(a), bank.reg(b));
         let (oa, ob) = (cx.reg_origin(a), cx.reg_origin(b));
         if !seen.insert((oa.clone(), ob.clone())) {
@@ -491,7 +502,9 @@ fn offset_conflicts(cx: &Ctx, cov: &Lanes, out: &mut Vec<Diagnostic>) {
 
 fn out_of_range(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let bank = cx.bank;
-    // A register's size from the classes that hold it (default mode).
+    // A register's size: the largest of the classes that hold it (default
+    // mode). A register can also sit in a narrower view, such as AMDGPU's
+    // 64-bit EXEC in the `i1` class SReg_1; that view does not bound it.
     let mut class_size: Vec<Option<u32>> = vec![None; bank.registers.len()];
     for c in bank.classes_in_order() {
         if c.def.is_none() {
@@ -499,7 +512,8 @@ fn out_of_range(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
         let s = c.rsi.get(0).reg_size;
         for &r in &c.members {
-            class_size[r as usize].get_or_insert(s);
+            let slot = &mut class_size[r as usize];
+            *slot = Some(slot.map_or(s, |x| x.max(s)));
         }
     }
     let mut seen: BTreeSet<IdxId> = BTreeSet::new();
@@ -602,9 +616,15 @@ fn class_sizes(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
         let first = c.members[0];
         let (l0, b0) = shape(first);
+        // Sizes in bits decide when both are known (x86's EAX and RIP are
+        // both 32 bits though built from different leaves); otherwise the
+        // number of leaf sub-registers does.
         let odd = c.members.iter().copied().find(|&r| {
             let (l, b) = shape(r);
-            l != l0 || matches!((b, b0), (Some(x), Some(y)) if x != y)
+            match (b, b0) {
+                (Some(x), Some(y)) => x != y,
+                _ => l != l0,
+            }
         });
         let Some(other) = odd else { continue };
         let describe = |r: RegId| {

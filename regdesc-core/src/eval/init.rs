@@ -34,7 +34,18 @@ pub struct Ctx {
     pub expr_span: Option<Span>,
     /// How deep `resolve` currently recurses.
     pub resolve_depth: u32,
+    /// Defs and classes by name, for lookups while evaluating; the sorted
+    /// maps of the [`RecordKeeper`] are built from these at the end.
+    pub def_ids: HashMap<String, RecId>,
+    pub class_ids: HashMap<String, RecId>,
+    /// Records made by expansion so far (bounded by [`MAX_RECORDS`]).
+    pub expanded: u64,
 }
+
+/// Most records (defs, loop and multiclass expansions, anonymous
+/// instantiations) one evaluation may create. Nested `foreach` loops
+/// multiply; this keeps a runaway description from running for hours.
+pub const MAX_RECORDS: u64 = 2_000_000;
 
 impl Ctx {
     pub fn error(&mut self, span: Option<Span>, code: &'static str, msg: impl Into<String>) {
@@ -322,7 +333,7 @@ pub fn type_of(rk: &RecordKeeper, i: &Init) -> Option<RecTy> {
         InitKind::Bits(b) => RecTy::Bits(b.len() as u32),
         InitKind::Int(_) | InitKind::IsA { .. } | InitKind::Exists { .. } => RecTy::Int,
         InitKind::String { .. } | InitKind::AnonymousName(_) => RecTy::String,
-        InitKind::List { elem_ty, .. } => RecTy::List(Box::new(elem_ty.clone())),
+        InitKind::List { elem_ty, .. } => RecTy::List(Rc::new(elem_ty.clone())),
         InitKind::Def(id) => def_type(rk, *id),
         InitKind::Dag { .. } => RecTy::Dag,
         InitKind::Var { ty, .. }
@@ -333,10 +344,10 @@ pub fn type_of(rk: &RecordKeeper, i: &Init) -> Option<RecTy> {
         | InitKind::Fold { ty, .. }
         | InitKind::Cond { ty, .. } => ty.clone(),
         InitKind::VarListElem { list, .. } => match type_of(rk, list) {
-            Some(RecTy::List(e)) => *e,
+            Some(RecTy::List(e)) => (*e).clone(),
             _ => return None,
         },
-        InitKind::VarDef { class, .. } => RecTy::Record(vec![*class]),
+        InitKind::VarDef { class, .. } => RecTy::Record(Rc::from([*class])),
     })
 }
 
@@ -606,7 +617,7 @@ pub fn list_slice(rk: &RecordKeeper, i: &Init, sel: &[u32]) -> Option<Init> {
             if sel.len() == 1 {
                 return Some(el(sel[0]));
             }
-            Some(list(sel.iter().map(|&s| el(s)).collect(), *e))
+            Some(list(sel.iter().map(|&s| el(s)).collect(), (*e).clone()))
         }
     }
 }
@@ -662,7 +673,7 @@ pub fn list_concat(ctx: &mut Ctx, a: Init, b: Init) -> Init {
         v.extend(y.iter().cloned());
         return list(v, elem_ty.clone());
     }
-    let ty = type_of(&ctx.rk, &a).unwrap_or(RecTy::List(Box::new(RecTy::Int)));
+    let ty = type_of(&ctx.rk, &a).unwrap_or(RecTy::List(Rc::new(RecTy::Int)));
     InitKind::BinOp {
         op: BinOp::ListConcat,
         lhs: a,
@@ -736,7 +747,7 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
                 if !is_final {
                     return i.clone();
                 }
-                return match ctx.rk.defs.get(&**name) {
+                return match ctx.def_ids.get(&**name) {
                     None => Init::int(0),
                     Some(&d) => {
                         let t = def_type(&ctx.rk, d);
@@ -750,11 +761,11 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
                 }
                 let t = match cur.id {
                     Some(id) => def_type(&ctx.rk, id),
-                    None => RecTy::Record(vec![]),
+                    None => RecTy::Record(Rc::from([])),
                 };
                 return Init::int(type_is_a(&ctx.rk, &t, check) as i64);
             }
-            match ctx.rk.defs.get(&**name) {
+            match ctx.def_ids.get(&**name) {
                 None => {
                     if is_final {
                         Init::int(0)
@@ -873,7 +884,7 @@ fn fold_unop(
                                 None => return me.clone(),
                             }
                         }
-                        _ => match ctx.rk.defs.get(&*name) {
+                        _ => match ctx.def_ids.get(&*name) {
                             Some(&d) => d,
                             None => {
                                 if is_final {
@@ -1437,7 +1448,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     };
     resolve_record_final(ctx, id, None, cur);
     let final_name = ctx.rk.records[id as usize].name.clone();
-    ctx.rk.defs.insert(final_name, id);
+    ctx.def_ids.insert(final_name, id);
     ctx.vardef_cache.insert(key, id);
     check_record_assertions(ctx, id);
     ctx.depth -= 1;

@@ -29,6 +29,8 @@ pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ev = walk::Evaluator::new(loaded);
     ev.run();
     let mut ctx = ev.ctx;
+    ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();
+    ctx.rk.classes = std::mem::take(&mut ctx.class_ids).into_iter().collect();
     for d in ctx.errors.iter_mut().chain(ctx.warnings.iter_mut()) {
         if let Some(sp) = d.span {
             crate::syntax::add_include_notes(&loaded.sources, sp.file, d);

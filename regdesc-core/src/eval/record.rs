@@ -21,11 +21,12 @@ pub enum RecTy {
     Bits(u32),
     Int,
     String,
-    List(Box<RecTy>),
+    /// Shared, so that cloning a type never allocates.
+    List(Rc<RecTy>),
     Dag,
     /// A record type: the set of classes a value is known to derive from
     /// (sorted by name, no class that is a superclass of another).
-    Record(Vec<RecId>),
+    Record(Rc<[RecId]>),
 }
 
 /// A shared, immutable value. Cloning is cheap.
@@ -313,13 +314,17 @@ impl Record {
 }
 
 impl Init {
+    /// `?` (shared: values this common are made once per thread).
     pub fn unset() -> Init {
-        InitKind::Unset.into()
+        COMMON.with(|c| c.unset.clone())
     }
     pub fn bit(b: bool) -> Init {
-        InitKind::Bit(b).into()
+        COMMON.with(|c| c.bits[b as usize].clone())
     }
     pub fn int(v: i64) -> Init {
+        if (SMALL_INT_MIN..SMALL_INT_MIN + SMALL_INTS as i64).contains(&v) {
+            return COMMON.with(|c| c.ints[(v - SMALL_INT_MIN) as usize].clone());
+        }
         InitKind::Int(v).into()
     }
     pub fn string(s: &str) -> Init {
@@ -385,6 +390,26 @@ impl Init {
     pub fn is_unset(&self) -> bool {
         matches!(&**self, InitKind::Unset)
     }
+}
+
+const SMALL_INT_MIN: i64 = -1;
+const SMALL_INTS: usize = 258;
+
+/// Values so common that each thread keeps one shared copy.
+struct Common {
+    unset: Init,
+    bits: [Init; 2],
+    ints: Vec<Init>,
+}
+
+thread_local! {
+    static COMMON: Common = Common {
+        unset: Init(Rc::new(InitKind::Unset)),
+        bits: [Init(Rc::new(InitKind::Bit(false))), Init(Rc::new(InitKind::Bit(true)))],
+        ints: (0..SMALL_INTS as i64)
+            .map(|k| Init(Rc::new(InitKind::Int(k + SMALL_INT_MIN))))
+            .collect(),
+    };
 }
 
 /// All classes and defs of one evaluation.

@@ -1,10 +1,12 @@
 //! Type relations between [`RecTy`]s, as llvm-tblgen defines them.
 
+use std::rc::Rc;
+
 use super::record::{RecId, RecTy, RecordKeeper};
 
 impl RecTy {
     pub fn list_of(self) -> RecTy {
-        RecTy::List(Box::new(self))
+        RecTy::List(Rc::new(self))
     }
 
     /// The type as llvm-tblgen prints it.
@@ -52,7 +54,7 @@ impl RecTy {
 pub fn record_ty(rk: &RecordKeeper, mut classes: Vec<RecId>) -> RecTy {
     classes.sort_by(|a, b| rk.name(*a).cmp(rk.name(*b)));
     classes.dedup();
-    RecTy::Record(classes)
+    RecTy::Record(classes.into())
 }
 
 /// The direct superclasses of a record, in llvm-tblgen's order (last first).
@@ -128,7 +130,7 @@ pub fn resolve_types(rk: &RecordKeeper, t1: &RecTy, t2: &RecTy) -> Option<RecTy>
     }
     if let (RecTy::Record(a), RecTy::Record(_)) = (t1, t2) {
         let mut common = Vec::new();
-        let mut stack: Vec<RecId> = a.clone();
+        let mut stack: Vec<RecId> = a.to_vec();
         while let Some(r) = stack.pop() {
             if record_ty_is_subclass_of(rk, t2, r) {
                 common.push(r);

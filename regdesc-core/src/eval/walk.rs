@@ -172,7 +172,7 @@ impl<'a> Evaluator<'a> {
     /// Evaluates every statement of the root file.
     pub fn run(&mut self) {
         let root = self.loaded.root;
-        let ast = &self.loaded.asts[root as usize];
+        let ast = self.loaded.ast(root);
         for s in &ast.stmts {
             self.top_stmt(s);
         }
@@ -186,7 +186,7 @@ impl<'a> Evaluator<'a> {
                     return;
                 }
                 self.nesting += 1;
-                let ast = &self.loaded.asts[f as usize];
+                let ast = self.loaded.ast(f);
                 for s in &ast.stmts {
                     self.top_stmt(s);
                 }
@@ -247,7 +247,7 @@ impl<'a> Evaluator<'a> {
         match s {
             Stmt::Include(inc) => {
                 if let Some(f) = inc.file {
-                    let ast = &self.loaded.asts[f as usize];
+                    let ast = self.loaded.ast(f);
                     return self.object_list(&ast.stmts);
                 }
                 Ok(())
@@ -296,7 +296,7 @@ impl<'a> Evaluator<'a> {
             TypeKind::String | TypeKind::Code => RecTy::String,
             TypeKind::Dag => RecTy::Dag,
             TypeKind::Bits(n) => RecTy::Bits(*n),
-            TypeKind::List(e) => RecTy::List(Box::new(self.parse_type(e)?)),
+            TypeKind::List(e) => RecTy::List(Rc::new(self.parse_type(e)?)),
             TypeKind::Class(id) => {
                 let c = self.class_id(&id.name, id.span)?;
                 class_ty(self.rk(), c)
@@ -305,7 +305,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn class_id(&mut self, name: &str, span: Span) -> R<RecId> {
-        match self.ctx.rk.classes.get(name) {
+        match self.ctx.class_ids.get(name) {
             Some(&c) => Ok(c),
             None => {
                 let mut d = Diagnostic::error(
@@ -329,11 +329,12 @@ impl<'a> Evaluator<'a> {
 
     fn suggest_class(&self, name: &str) -> Option<String> {
         let lower = name.to_ascii_lowercase();
+        // The smallest match, so the suggestion does not depend on hash order.
         self.ctx
-            .rk
-            .classes
+            .class_ids
             .keys()
-            .find(|k| k.to_ascii_lowercase() == lower)
+            .filter(|k| k.to_ascii_lowercase() == lower)
+            .min()
             .cloned()
     }
 
@@ -650,7 +651,7 @@ impl<'a> Evaluator<'a> {
 
     fn parse_class(&mut self, c: &'a syntax::ClassStmt) -> R<()> {
         let name = c.name.name.clone();
-        let id = if let Some(&id) = self.ctx.rk.classes.get(&name) {
+        let id = if let Some(&id) = self.ctx.class_ids.get(&name) {
             let r = self.rec(id);
             if !r.values.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
                 let prev = r.span;
@@ -675,7 +676,7 @@ impl<'a> Evaluator<'a> {
                 ..Default::default()
             };
             let id = self.push_record(rec);
-            self.ctx.rk.classes.insert(name.clone(), id);
+            self.ctx.class_ids.insert(name.clone(), id);
             id
         };
         if c.is_forward_decl {
@@ -926,7 +927,7 @@ impl<'a> Evaluator<'a> {
 
     fn add_def_one(&mut self, mut rec: Record) -> R<()> {
         let mut new_name = None;
-        if let Some(&prev) = self.ctx.rk.defs.get(&rec.name) {
+        if let Some(&prev) = self.ctx.def_ids.get(&rec.name) {
             if !rec.is_anonymous {
                 let prev_span = self.rec(prev).span;
                 let d = Diagnostic::error(
@@ -988,11 +989,11 @@ impl<'a> Evaluator<'a> {
             self.defsets[k].elems.push(def.clone());
         }
         let name = self.rec(id).name.clone();
-        if self.ctx.rk.defs.contains_key(&name) {
+        if self.ctx.def_ids.contains_key(&name) {
             let span = self.rec(id).span;
             return self.err(span, format!("Def already exists: {name}"));
         }
-        self.ctx.rk.defs.insert(name, id);
+        self.ctx.def_ids.insert(name, id);
         if self.ctx.errors.len() > nerr {
             return Err(());
         }
@@ -1135,6 +1136,18 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 Entry::Rec(rec) => {
+                    self.ctx.expanded += 1;
+                    if self.ctx.expanded > MAX_RECORDS {
+                        let d = Diagnostic::error(
+                            "regdesc::eval::limit",
+                            format!("expanding loops and multiclasses made more than {MAX_RECORDS} records"),
+                            Some(rec.span),
+                        )
+                        .with_label("while expanding this record")
+                        .with_help("nested `foreach` loops multiply; shrink their ranges");
+                        self.ctx.errors.push(d);
+                        return Err(());
+                    }
                     let mut rec: Record = (**rec).clone();
                     if let Some(l) = loc {
                         rec.instantiated_from.push(l);
@@ -1203,7 +1216,7 @@ impl<'a> Evaluator<'a> {
                 Some(cr.name.span),
             )
             .with_label("not a multiclass");
-            if self.ctx.rk.classes.contains_key(&cr.name.name) {
+            if self.ctx.class_ids.contains_key(&cr.name.name) {
                 d = d.with_help(
                     "a defm must name a multiclass first; classes may only follow the multiclasses",
                 );
@@ -1253,7 +1266,7 @@ impl<'a> Evaluator<'a> {
                 break;
             }
             cr = &d.parents[idx];
-            if self.ctx.rk.classes.contains_key(&cr.name.name) {
+            if self.ctx.class_ids.contains_key(&cr.name.name) {
                 break;
             }
         }
@@ -1361,7 +1374,7 @@ impl<'a> Evaluator<'a> {
             );
         }
         self.defsets.push(Defset {
-            elt_ty: *elt,
+            elt_ty: (*elt).clone(),
             elems: Vec::new(),
             span: d.ty.span,
         });
@@ -1397,7 +1410,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn get_global(&self, name: &str) -> Option<Init> {
-        if let Some(&d) = self.ctx.rk.defs.get(name) {
+        if let Some(&d) = self.ctx.def_ids.get(name) {
             return Some(Init::def(d));
         }
         self.extra_globals.get(name).cloned()
@@ -1450,7 +1463,7 @@ impl<'a> Evaluator<'a> {
                 let v = self.value(e, None, None, Mode::Value)?;
                 match type_of(self.rk(), &v) {
                     Some(RecTy::List(elt)) => {
-                        return Ok((var(name, *elt), v));
+                        return Ok((var(name, (*elt).clone()), v));
                     }
                     Some(_) => {
                         let InitKind::Int(x) = &*v else {
@@ -1673,7 +1686,7 @@ impl<'a> Evaluator<'a> {
         .with_label("not defined here");
         if name == "NAME" {
             d = d.with_help("`NAME` is only available inside classes and multiclasses");
-        } else if self.ctx.rk.classes.contains_key(name) {
+        } else if self.ctx.class_ids.contains_key(name) {
             d = d.with_help(format!(
                 "`{name}` is a class; to make a record of it write `{name}<...>`"
             ));
@@ -1834,7 +1847,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::Unset => Ok(Init::unset()),
             ExprKind::Id(id) => self.id_value(&id.name, id.span, cur, mode),
             ExprKind::ClassInst { class, args } => {
-                let Some(&c) = self.ctx.rk.classes.get(&class.name) else {
+                let Some(&c) = self.ctx.class_ids.get(&class.name) else {
                     return self.err_code(
                         "regdesc::eval::undefined-class",
                         class.span,
@@ -2198,7 +2211,7 @@ impl<'a> Evaluator<'a> {
                                 }
                                 t
                             }
-                            None => RecTy::Record(vec![]),
+                            None => RecTy::Record(Rc::from([])),
                         };
                         (UnOp::GetDagOp, Some(t))
                     }
@@ -2233,7 +2246,7 @@ impl<'a> Evaluator<'a> {
                         ty = Some(if code == UnOp::Head { it } else { it.list_of() });
                     } else {
                         ty = Some(if code == UnOp::Head {
-                            *elt
+                            (*elt).clone()
                         } else {
                             RecTy::List(elt)
                         });
@@ -2425,7 +2438,7 @@ impl<'a> Evaluator<'a> {
                         BinOp::Eq | BinOp::Ne => {
                             if !convertible(self.rk(), &lt, &RecTy::Int)
                                 && !convertible(self.rk(), &lt, &RecTy::String)
-                                && !convertible(self.rk(), &lt, &RecTy::Record(vec![]))
+                                && !convertible(self.rk(), &lt, &RecTy::Record(Rc::from([])))
                             {
                                 let msg = format!("expected bit, bits, int, string, or record; got value of type '{}'", self.ty_str(&lt));
                                 return self.err_code("regdesc::eval::type", a.span, msg);
@@ -2480,7 +2493,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
             if code == BinOp::SetDagOp {
-                argty = Some(RecTy::Record(vec![]));
+                argty = Some(RecTy::Record(Rc::from([])));
             }
         }
         if code == BinOp::ListConcat {

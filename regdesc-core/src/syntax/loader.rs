@@ -113,6 +113,31 @@ pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
     })
 }
 
+pub(crate) fn load_file_then<R>(
+    path: &Path,
+    opts: &LoadOptions,
+    consume: impl FnOnce(&Loaded) -> R,
+) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
+    let mut l = Loader::new(opts);
+    match read_text(path) {
+        Ok(text) => {
+            let canon = std::fs::canonicalize(path).ok();
+            let id = l.add_file(path.to_path_buf(), text, None, canon);
+            l.process(id);
+            l.finish_then(id, consume)
+        }
+        Err(e) => {
+            let d = SyntaxError::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+                span: None,
+            }
+            .to_diagnostic();
+            Err((l.sources, vec![d]))
+        }
+    }
+}
+
 pub(crate) fn load_str(name: &str, text: &str, opts: &LoadOptions) -> LoadResult {
     let name = PathBuf::from(name);
     let text = text.to_string();
@@ -226,10 +251,106 @@ impl<'o> Loader<'o> {
         }
         Ok(Loaded {
             sources: self.sources,
-            asts: self.asts,
+            asts: self
+                .asts
+                .into_iter()
+                .map(std::sync::OnceLock::from)
+                .collect(),
             root,
             diagnostics: self.notes,
         })
+    }
+
+    /// Parses on a worker thread, in include order, while `consume` runs
+    /// here on the files parsed so far.
+    fn finish_then<R>(
+        mut self,
+        root: FileId,
+        consume: impl FnOnce(&Loaded) -> R,
+    ) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
+        use std::sync::{Mutex, OnceLock};
+        if !self.errors.is_empty() {
+            let mut all = self.errors;
+            all.extend(self.notes);
+            return Err((self.sources, all));
+        }
+        let texts = std::mem::take(&mut self.preprocessed);
+        let includes = std::mem::take(&mut self.includes);
+        let loaded = Loaded {
+            sources: std::mem::take(&mut self.sources),
+            asts: (0..texts.len()).map(|_| OnceLock::new()).collect(),
+            root,
+            diagnostics: std::mem::take(&mut self.notes),
+        };
+        let failures: Mutex<Vec<SyntaxError>> = Mutex::new(Vec::new());
+        // File ids are in include (depth-first) order, the order in which
+        // evaluation needs them.
+        let parse_all = || {
+            for (id, text) in texts.iter().enumerate() {
+                let ast = match text {
+                    Some(t) => match parser::parse_preprocessed(id as FileId, t) {
+                        Ok(mut ast) => {
+                            if !includes[id].is_empty() {
+                                link_includes(&mut ast.stmts, &includes[id]);
+                            }
+                            ast
+                        }
+                        Err(errs) => {
+                            if let Ok(mut f) = failures.lock() {
+                                f.extend(errs);
+                            }
+                            SourceFileAst::default()
+                        }
+                    },
+                    None => SourceFileAst::default(),
+                };
+                let _ = loaded.asts[id].set(ast);
+            }
+        };
+        let result = std::thread::scope(|s| {
+            let worker = std::thread::Builder::new()
+                .name("regdesc-parse".into())
+                .stack_size(256 << 20)
+                .spawn_scoped(s, || {
+                    // Whatever happens, no consumer may wait forever.
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse_all));
+                    for a in &loaded.asts {
+                        let _ = a.set(SourceFileAst::default());
+                    }
+                    r
+                });
+            match worker {
+                Ok(h) => {
+                    let r = consume(&loaded);
+                    match h.join() {
+                        Ok(Ok(())) => Some(r),
+                        _ => None,
+                    }
+                }
+                Err(_) => None,
+            }
+        });
+        let failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+        let Some(result) = result.filter(|_| failures.is_empty()) else {
+            let mut errors = Vec::new();
+            for e in &failures {
+                let mut d = e.to_diagnostic();
+                if let Some(span) = e.span() {
+                    add_include_notes(&loaded.sources, span.file, &mut d);
+                }
+                errors.push(d);
+            }
+            if errors.is_empty() {
+                errors.push(Diagnostic::error(
+                    "regdesc::syntax::internal",
+                    "internal error: the parser thread failed",
+                    None,
+                ));
+            }
+            errors.extend(loaded.diagnostics);
+            return Err((loaded.sources, errors));
+        };
+        Ok((loaded, result))
     }
 
     fn find_include(&mut self, path: &str) -> Result<(PathBuf, String), Vec<String>> {

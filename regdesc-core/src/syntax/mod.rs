@@ -87,21 +87,47 @@ pub struct LoadOptions {
 }
 
 /// The result of loading: every file read, and its AST.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Loaded {
     pub sources: SourceMap,
-    /// The AST of each file, indexed by [`FileId`].
-    pub asts: Vec<SourceFileAst>,
+    /// The AST of each file, indexed by [`FileId`]. While a
+    /// [`load_file_then`] consumer runs, later files may still be parsing;
+    /// [`Loaded::ast`] waits for them.
+    asts: Vec<std::sync::OnceLock<SourceFileAst>>,
     /// The file named on the command line.
     pub root: FileId,
     /// Notes and warnings from loading (for example "used the built-in prelude").
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Loaded {
+    /// The AST of file `id` (waiting for it if it is still being parsed).
+    pub fn ast(&self, id: FileId) -> &SourceFileAst {
+        self.asts[id as usize].wait()
+    }
+
+    /// The number of files.
+    pub fn file_count(&self) -> usize {
+        self.asts.len()
+    }
+}
+
 /// Reads, preprocesses and parses `path` and everything it includes.
 /// On failure returns the sources read so far (for rendering) and every error.
 pub fn load_file(path: &Path, opts: &LoadOptions) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
     loader::load_file(path, opts)
+}
+
+/// Loads `path` like [`load_file`], but runs `consume` on this thread while
+/// the files are still being parsed on another: `consume` sees every AST,
+/// in include order, as soon as it is ready. A syntax error anywhere wins
+/// over whatever `consume` returned.
+pub fn load_file_then<R>(
+    path: &Path,
+    opts: &LoadOptions,
+    consume: impl FnOnce(&Loaded) -> R,
+) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
+    loader::load_file_then(path, opts, consume)
 }
 
 /// Like [`load_file`], for text held in memory under the name `name`.
