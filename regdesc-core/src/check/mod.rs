@@ -610,20 +610,46 @@ fn class_sizes(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
         (leaves, Some(end))
     };
-    for c in bank.classes_in_order() {
+    // A register without sub-registers has no size of its own; the smallest
+    // other defined class holding it gives one.
+    let mut holders: Vec<Vec<(ClassId, u32)>> = vec![Vec::new(); bank.registers.len()];
+    for &cid in &bank.class_order {
+        let c = bank.class(cid);
+        if c.def.is_some() {
+            for &r in &c.members {
+                holders[r as usize].push((cid, c.rsi.get(0).reg_size));
+            }
+        }
+    }
+    for &cid in &bank.class_order {
+        let c = bank.class(cid);
         if c.def.is_none() || c.members.is_empty() {
             continue;
         }
+        let size_of = |r: RegId| -> (usize, Option<u32>) {
+            let (l, b) = shape(r);
+            if b.is_none() && bank.reg(r).sub_regs.is_empty() {
+                let outside = holders[r as usize]
+                    .iter()
+                    .filter(|(h, _)| *h != cid)
+                    .map(|(_, s)| *s)
+                    .min();
+                return (l, outside);
+            }
+            (l, b)
+        };
         let first = c.members[0];
-        let (l0, b0) = shape(first);
+        let (l0, b0) = size_of(first);
+        let leaf0 = bank.reg(first).sub_regs.is_empty();
         // Sizes in bits decide when both are known (x86's EAX and RIP are
         // both 32 bits though built from different leaves); otherwise the
-        // number of leaf sub-registers does.
+        // number of leaf sub-registers does, when both have sub-registers
+        // (ARM's D16-D31 have none, unlike D0-D15: no size to compare).
         let odd = c.members.iter().copied().find(|&r| {
-            let (l, b) = shape(r);
+            let (l, b) = size_of(r);
             match (b, b0) {
                 (Some(x), Some(y)) => x != y,
-                _ => l != l0,
+                _ => !leaf0 && !bank.reg(r).sub_regs.is_empty() && l != l0,
             }
         });
         let Some(other) = odd else { continue };
