@@ -64,6 +64,13 @@ def x86amx : ValueType<8192, 177>;  def i64x8 : ValueType<512, 178>;  def token 
 def iPTRAny : ValueType<0, 250>;  def vAny : ValueType<0, 251>;  def fAny : ValueType<0, 252>;  def iAny : ValueType<0, 253>;
 def iPTR : ValueType<0, 254>;  def Any : ValueType<0, 255>;
 
+// A pointer type for GlobalISel patterns: an integer type's size and number
+// plus an address space (targets define e.g. `def p0 : PtrValueType<i64, 0>;`).
+class PtrValueType<ValueType scalar, int addrspace>
+    : ValueType<scalar.Size, scalar.Value> {
+  int AddrSpace = addrspace;
+}
+
 // ---- Hardware modes -----------------------------------------------------------
 
 // A mode is selected by subtarget features ("+a,-b").
@@ -227,13 +234,119 @@ class CalleeSavedRegs<dag saves> {
 
 // ---- Operands ---------------------------------------------------------------------
 
+// DAG operators of operand lists.
+def ops;
+def outs;
+def ins;
+def variable_ops;
+
+// An assembly-parser operand kind.
+class AsmOperandClass {
+  string Name = ?;
+  list<AsmOperandClass> SuperClasses = [];
+  string PredicateMethod = ?;
+  string RenderMethod = ?;
+  string ParserMethod = ?;
+  string DiagnosticType = "";
+  string DiagnosticString = "";
+  bit IsOptional = false;
+  string DefaultMethod = ?;
+}
+def ImmAsmOperand : AsmOperandClass {
+  let Name = "Imm";
+}
+
+// An instruction operand of value type `ty`.
+class Operand<ValueType ty> : DAGOperand {
+  ValueType Type = ty;
+  string PrintMethod = "printOperand";
+  string EncoderMethod = "";
+  bit hasCompleteDecoder = true;
+  string OperandType = "OPERAND_UNKNOWN";
+  dag MIOperandInfo = (ops);
+  code MCOperandPredicate;
+  AsmOperandClass ParserMatchClass = ImmAsmOperand;
+}
+
+// A register class used as an operand, with its printing and parsing.
 class RegisterOperand<RegisterClass regclass, string pm = "printOperand">
   : DAGOperand {
   RegisterClass RegClass = regclass;
   string PrintMethod = pm;
   string EncoderMethod = "";
+  AsmOperandClass ParserMatchClass;
   string OperandType = "OPERAND_REGISTER";
+  // A register that reads as zero (for GlobalISel).
+  Register GIZeroRegister = ?;
 }
+
+// ---- Selection DAG leaves ---------------------------------------------------------------
+//
+// Just enough of TargetSelectionDAG.td for register files whose operands
+// carry an immediate predicate (AArch64's vector-index operands).
+
+// A selection DAG node kind (declared without its profile here).
+class SDNode;
+def imm : SDNode;
+def timm : SDNode;
+
+// A node transformation applied to a matched operand.
+class SDNodeXForm<SDNode opc, code xformFunction> {
+  SDNode Opcode = opc;
+  code XFormFunction = xformFunction;
+}
+def NOOP_SDNodeXForm : SDNodeXForm<?, [{}]>;
+
+// Fragments matching with C++ predicates.
+class PatFrags<dag ops, list<dag> frags, code pred = [{}], SDNodeXForm xform = NOOP_SDNodeXForm> {
+  dag Operands = ops;
+  list<dag> Fragments = frags;
+  code PredicateCode = pred;
+  code GISelPredicateCode = [{}];
+  code ImmediateCode = [{}];
+  SDNodeXForm OperandTransform = xform;
+  bit PredicateCodeUsesOperands = false;
+  bit IsLoad = ?;
+  bit IsStore = ?;
+  bit IsAtomic = ?;
+  bit IsUnindexed = ?;
+  bit IsNonExtLoad = ?;
+  bit IsAnyExtLoad = ?;
+  bit IsSignExtLoad = ?;
+  bit IsZeroExtLoad = ?;
+  bit IsTruncStore = ?;
+  bit IsAtomicOrderingMonotonic = ?;
+  bit IsAtomicOrderingAcquire = ?;
+  bit IsAtomicOrderingRelease = ?;
+  bit IsAtomicOrderingAcquireRelease = ?;
+  bit IsAtomicOrderingSequentiallyConsistent = ?;
+  bit IsAtomicOrderingAcquireOrStronger = ?;
+  bit IsAtomicOrderingWeakerThanAcquire = ?;
+  bit IsAtomicOrderingReleaseOrStronger = ?;
+  bit IsAtomicOrderingWeakerThanRelease = ?;
+  ValueType MemoryVT = ?;
+  ValueType ScalarMemoryVT = ?;
+  list<int> AddressSpaces = ?;
+  int MinAlignment = ?;
+  bit IsAPInt = false;
+  bit IsAPFloat = false;
+  bit IsFP = false;
+  bit FastIselShouldIgnore = false;
+}
+class PatFrag<dag ops, dag frag, code pred = [{}], SDNodeXForm xform = NOOP_SDNodeXForm>
+  : PatFrags<ops, [frag], pred, xform>;
+class PatLeaf<dag frag, code pred = [{}], SDNodeXForm xform = NOOP_SDNodeXForm>
+  : PatFrag<(ops), frag, pred, xform>;
+class ImmLeaf<ValueType vt, code pred, SDNodeXForm xform = NOOP_SDNodeXForm,
+              SDNode ImmNode = imm>
+  : PatFrag<(ops), (vt ImmNode), [{}], xform> {
+  let ImmediateCode = pred;
+  bit FastIselShouldIgnore = false;
+  bit IsAPInt = false;
+}
+class TImmLeaf<ValueType vt, code pred, SDNodeXForm xform = NOOP_SDNodeXForm,
+               SDNode ImmNode = timm>
+  : ImmLeaf<vt, pred, xform, ImmNode>;
 
 // ---- The target -------------------------------------------------------------------
 
