@@ -36,6 +36,7 @@ fn random_files_dump_like_llvm_tblgen() {
         let text = gen::td(&s);
         let file = dir.join("random.td");
         std::fs::write(&file, &text).unwrap();
+        std::env::set_var("REGDESC_TBLGEN_TIMEOUT", "20");
         let (ok, _, stderr) = common::tblgen(
             &tool,
             &[

@@ -29,25 +29,54 @@ pub fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs llvm-tblgen; returns (success, stdout, stderr).
-pub fn tblgen(
-    tool: &Path,
-    args: &[&str],
-    file: &Path,
-    includes: &[PathBuf],
-) -> (bool, String, String) {
+/// Runs llvm-tblgen; returns (success, stdout, stderr). llvm-tblgen 14 can
+/// loop forever on some inputs (artificial registers in odd classes): after
+/// `REGDESC_TBLGEN_TIMEOUT` seconds (default 120) it is killed and the run
+/// counts as a failure with stderr `timeout`.
+pub fn tblgen(tool: &Path, args: &[&str], file: &Path, includes: &[PathBuf]) -> (bool, String, String) {
+    use std::io::Read;
+    use std::process::Stdio;
     let mut cmd = Command::new(tool);
     cmd.args(args);
     for i in includes {
         cmd.arg("-I").arg(i);
     }
-    cmd.arg(file);
-    let out = cmd.output().expect("run llvm-tblgen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    cmd.arg(file).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run llvm-tblgen");
+    let (mut out, mut err) = (child.stdout.take().expect("stdout"), child.stderr.take().expect("stderr"));
+    let t_out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let limit = std::env::var("REGDESC_TBLGEN_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120u64);
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Ok(None) if start.elapsed().as_secs() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(_) => break None,
+        }
+    };
+    let out = String::from_utf8_lossy(&t_out.join().unwrap_or_default()).into_owned();
+    let err = String::from_utf8_lossy(&t_err.join().unwrap_or_default()).into_owned();
+    match status {
+        Some(st) => (st.success(), out, err),
+        None => (false, out, "timeout".to_string()),
+    }
 }
 
 /// Removes llvm-tblgen's `warning: ...` lines (and what follows them on

@@ -207,10 +207,17 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|c| member_bits(&c.members, nregs))
             .collect();
+        let mut reg_classes: Vec<Vec<ClassId>> = vec![Vec::new(); nregs];
+        for (c, rc) in self.bank.classes.iter().enumerate() {
+            for &r in &rc.members {
+                reg_classes[r as usize].push(c as ClassId);
+            }
+        }
         let mut inf = Inference {
             b: self,
             key2rc,
             bits,
+            reg_classes,
         };
         inf.run()?;
         self.sort_classes();
@@ -296,6 +303,8 @@ struct Inference<'b, 'a> {
     key2rc: HashMap<ClassKey, ClassId>,
     /// Membership bit set of each class, by register.
     bits: Vec<Vec<u64>>,
+    /// The classes holding each register (an inverted index of `bits`).
+    reg_classes: Vec<Vec<ClassId>>,
 }
 
 fn member_bits(members: &[RegId], nregs: usize) -> Vec<u64> {
@@ -329,6 +338,9 @@ impl Inference<'_, '_> {
         let topo_sigs = self.b.topo_sigs_of(&members);
         self.bits
             .push(member_bits(&members, self.b.bank.registers.len()));
+        for &r in &members {
+            self.reg_classes[r as usize].push(id);
+        }
         self.b.bank.classes.push(RegClass {
             name,
             def: None,
@@ -430,7 +442,8 @@ impl Inference<'_, '_> {
     fn common_sub_class(&mut self, rc: ClassId) {
         let last = self.classes().len();
         for other in 0..last as ClassId {
-            if other == rc {
+            if other == rc || !bits_any_common(&self.bits[rc as usize], &self.bits[other as usize])
+            {
                 continue;
             }
             let (m1, m2) = (
@@ -487,23 +500,35 @@ impl Inference<'_, '_> {
         }
         for idx in full {
             let pairs = std::mem::take(&mut all_pairs[idx as usize]);
-            let bank = &self.b.bank;
-            let mut sigs = vec![0u64; bank.num_topo_sigs.div_ceil(64)];
-            for &(_, sub) in &pairs {
-                bit_set(&mut sigs, bank.reg(sub).topo_sig as usize);
-            }
             let end = self.classes().len();
-            for sub_rc in first_sub_rc..end {
+            // Count, for every class from `first_sub_rc` on, how many pairs
+            // have their sub-register in it: only classes sharing a member
+            // can take part (LLVM skips the others by topological signature
+            // or an empty subset), visited in class order as LLVM does.
+            let mut count = vec![0usize; end];
+            let mut touched: Vec<ClassId> = Vec::new();
+            for &(_, sub) in &pairs {
+                for &c in &self.reg_classes[sub as usize] {
+                    let ci = c as usize;
+                    if ci >= first_sub_rc && ci < end {
+                        if count[ci] == 0 {
+                            touched.push(c);
+                        }
+                        count[ci] += 1;
+                    }
+                }
+            }
+            touched.sort_unstable();
+            let candidates: Vec<(ClassId, usize)> =
+                touched.iter().map(|&c| (c, count[c as usize])).collect();
+            for (sub_rc, n_in) in candidates {
+                let sub_rc = sub_rc as usize;
                 let src = &self.classes()[sub_rc];
-                if src.artificial || !bits_any_common(&sigs, &src.topo_sigs) {
+                if src.artificial || n_in == pairs.len() {
                     continue;
                 }
                 let sb = &self.bits[sub_rc];
                 let has = |r: RegId| sb[r as usize / 64] & (1 << (r % 64)) != 0;
-                let n_in = pairs.iter().filter(|p| has(p.1)).count();
-                if n_in == 0 || n_in == pairs.len() {
-                    continue;
-                }
                 // Members are sorted and unique, so the subset is too.
                 let subset: Vec<RegId> = pairs.iter().filter(|p| has(p.1)).map(|p| p.0).collect();
                 let name = format!(
