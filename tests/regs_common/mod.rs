@@ -33,7 +33,12 @@ pub fn manifest_dir() -> PathBuf {
 /// loop forever on some inputs (artificial registers in odd classes): after
 /// `REGDESC_TBLGEN_TIMEOUT` seconds (default 120) it is killed and the run
 /// counts as a failure with stderr `timeout`.
-pub fn tblgen(tool: &Path, args: &[&str], file: &Path, includes: &[PathBuf]) -> (bool, String, String) {
+pub fn tblgen(
+    tool: &Path,
+    args: &[&str],
+    file: &Path,
+    includes: &[PathBuf],
+) -> (bool, String, String) {
     use std::io::Read;
     use std::process::Stdio;
     let mut cmd = Command::new(tool);
@@ -43,7 +48,10 @@ pub fn tblgen(tool: &Path, args: &[&str], file: &Path, includes: &[PathBuf]) -> 
     }
     cmd.arg(file).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("run llvm-tblgen");
-    let (mut out, mut err) = (child.stdout.take().expect("stdout"), child.stderr.take().expect("stderr"));
+    let (mut out, mut err) = (
+        child.stdout.take().expect("stdout"),
+        child.stderr.take().expect("stderr"),
+    );
     let t_out = std::thread::spawn(move || {
         let mut s = Vec::new();
         let _ = out.read_to_end(&mut s);
