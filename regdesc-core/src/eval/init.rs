@@ -331,7 +331,7 @@ pub fn type_of(rk: &RecordKeeper, i: &Init) -> Option<RecTy> {
         InitKind::Unset => return None,
         InitKind::Bit(_) | InitKind::VarBit { .. } => RecTy::Bit,
         InitKind::Bits(b) => RecTy::Bits(b.len() as u32),
-        InitKind::Int(_) | InitKind::IsA { .. } | InitKind::Exists { .. } => RecTy::Int,
+        InitKind::Int(_) | InitKind::IsA { .. } => RecTy::Int,
         InitKind::String { .. } | InitKind::AnonymousName(_) => RecTy::String,
         InitKind::List { elem_ty, .. } => RecTy::List(Rc::new(elem_ty.clone())),
         InitKind::Def(id) => def_type(rk, *id),
@@ -738,46 +738,6 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
                 }
             }
             i.clone()
-        }
-        InitKind::Exists { check, expr } => {
-            let Some((name, _)) = as_str(expr) else {
-                return i.clone();
-            };
-            let Some(cur) = cur else {
-                if !is_final {
-                    return i.clone();
-                }
-                return match ctx.def_ids.get(&**name) {
-                    None => Init::int(0),
-                    Some(&d) => {
-                        let t = def_type(&ctx.rk, d);
-                        Init::int(type_is_a(&ctx.rk, &t, check) as i64)
-                    }
-                };
-            };
-            if is_self_name(cur, expr) {
-                if !is_final {
-                    return i.clone();
-                }
-                let t = match cur.id {
-                    Some(id) => def_type(&ctx.rk, id),
-                    None => RecTy::Record(Rc::from([])),
-                };
-                return Init::int(type_is_a(&ctx.rk, &t, check) as i64);
-            }
-            match ctx.def_ids.get(&**name) {
-                None => {
-                    if is_final {
-                        Init::int(0)
-                    } else {
-                        i.clone()
-                    }
-                }
-                Some(&d) => {
-                    let t = def_type(&ctx.rk, d);
-                    Init::int(type_is_a(&ctx.rk, &t, check) as i64)
-                }
-            }
         }
         InitKind::Cond { conds, vals, ty } => {
             for (c, v) in conds.iter().zip(vals) {
@@ -1877,19 +1837,6 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             }
             i.clone()
         }
-        InitKind::Exists { check, expr } => {
-            let n = resolve(ctx, expr, r);
-            if !same(&n, expr) || r.is_final() {
-                let u: Init = InitKind::Exists {
-                    check: check.clone(),
-                    expr: n,
-                }
-                .into();
-                let cur = r.cur().cloned();
-                return fold(ctx, &u, cur.as_ref(), r.is_final());
-            }
-            i.clone()
-        }
         InitKind::Cond { conds, vals, ty } => {
             let mut changed = false;
             let mut nc = Vec::with_capacity(conds.len());
@@ -2171,13 +2118,6 @@ fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
         }
         InitKind::IsA { check, expr } => {
             out.push_str("!isa<");
-            check.write(rk, out);
-            out.push_str(">(");
-            write_init(rk, expr, out);
-            out.push(')');
-        }
-        InitKind::Exists { check, expr } => {
-            out.push_str("!exists<");
             check.write(rk, out);
             out.push_str(">(");
             write_init(rk, expr, out);

@@ -191,11 +191,6 @@ pub enum InitKind {
         check: RecTy,
         expr: Init,
     },
-    /// `!exists<ty>(expr)`
-    Exists {
-        check: RecTy,
-        expr: Init,
-    },
     /// `!cond(c1: v1, ...)`
     Cond {
         conds: Vec<Init>,

@@ -2173,14 +2173,14 @@ impl<'a> Evaluator<'a> {
         item: Option<&RecTy>,
     ) -> R<Init> {
         use BangOp as B;
-        let ty_needed = matches!(op, B::Cast | B::IsA | B::Exists);
+        let ty_needed = matches!(op, B::Cast | B::IsA);
         if ty_needed && type_arg.is_none() {
             return self.err(
                 op_span,
                 format!("expected type for {op}: write {op}<type>(...)"),
             );
         }
-        if type_arg.is_some() && !matches!(op, B::Cast | B::IsA | B::Exists | B::GetDagOp) {
+        if type_arg.is_some() && !matches!(op, B::Cast | B::IsA | B::GetDagOp) {
             return self.err(op_span, format!("{op} does not take a type"));
         }
         match op {
@@ -2269,26 +2269,6 @@ impl<'a> Evaluator<'a> {
                 let v = self.value(&args[0], cur, None, Mode::Value)?;
                 let i: Init = InitKind::IsA { check: t, expr: v }.into();
                 Ok(fold(&mut self.ctx, &i, None, false))
-            }
-            B::Exists => {
-                self.nargs(op, op_span, args, 1, 1)?;
-                let t = match type_arg {
-                    Some(t) => self.parse_type(t)?,
-                    None => return Err(()),
-                };
-                let v = self.value(&args[0], cur, None, Mode::Value)?;
-                match type_of(self.rk(), &v) {
-                    Some(RecTy::String) => {}
-                    Some(RecTy::Record(_)) => {
-                        return self.err(
-                            args[0].span,
-                            "expected string type argument in !exists operator, please use !isa instead",
-                        )
-                    }
-                    _ => return self.err(args[0].span, "expected string type argument in !exists operator"),
-                }
-                let i: Init = InitKind::Exists { check: t, expr: v }.into();
-                Ok(self.fold_in(i, cur))
             }
             B::Con
             | B::Add

@@ -89,42 +89,17 @@ fn parse_parallel(texts: &[Option<String>]) -> Vec<ParseResult> {
 
 type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
 
-pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
-    let path = path.to_path_buf();
-    with_big_stack(move || {
-        let mut l = Loader::new(opts);
-        match read_text(&path) {
-            Ok(text) => {
-                let canon = std::fs::canonicalize(&path).ok();
-                let id = l.add_file(path, text, None, canon);
-                l.process(id);
-                l.finish(id)
-            }
-            Err(e) => {
-                let d = SyntaxError::Io {
-                    path: path.display().to_string(),
-                    message: e.to_string(),
-                    span: None,
-                }
-                .to_diagnostic();
-                Err((l.sources, vec![d]))
-            }
-        }
-    })
-}
+/// Reads the root file and preprocesses it with everything it includes.
+type Started<'o> = Result<(Loader<'o>, FileId), (SourceMap, Vec<Diagnostic>)>;
 
-pub(crate) fn load_file_then<R>(
-    path: &Path,
-    opts: &LoadOptions,
-    consume: impl FnOnce(&Loaded) -> R,
-) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
+fn start<'o>(path: &Path, opts: &'o LoadOptions) -> Started<'o> {
     let mut l = Loader::new(opts);
     match read_text(path) {
         Ok(text) => {
             let canon = std::fs::canonicalize(path).ok();
             let id = l.add_file(path.to_path_buf(), text, None, canon);
             l.process(id);
-            l.finish_then(id, consume)
+            Ok((l, id))
         }
         Err(e) => {
             let d = SyntaxError::Io {
@@ -136,6 +111,23 @@ pub(crate) fn load_file_then<R>(
             Err((l.sources, vec![d]))
         }
     }
+}
+
+pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
+    let path = path.to_path_buf();
+    with_big_stack(move || {
+        let (l, id) = start(&path, opts)?;
+        l.finish(id)
+    })
+}
+
+pub(crate) fn load_file_then<R>(
+    path: &Path,
+    opts: &LoadOptions,
+    consume: impl FnOnce(&Loaded) -> R,
+) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
+    let (l, id) = start(path, opts)?;
+    l.finish_then(id, consume)
 }
 
 pub(crate) fn load_str(name: &str, text: &str, opts: &LoadOptions) -> LoadResult {

@@ -1028,10 +1028,10 @@ impl Builder<'_> {
             None
         };
         let args: Vec<Expr> = it.map(|v| self.value(v)).collect();
-        // `!exists` is in the AST for later LLVM versions; llvm-tblgen 14
-        // does not know it.
+        // Operators of later LLVM versions (`!exists`, `!div`, ...) are
+        // unknown to llvm-tblgen 14.
         let op = match BangOp::from_name(name) {
-            Some(BangOp::Exists) | None => {
+            None => {
                 self.err(SyntaxError::UnknownOperator {
                     name: name.to_string(),
                     span: op_span,
@@ -1064,9 +1064,7 @@ impl Builder<'_> {
             }),
         }
         let (min, max, words): (usize, usize, &'static str) = match op {
-            Head | Tail | Size | Empty | Not | Cast | IsA | Exists | GetDagOp => {
-                (1, 1, "one operand")
-            }
+            Head | Tail | Size | Empty | Not | Cast | IsA | GetDagOp => (1, 1, "one operand"),
             Add | Mul | And | Or | Xor | ListConcat | StrConcat | Con => {
                 (2, usize::MAX, "two or more operands")
             }
