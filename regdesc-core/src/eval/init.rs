@@ -1731,14 +1731,16 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
         InitKind::UnOp { op, arg, ty } => {
             let n = resolve(ctx, arg, r);
             if !same(&n, arg) || (r.is_final() && *op == UnOp::Cast) {
-                let u: Init = InitKind::UnOp {
-                    op: *op,
-                    arg: n,
-                    ty: ty.clone(),
-                }
-                .into();
-                let cur = r.cur().cloned();
-                return fold(ctx, &u, cur.as_ref(), r.is_final());
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::UnOp {
+                        op: *op,
+                        arg: n,
+                        ty: ty.clone(),
+                    },
+                    r.is_final(),
+                );
             }
             i.clone()
         }
@@ -1746,15 +1748,17 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             let a = resolve(ctx, lhs, r);
             let b = resolve(ctx, rhs, r);
             if !same(&a, lhs) || !same(&b, rhs) {
-                let u: Init = InitKind::BinOp {
-                    op: *op,
-                    lhs: a,
-                    rhs: b,
-                    ty: ty.clone(),
-                }
-                .into();
-                let cur = r.cur().cloned();
-                return fold(ctx, &u, cur.as_ref(), false);
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::BinOp {
+                        op: *op,
+                        lhs: a,
+                        rhs: b,
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
             }
             i.clone()
         }
@@ -1780,16 +1784,18 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
                 resolve(ctx, c, r)
             };
             if !same(&na, a) || !same(&nb, b) || !same(&nc, c) {
-                let u: Init = InitKind::TernOp {
-                    op: *op,
-                    a: na,
-                    b: nb,
-                    c: nc,
-                    ty: ty.clone(),
-                }
-                .into();
-                let cur = r.cur().cloned();
-                return fold(ctx, &u, cur.as_ref(), false);
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::TernOp {
+                        op: *op,
+                        a: na,
+                        b: nb,
+                        c: nc,
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
             }
             i.clone()
         }
@@ -1813,17 +1819,19 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             if same(&ns, start) && same(&nl, l) && same(&ne, expr) {
                 return i.clone();
             }
-            let u: Init = InitKind::Fold {
-                start: ns,
-                list: nl,
-                a: a.clone(),
-                b: b.clone(),
-                expr: ne,
-                ty: ty.clone(),
-            }
-            .into();
-            let cur = r.cur().cloned();
-            fold(ctx, &u, cur.as_ref(), false)
+            refold(
+                ctx,
+                r,
+                InitKind::Fold {
+                    start: ns,
+                    list: nl,
+                    a: a.clone(),
+                    b: b.clone(),
+                    expr: ne,
+                    ty: ty.clone(),
+                },
+                false,
+            )
         }
         InitKind::IsA { check, expr } => {
             let n = resolve(ctx, expr, r);
@@ -1852,14 +1860,16 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
                 nv.push(n);
             }
             if changed {
-                let u: Init = InitKind::Cond {
-                    conds: nc,
-                    vals: nv,
-                    ty: ty.clone(),
-                }
-                .into();
-                let cur = r.cur().cloned();
-                return fold(ctx, &u, cur.as_ref(), false);
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::Cond {
+                        conds: nc,
+                        vals: nv,
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
             }
             i.clone()
         }
@@ -1893,6 +1903,13 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             i.clone()
         }
     }
+}
+
+/// Builds a node from resolved operands and folds it against the
+/// resolver's current record.
+fn refold(ctx: &mut Ctx, r: &dyn Resolver, node: InitKind, is_final: bool) -> Init {
+    let cur = r.cur().cloned();
+    fold(ctx, &node.into(), cur.as_ref(), is_final)
 }
 
 /// `FieldInit::Fold`.
