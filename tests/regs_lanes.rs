@@ -111,7 +111,7 @@ proptest! {
     #[test]
     fn lane_invariants(mut s in spec()) {
         // Ad hoc aliases make sub-registers overlap outside the sub-register
-        // structure, which no lane assignment can express (LLVM's own FIXME);
+        // structure, which no lane assignment can express (LLVM notes this too);
         // `check` reports them. The invariants are for alias-free files.
         s.aliases.clear();
         let text = td(&s);

@@ -1989,6 +1989,16 @@ fn binop_name(op: BinOp) -> &'static str {
     }
 }
 
+/// Writes values separated by `, `.
+fn write_list<'i>(rk: &RecordKeeper, items: impl Iterator<Item = &'i Init>, out: &mut String) {
+    for (k, i) in items.enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        write_init(rk, i, out);
+    }
+}
+
 /// Writes a value as llvm-tblgen prints it.
 pub fn write_init(rk: &RecordKeeper, i: &Init, out: &mut String) {
     stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || write_init_inner(rk, i, out))
@@ -2001,12 +2011,7 @@ fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
         InitKind::Bit(b) => out.push(if *b { '1' } else { '0' }),
         InitKind::Bits(bs) => {
             out.push_str("{ ");
-            for (k, b) in bs.iter().rev().enumerate() {
-                if k > 0 {
-                    out.push_str(", ");
-                }
-                write_init(rk, b, out);
-            }
+            write_list(rk, bs.iter().rev(), out);
             out.push_str(" }");
         }
         InitKind::Int(v) => {
@@ -2025,12 +2030,7 @@ fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
         }
         InitKind::List { elems, .. } => {
             out.push('[');
-            for (k, e) in elems.iter().enumerate() {
-                if k > 0 {
-                    out.push_str(", ");
-                }
-                write_init(rk, e, out);
-            }
+            write_list(rk, elems.iter(), out);
             out.push(']');
         }
         InitKind::Def(id) => out.push_str(&rk.record(*id).name),
@@ -2155,12 +2155,7 @@ fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
         InitKind::VarDef { class, args, .. } => {
             out.push_str(rk.name(*class));
             out.push('<');
-            for (k, a) in args.iter().enumerate() {
-                if k > 0 {
-                    out.push_str(", ");
-                }
-                write_init(rk, a, out);
-            }
+            write_list(rk, args.iter(), out);
             out.push('>');
         }
         InitKind::AnonymousName(n) => {

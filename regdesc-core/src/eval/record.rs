@@ -96,6 +96,25 @@ pub enum BinOp {
     SetDagOp,
 }
 
+impl BinOp {
+    /// `!add`, `!sub`, `!mul`, `!and`, `!or`, `!xor`, `!shl`, `!sra`, `!srl`:
+    /// int operands, int result.
+    pub fn is_integer_arith(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::And
+                | BinOp::Or
+                | BinOp::Xor
+                | BinOp::Shl
+                | BinOp::Sra
+                | BinOp::Srl
+        )
+    }
+}
+
 /// Ternary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TernOp {

@@ -2332,18 +2332,7 @@ impl<'a> Evaluator<'a> {
             B::Interleave => BinOp::Interleave,
             _ => BinOp::SetDagOp,
         };
-        let arith = matches!(
-            code,
-            BinOp::Add
-                | BinOp::Sub
-                | BinOp::Mul
-                | BinOp::And
-                | BinOp::Or
-                | BinOp::Xor
-                | BinOp::Sra
-                | BinOp::Srl
-                | BinOp::Shl
-        );
+        let arith = code.is_integer_arith();
         let (mut ty, mut argty): (Option<RecTy>, Option<RecTy>) = match code {
             BinOp::Concat | BinOp::SetDagOp => (Some(RecTy::Dag), Some(RecTy::Dag)),
             _ if arith => (Some(RecTy::Int), Some(RecTy::Int)),

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
-use crate::eval::{RecId, RecordKeeper};
+use crate::eval::{Init, RecId, RecordKeeper};
 use crate::syntax::Span;
 
 pub use sets::{Elem, SynthReg};
@@ -400,13 +400,16 @@ impl From<RegsError> for Diagnostic {
 
 // ---- record access helpers -------------------------------------------------
 
-pub(crate) fn list_of_defs(
+/// The elements of list field `field`, each converted by `conv`; `bad` is
+/// the error (in llvm-tblgen's words) when an element does not convert.
+fn list_field<T>(
     rk: &RecordKeeper,
     id: RecId,
     field: &str,
-) -> Result<Vec<RecId>, RegsError> {
-    let rec = rk.record(id);
-    let Some(init) = rec.get(field) else {
+    bad: &str,
+    conv: impl Fn(&Init) -> Option<T>,
+) -> Result<Vec<T>, RegsError> {
+    let Some(init) = rk.record(id).get(field) else {
         return Err(RegsError::field(rk, id, field, "does not exist"));
     };
     let Some(list) = init.as_list() else {
@@ -418,11 +421,16 @@ pub(crate) fn list_of_defs(
         ));
     };
     list.iter()
-        .map(|e| {
-            e.as_def()
-                .ok_or_else(|| RegsError::field(rk, id, field, "list is not entirely DefInit"))
-        })
+        .map(|e| conv(e).ok_or_else(|| RegsError::field(rk, id, field, bad)))
         .collect()
+}
+
+pub(crate) fn list_of_defs(
+    rk: &RecordKeeper,
+    id: RecId,
+    field: &str,
+) -> Result<Vec<RecId>, RegsError> {
+    list_field(rk, id, field, "list is not entirely DefInit", Init::as_def)
 }
 
 pub(crate) fn list_of_ints(
@@ -430,22 +438,13 @@ pub(crate) fn list_of_ints(
     id: RecId,
     field: &str,
 ) -> Result<Vec<i64>, RegsError> {
-    let rec = rk.record(id);
-    let Some(list) = rec.get_list(field) else {
-        return Err(RegsError::field(
-            rk,
-            id,
-            field,
-            "does not have a list initializer",
-        ));
-    };
-    list.iter()
-        .map(|e| {
-            e.as_int().ok_or_else(|| {
-                RegsError::field(rk, id, field, "does not have a list of ints initializer")
-            })
-        })
-        .collect()
+    list_field(
+        rk,
+        id,
+        field,
+        "does not have a list of ints initializer",
+        Init::as_int,
+    )
 }
 
 pub(crate) fn list_of_strings(
@@ -453,22 +452,13 @@ pub(crate) fn list_of_strings(
     id: RecId,
     field: &str,
 ) -> Result<Vec<String>, RegsError> {
-    let rec = rk.record(id);
-    let Some(list) = rec.get_list(field) else {
-        return Err(RegsError::field(
-            rk,
-            id,
-            field,
-            "does not have a list initializer",
-        ));
-    };
-    list.iter()
-        .map(|e| {
-            e.as_str().map(str::to_string).ok_or_else(|| {
-                RegsError::field(rk, id, field, "does not have a list of strings initializer")
-            })
-        })
-        .collect()
+    list_field(
+        rk,
+        id,
+        field,
+        "does not have a list of strings initializer",
+        |e| e.as_str().map(str::to_string),
+    )
 }
 
 pub(crate) fn int_field(rk: &RecordKeeper, id: RecId, field: &str) -> Result<i64, RegsError> {
