@@ -2,18 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::eval::RecId;
 
 use super::bank::Builder;
+use super::inference::Inference;
+use super::window::WindowBits;
 use super::sets::Elem;
 use super::*;
-
-type ClassKey = (Vec<RegId>, RegSizeInfo);
-
-/// A bound on inferred classes (real targets have hundreds).
-const MAX_CLASSES: usize = 100_000;
 
 impl<'a> Builder<'a> {
     fn vt_size(&self, vt: RecId) -> Option<u32> {
@@ -172,7 +167,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn topo_sigs_of(&self, members: &[RegId]) -> Vec<u64> {
+    pub(super) fn topo_sigs_of(&self, members: &[RegId]) -> Vec<u64> {
         let mut v = vec![0u64; self.bank.num_topo_sigs.div_ceil(64)];
         for &r in members {
             bit_set(&mut v, self.bank.reg(r).topo_sig as usize);
@@ -188,38 +183,12 @@ impl<'a> Builder<'a> {
                 span: None,
             });
         }
-        let mut key2rc: HashMap<ClassKey, ClassId> = HashMap::default();
         for d in defs {
             let rc = self.defined_class(d)?;
-            let id = self.bank.classes.len() as ClassId;
-            if !rc.artificial {
-                key2rc
-                    .entry((rc.members.clone(), rc.rsi.key()))
-                    .or_insert(id);
-            }
             self.bank.classes.push(rc);
         }
         self.bank.num_defined_classes = self.bank.classes.len();
-        let nregs = self.bank.registers.len();
-        let bits = self
-            .bank
-            .classes
-            .iter()
-            .map(|c| member_bits(&c.members, nregs))
-            .collect();
-        let mut reg_classes: Vec<Vec<ClassId>> = vec![Vec::new(); nregs];
-        for (c, rc) in self.bank.classes.iter().enumerate() {
-            for &r in &rc.members {
-                reg_classes[r as usize].push(c as ClassId);
-            }
-        }
-        let mut inf = Inference {
-            b: self,
-            key2rc,
-            bits,
-            reg_classes,
-        };
-        inf.run()?;
+        Inference::new(self).run()?;
         self.sort_classes();
         Ok(())
     }
@@ -245,9 +214,16 @@ impl<'a> Builder<'a> {
     fn compute_sub_classes(&mut self) {
         let order = self.bank.class_order.clone();
         let n = order.len();
+        let bits: Vec<WindowBits> = self
+            .bank
+            .classes
+            .iter()
+            .map(|c| WindowBits::new(&c.members))
+            .collect();
+        // LLVM's `testSubClass`.
         let test = |classes: &[RegClass], a: ClassId, b: ClassId| -> bool {
             let (ca, cb) = (&classes[a as usize], &classes[b as usize]);
-            ca.rsi.is_sub_class_of(&cb.rsi) && includes(&ca.members, &cb.members)
+            ca.rsi.is_sub_class_of(&cb.rsi) && bits[a as usize].includes(&bits[b as usize])
         };
         for p in (0..n).rev() {
             let rc = order[p];
@@ -282,289 +258,4 @@ impl<'a> Builder<'a> {
             }
         }
     }
-}
-
-fn includes(a: &[RegId], b: &[RegId]) -> bool {
-    let mut i = 0;
-    for &x in b {
-        while i < a.len() && a[i] < x {
-            i += 1;
-        }
-        if i == a.len() || a[i] != x {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-struct Inference<'b, 'a> {
-    b: &'b mut Builder<'a>,
-    key2rc: HashMap<ClassKey, ClassId>,
-    /// Membership bit set of each class, by register.
-    bits: Vec<Vec<u64>>,
-    /// The classes holding each register (an inverted index of `bits`).
-    reg_classes: Vec<Vec<ClassId>>,
-}
-
-fn member_bits(members: &[RegId], nregs: usize) -> Vec<u64> {
-    let mut v = vec![0u64; nregs.div_ceil(64)];
-    for &r in members {
-        v[r as usize / 64] |= 1 << (r % 64);
-    }
-    v
-}
-
-impl Inference<'_, '_> {
-    fn classes(&self) -> &[RegClass] {
-        &self.b.bank.classes
-    }
-
-    fn get_or_create(
-        &mut self,
-        rc: ClassId,
-        members: Vec<RegId>,
-        name: String,
-        origin: ClassOrigin,
-    ) -> ClassId {
-        let rsi = self.classes()[rc as usize].rsi.clone();
-        let key = (members, rsi.key());
-        if let Some(&c) = self.key2rc.get(&key) {
-            return c;
-        }
-        let members = key.0.clone();
-        let id = self.classes().len() as ClassId;
-        let artificial = members.iter().all(|&r| self.b.bank.reg(r).artificial);
-        let topo_sigs = self.b.topo_sigs_of(&members);
-        self.bits
-            .push(member_bits(&members, self.b.bank.registers.len()));
-        for &r in &members {
-            self.reg_classes[r as usize].push(id);
-        }
-        self.b.bank.classes.push(RegClass {
-            name,
-            def: None,
-            span: None,
-            origin,
-            order: members.clone(),
-            members,
-            rsi,
-            artificial,
-            namespace: String::new(),
-            value_types: Vec::new(),
-            sub_class_with_sub_reg: BTreeMap::new(),
-            topo_sigs,
-            enum_value: 0,
-            sub_classes: Vec::new(),
-            super_classes: Vec::new(),
-            has_disjunct_sub_regs: false,
-            covered_by_sub_regs: true,
-        });
-        self.key2rc.insert(key, id);
-        id
-    }
-
-    fn run(&mut self) -> Result<(), RegsError> {
-        let mut first_new = self.classes().len().saturating_sub(1);
-        let mut i = 0;
-        while i < self.classes().len() {
-            if self.classes().len() > MAX_CLASSES {
-                return Err(RegsError::Class {
-                    message: format!(
-                        "register class inference made more than {MAX_CLASSES} classes; giving up"
-                    ),
-                    span: self.classes()[0].span,
-                });
-            }
-            let rc = i as ClassId;
-            i += 1;
-            if self.classes()[rc as usize].artificial {
-                continue;
-            }
-            self.sub_class_with_sub_reg(rc);
-            self.common_sub_class(rc);
-            self.matching_super_reg_class(rc, 0);
-            if rc as usize == first_new {
-                let next_new = self.classes().len() - 1;
-                for i2 in 0..=first_new {
-                    self.matching_super_reg_class(i2 as ClassId, first_new + 1);
-                }
-                first_new = next_new;
-            }
-        }
-        Ok(())
-    }
-
-    fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
-        let bank = &self.b.bank;
-        let mut sets: Vec<Vec<RegId>> = vec![Vec::new(); bank.sub_reg_indices.len()];
-        for &r in &bank.classes[rc as usize].members {
-            let reg = bank.reg(r);
-            if reg.artificial {
-                continue;
-            }
-            for &i in reg.sub_regs.keys() {
-                if !bank.idx(i).artificial {
-                    sets[i as usize].push(r);
-                }
-            }
-        }
-        let nmembers = bank.classes[rc as usize].members.len();
-        for (idx, regs) in sets.into_iter().enumerate() {
-            if regs.is_empty() {
-                continue;
-            }
-            let idx = idx as IdxId;
-            let sub = if regs.len() == nmembers {
-                rc
-            } else {
-                let name = format!(
-                    "{}_with_{}",
-                    self.classes()[rc as usize].name,
-                    self.b.bank.idx(idx).name
-                );
-                self.get_or_create(
-                    rc,
-                    regs,
-                    name,
-                    ClassOrigin::WithSubReg {
-                        class: rc,
-                        index: idx,
-                    },
-                )
-            };
-            self.b.bank.classes[rc as usize]
-                .sub_class_with_sub_reg
-                .insert(idx, sub);
-        }
-    }
-
-    fn common_sub_class(&mut self, rc: ClassId) {
-        let last = self.classes().len();
-        for other in 0..last as ClassId {
-            if other == rc || !bits_any_common(&self.bits[rc as usize], &self.bits[other as usize])
-            {
-                continue;
-            }
-            let (m1, m2) = (
-                &self.classes()[rc as usize].members,
-                &self.classes()[other as usize].members,
-            );
-            let inter = intersect(m1, m2);
-            if inter.is_empty() {
-                continue;
-            }
-            let (mut a, mut b) = (rc, other);
-            if self.classes()[b as usize]
-                .rsi
-                .has_stricter_spill_than(&self.classes()[a as usize].rsi)
-            {
-                std::mem::swap(&mut a, &mut b);
-            }
-            let name = format!(
-                "{}_and_{}",
-                self.classes()[a as usize].name,
-                self.classes()[b as usize].name
-            );
-            self.get_or_create(a, inter, name, ClassOrigin::Common { a, b });
-        }
-    }
-
-    fn matching_super_reg_class(&mut self, rc: ClassId, first_sub_rc: usize) {
-        let nidx = self.b.bank.sub_reg_indices.len();
-        // (super, sub) pairs of every index RC supports fully, in one pass
-        // over the members.
-        let full: Vec<IdxId> = self.classes()[rc as usize]
-            .sub_class_with_sub_reg
-            .iter()
-            .filter(|(_, &c)| c == rc)
-            .map(|(&i, _)| i)
-            .collect();
-        if full.is_empty() {
-            return;
-        }
-        let mut wanted = vec![false; nidx];
-        for &i in &full {
-            wanted[i as usize] = true;
-        }
-        let mut all_pairs: Vec<Vec<(RegId, RegId)>> = vec![Vec::new(); nidx];
-        {
-            let bank = &self.b.bank;
-            for &sup in &bank.classes[rc as usize].members {
-                for (&i, &sub) in &bank.reg(sup).sub_regs {
-                    if wanted[i as usize] {
-                        all_pairs[i as usize].push((sup, sub));
-                    }
-                }
-            }
-        }
-        for idx in full {
-            let pairs = std::mem::take(&mut all_pairs[idx as usize]);
-            let end = self.classes().len();
-            // Count, for every class from `first_sub_rc` on, how many pairs
-            // have their sub-register in it: only classes sharing a member
-            // can take part (LLVM skips the others by topological signature
-            // or an empty subset), visited in class order as LLVM does.
-            let mut count = vec![0usize; end];
-            let mut touched: Vec<ClassId> = Vec::new();
-            for &(_, sub) in &pairs {
-                for &c in &self.reg_classes[sub as usize] {
-                    let ci = c as usize;
-                    if ci >= first_sub_rc && ci < end {
-                        if count[ci] == 0 {
-                            touched.push(c);
-                        }
-                        count[ci] += 1;
-                    }
-                }
-            }
-            touched.sort_unstable();
-            let candidates: Vec<(ClassId, usize)> =
-                touched.iter().map(|&c| (c, count[c as usize])).collect();
-            for (sub_rc, n_in) in candidates {
-                let sub_rc = sub_rc as usize;
-                let src = &self.classes()[sub_rc];
-                if src.artificial || n_in == pairs.len() {
-                    continue;
-                }
-                let sb = &self.bits[sub_rc];
-                let has = |r: RegId| sb[r as usize / 64] & (1 << (r % 64)) != 0;
-                // Members are sorted and unique, so the subset is too.
-                let subset: Vec<RegId> = pairs.iter().filter(|p| has(p.1)).map(|p| p.0).collect();
-                let name = format!(
-                    "{}_with_{}_in_{}",
-                    self.classes()[rc as usize].name,
-                    self.b.bank.idx(idx).name,
-                    src.name
-                );
-                self.get_or_create(
-                    rc,
-                    subset,
-                    name,
-                    ClassOrigin::MatchingSuper {
-                        class: rc,
-                        index: idx,
-                        sub_class: sub_rc as ClassId,
-                    },
-                );
-            }
-        }
-    }
-}
-
-fn intersect(a: &[RegId], b: &[RegId]) -> Vec<RegId> {
-    let (mut i, mut j) = (0, 0);
-    let mut out = Vec::new();
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
 }

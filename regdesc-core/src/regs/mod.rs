@@ -14,12 +14,13 @@
 mod bank;
 mod classes;
 pub mod dump;
+mod inference;
 pub mod sets;
+mod subregs;
 mod vecmap;
+mod window;
 
 use std::collections::BTreeMap;
-
-use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
 use crate::eval::{Init, RecId, RecordKeeper};
@@ -113,8 +114,8 @@ pub struct Register {
     pub leading_super_regs: Vec<RegId>,
     /// Every sub-register by index, in index order.
     pub sub_regs: VecMap<IdxId, RegId>,
-    /// The inverse of `sub_regs` (lookups only).
-    pub sub_reg_to_idx: HashMap<RegId, IdxId>,
+    /// The inverse of `sub_regs`.
+    pub sub_reg_to_idx: VecMap<RegId, IdxId>,
     pub super_regs: Vec<RegId>,
     /// Native register units, sorted.
     pub units: Vec<RegUnitId>,
@@ -493,10 +494,6 @@ pub(crate) fn bit_set(v: &mut Vec<u64>, i: usize) {
 
 pub(crate) fn bit_test(v: &[u64], i: usize) -> bool {
     v.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-}
-
-pub(crate) fn bits_any_common(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
 // ---- LLVM's name orders ----------------------------------------------------

@@ -22,6 +22,12 @@ impl<K: Ord + Copy, V: Copy> VecMap<K, V> {
         VecMap { items: Vec::new() }
     }
 
+    /// The map of `items`, which must be sorted by key without duplicates.
+    pub fn from_sorted(items: Vec<(K, V)>) -> Self {
+        debug_assert!(items.windows(2).all(|w| w[0].0 < w[1].0));
+        VecMap { items }
+    }
+
     fn find(&self, k: &K) -> Result<usize, usize> {
         // Fast path: appending in key order.
         match self.items.last() {

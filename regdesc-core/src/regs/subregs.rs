@@ -1,0 +1,647 @@
+//! Sub-registers, as LLVM 14's `CodeGenRegister` computes them: the full
+//! sub-register maps (inherited sub-registers, orphans named through
+//! composites or by synthesized `A_then_B` indices), register units, the
+//! concatenated indices of covering super-registers (LLVM's secondary
+//! sub-registers), super-register lists and topological signatures.
+//!
+//! Lookups of "which index names sub-register S of the register being
+//! computed" dominate: they go through a dense table over all registers
+//! ([`Builder::inv`]) filled for one register at a time and cleared after,
+//! not through the per-register inverse maps (built once a register's map
+//! is final).
+
+use rustc_hash::FxHashSet as HashSet;
+
+use super::bank::Builder;
+use super::*;
+
+/// No entry, in the dense tables.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// The `Composed` maps of all indices, mirrored in a dense table: the
+/// secondary sub-registers add millions of compositions, almost all already
+/// known.
+#[derive(Default)]
+pub(super) struct ComposeTable {
+    rows: Vec<Vec<IdxId>>,
+}
+
+impl ComposeTable {
+    /// `this ∘ a = b` (LLVM's `addComposite`); returns a conflicting earlier
+    /// composite. Also fills in the offset and size of `b` when unknown.
+    #[inline]
+    pub(super) fn add(
+        &mut self,
+        idx: &mut [SubRegIndex],
+        this: IdxId,
+        a: IdxId,
+        b: IdxId,
+    ) -> Option<IdxId> {
+        let known = self
+            .rows
+            .get(this as usize)
+            .and_then(|row| row.get(a as usize))
+            .copied();
+        let prev = match known {
+            Some(p) if p != NONE => p,
+            _ => self.insert(idx, this, a, b),
+        };
+        let (t_off, a_off) = (idx[this as usize].offset, idx[a as usize].offset);
+        if t_off != UNKNOWN && a_off != UNKNOWN && idx[b as usize].offset == UNKNOWN {
+            idx[b as usize].offset = t_off.wrapping_add(a_off);
+            idx[b as usize].size = idx[a as usize].size;
+        }
+        (prev != b).then_some(prev)
+    }
+
+    #[cold]
+    fn insert(&mut self, idx: &mut [SubRegIndex], this: IdxId, a: IdxId, b: IdxId) -> IdxId {
+        if self.rows.len() < idx.len() {
+            self.rows.resize_with(idx.len(), Vec::new);
+        }
+        let row = &mut self.rows[this as usize];
+        if row.len() <= a as usize {
+            row.resize(idx.len().max(a as usize + 1), NONE);
+        }
+        row[a as usize] = b;
+        idx[this as usize].composed.insert(a, b);
+        b
+    }
+}
+
+/// A register's inverse sub-register map. The maps are bijective once
+/// complete; in a bank left incomplete by an error, a register under two
+/// indices keeps the lower one.
+fn inverse(sub_regs: &VecMap<IdxId, RegId>) -> VecMap<RegId, IdxId> {
+    let mut keys: Vec<u64> = sub_regs
+        .iter()
+        .map(|(&i, &s)| (s as u64) << 32 | i as u64)
+        .collect();
+    keys.sort_unstable();
+    let mut pairs: Vec<(RegId, IdxId)> = keys
+        .into_iter()
+        .map(|k| ((k >> 32) as RegId, k as IdxId))
+        .collect();
+    pairs.dedup_by_key(|p| p.0);
+    VecMap::from_sorted(pairs)
+}
+
+impl Builder<'_> {
+    fn sub_regs_error(&self, r: RegId, message: String, help: Option<String>) -> RegsError {
+        RegsError::SubRegs {
+            message,
+            span: self.bank.reg(r).span,
+            help,
+        }
+    }
+
+    /// Fills the dense inverse table for register `r`.
+    pub(super) fn fill_inv(&mut self, r: RegId) {
+        for (&i, &s) in &self.bank.registers[r as usize].sub_regs {
+            self.inv[s as usize] = i;
+        }
+    }
+
+    /// Clears the dense inverse table after register `r` used it.
+    pub(super) fn clear_inv(&mut self, r: RegId) {
+        let reg = &self.bank.registers[r as usize];
+        for &s in reg.sub_regs.values().chain(&reg.explicit_sub_regs) {
+            self.inv[s as usize] = NONE;
+        }
+    }
+
+    /// Every register's sub-register map, children first (LLVM's
+    /// `computeSubRegs`).
+    pub(super) fn sub_regs(&mut self) -> Result<(), RegsError> {
+        let n = self.bank.registers.len();
+        self.inv = vec![NONE; n];
+        // 0: not started, 1: started (LLVM's SubRegsComplete), 2: finished.
+        let mut state = vec![0u8; n];
+        let mut stack: Vec<(RegId, usize)> = Vec::new();
+        for root in 0..n {
+            if state[root] != 0 {
+                continue;
+            }
+            self.sub_regs_enter(root as RegId, &mut state)?;
+            stack.push((root as RegId, 0));
+            while let Some(top) = stack.last_mut() {
+                let (r, next) = (top.0, top.1);
+                let children = &self.bank.registers[r as usize].explicit_sub_regs;
+                if next < children.len() {
+                    let c = children[next];
+                    top.1 += 1;
+                    match state[c as usize] {
+                        0 => {
+                            self.sub_regs_enter(c, &mut state)?;
+                            stack.push((c, 0));
+                        }
+                        1 => {
+                            return Err(self.sub_regs_error(
+                                r,
+                                format!(
+                                    "Register {} has itself as a sub-register",
+                                    self.bank.reg(r).name
+                                ),
+                                None,
+                            ))
+                        }
+                        _ => {}
+                    }
+                } else {
+                    stack.pop();
+                    let res = self.sub_regs_body(r, &state);
+                    self.clear_inv(r);
+                    res?;
+                    state[r as usize] = 2;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn sub_regs_enter(&mut self, r: RegId, state: &mut [u8]) -> Result<(), RegsError> {
+        state[r as usize] = 1;
+        let ri = r as usize;
+        let mut sub_regs = VecMap::new();
+        for k in 0..self.bank.registers[ri].explicit_sub_regs.len() {
+            let reg = &self.bank.registers[ri];
+            let (idx, sr) = (reg.explicit_sub_reg_indices[k], reg.explicit_sub_regs[k]);
+            if !self.bank.reg(sr).artificial {
+                self.bank.sub_reg_indices[idx as usize].artificial = false;
+            }
+            if sub_regs.insert(idx, sr).is_some() {
+                return Err(self.sub_regs_error(
+                    r,
+                    format!(
+                        "SubRegIndex {} appears twice in Register {}",
+                        self.bank.idx(idx).name,
+                        self.bank.reg(r).name
+                    ),
+                    None,
+                ));
+            }
+        }
+        let reg = &mut self.bank.registers[ri];
+        reg.has_disjunct_sub_regs = reg.explicit_sub_regs.len() > 1;
+        reg.sub_regs = sub_regs;
+        Ok(())
+    }
+
+    /// Completes `r`'s map once its explicit sub-registers are complete.
+    /// Leaves `r`'s inverse in [`Builder::inv`] (the caller clears it).
+    fn sub_regs_body(&mut self, r: RegId, state: &[u8]) -> Result<(), RegsError> {
+        let ri = r as usize;
+        let explicit = self.bank.registers[ri].explicit_sub_regs.clone();
+        let explicit_idx = self.bank.registers[ri].explicit_sub_reg_indices.clone();
+        let mut sub_regs = std::mem::take(&mut self.bank.registers[ri].sub_regs);
+        let mut orphans: HashSet<RegId> = HashSet::default();
+        let mut disjunct = self.bank.registers[ri].has_disjunct_sub_regs;
+        for &esr in &explicit {
+            let child = &self.bank.registers[esr as usize];
+            disjunct |= child.has_disjunct_sub_regs;
+            for (&i, &s) in &child.sub_regs {
+                if !sub_regs.get_or_insert(i, s).1 {
+                    orphans.insert(s);
+                }
+            }
+        }
+        self.bank.registers[ri].has_disjunct_sub_regs = disjunct;
+
+        // Name orphans through existing composites.
+        let mut indices = explicit_idx.clone();
+        let mut i = 0;
+        while i < indices.len() {
+            let idx = indices[i];
+            i += 1;
+            let Some(&sr) = sub_regs.get(&idx) else {
+                continue;
+            };
+            let comps: Vec<(IdxId, IdxId)> = self
+                .bank
+                .idx(idx)
+                .composed
+                .iter()
+                .map(|(&a, &b)| (a, b))
+                .collect();
+            for (a, b) in comps {
+                let Some(&s) = self.bank.reg(sr).sub_regs.get(&a) else {
+                    continue;
+                };
+                if sub_regs.contains_key(&b) || !orphans.remove(&s) {
+                    continue;
+                }
+                sub_regs.insert(b, s);
+                indices.push(b);
+            }
+        }
+        // Synthesize indices for the remaining orphans, bottom-up.
+        while !orphans.is_empty() {
+            let Some(idx) = indices.pop() else { break };
+            let Some(&sr) = sub_regs.get(&idx) else {
+                continue;
+            };
+            let map: Vec<(IdxId, RegId)> = self
+                .bank
+                .reg(sr)
+                .sub_regs
+                .iter()
+                .map(|(&a, &b)| (a, b))
+                .collect();
+            for (a, s) in map {
+                if orphans.remove(&s) {
+                    let c = self.composite_idx(idx, a, r);
+                    sub_regs.insert(c, s);
+                }
+            }
+        }
+
+        // The inverse map: explicit names first, then every entry in index
+        // order; a register reached by two indices is an error.
+        let covered = self.bank.registers[ri].covered_by_sub_regs;
+        for (&sr, &idx) in explicit.iter().zip(&explicit_idx) {
+            if self.inv[sr as usize] == NONE {
+                self.inv[sr as usize] = idx;
+            }
+        }
+        // Put the map back first, so that the caller clears `inv` from it.
+        self.bank.registers[ri].sub_regs = sub_regs;
+        let sub_regs = &self.bank.registers[ri].sub_regs;
+        for (&idx, &s) in sub_regs {
+            if s == r {
+                return Err(self.sub_regs_error(
+                    r,
+                    format!(
+                        "Register {} has itself as a sub-register",
+                        self.bank.reg(r).name
+                    ),
+                    None,
+                ));
+            }
+            if !covered {
+                self.bank.sub_reg_indices[idx as usize].all_super_regs_covered = false;
+            }
+            let prev = &mut self.inv[s as usize];
+            if *prev == NONE {
+                *prev = idx;
+            } else if *prev != idx {
+                let prev = *prev;
+                return Err(self.sub_regs_error(
+                    r,
+                    format!(
+                        "Sub-register can't have two names: {} available as {} and {}",
+                        self.bank.reg(s).name,
+                        self.bank.idx(idx).name,
+                        self.bank.idx(prev).name
+                    ),
+                    Some("two sub-register indices reach the same register; give each sub-register one index".into()),
+                ));
+            }
+        }
+
+        // Offer existing spellings for concatenations of explicit sub-registers.
+        for (k, &sr) in explicit.iter().enumerate() {
+            let s = self.bank.reg(sr);
+            if !s.covered_by_sub_regs || s.explicit_sub_regs.len() <= 1 || s.artificial {
+                continue;
+            }
+            let mut parts = Vec::new();
+            for (j, &ssr) in s.explicit_sub_regs.iter().enumerate() {
+                let ii = s.explicit_sub_reg_indices[j];
+                if !self.bank.idx(ii).artificial {
+                    match self.inv[ssr as usize] {
+                        NONE => {
+                            return Err(self.sub_regs_error(
+                                r,
+                                format!(
+                                    "No SubRegIndex for {} in {}",
+                                    self.bank.reg(ssr).name,
+                                    self.bank.reg(r).name
+                                ),
+                                None,
+                            ))
+                        }
+                        p => parts.push(p),
+                    }
+                }
+            }
+            self.set_concatenation_of(explicit_idx[k], parts);
+        }
+
+        // Register units.
+        let mut units: Vec<RegUnitId> = self.bank.registers[ri].units.clone();
+        for &sr in &explicit {
+            units.extend_from_slice(&self.bank.reg(sr).units);
+        }
+        for k in 0..self.bank.registers[ri].explicit_aliases.len() {
+            let ar = self.bank.registers[ri].explicit_aliases[k];
+            if state[ar as usize] != 0 {
+                continue;
+            }
+            let u = self.bank.reg_units.len() as RegUnitId;
+            self.bank.reg_units.push(RegUnit {
+                roots: [Some(r), Some(ar)],
+            });
+            units.push(u);
+            let other = &mut self.bank.registers[ar as usize].units;
+            if let Err(p) = other.binary_search(&u) {
+                other.insert(p, u);
+            }
+        }
+        if units.is_empty() {
+            let u = self.bank.reg_units.len() as RegUnitId;
+            self.bank.reg_units.push(RegUnit {
+                roots: [Some(r), None],
+            });
+            units.push(u);
+        }
+        units.sort_unstable();
+        units.dedup();
+        self.bank.registers[ri].units = units;
+        Ok(())
+    }
+
+    /// Closes `ConcatenationOf` lists over nested concatenations and indexes
+    /// them.
+    pub(super) fn concat_closure(&mut self) -> Result<(), RegsError> {
+        let n = self.bank.sub_reg_indices.len();
+        let mut state = vec![0u8; n];
+        for i in 0..n {
+            self.concat_close(i as IdxId, &mut state, 0)?;
+            let c = &self.bank.sub_reg_indices[i].concatenation_of;
+            if !c.is_empty() {
+                self.concat_idx.entry(c.clone()).or_insert(i as IdxId);
+            }
+        }
+        Ok(())
+    }
+
+    fn concat_close(&mut self, i: IdxId, state: &mut [u8], depth: u32) -> Result<(), RegsError> {
+        match state[i as usize] {
+            2 => return Ok(()),
+            1 => {
+                return Err(RegsError::SubRegs {
+                    message: format!(
+                        "SubRegIndex {} is a concatenation of itself",
+                        self.bank.idx(i).name
+                    ),
+                    span: self.bank.idx(i).span,
+                    help: None,
+                })
+            }
+            _ => {}
+        }
+        if depth > 256 {
+            return Err(RegsError::SubRegs {
+                message: "concatenated sub-register indices nest too deeply".into(),
+                span: self.bank.idx(i).span,
+                help: None,
+            });
+        }
+        state[i as usize] = 1;
+        let parts = self.bank.idx(i).concatenation_of.clone();
+        let mut out = Vec::with_capacity(parts.len());
+        for p in parts {
+            self.concat_close(p, state, depth + 1)?;
+            let sub = &self.bank.idx(p).concatenation_of;
+            if sub.is_empty() {
+                out.push(p);
+            } else {
+                out.extend_from_slice(sub);
+            }
+        }
+        self.bank.sub_reg_indices[i as usize].concatenation_of = out;
+        state[i as usize] = 2;
+        Ok(())
+    }
+
+    /// The index concatenating `parts`, synthesized (`A_B_...`) if missing.
+    fn concat_index(&mut self, parts: &[IdxId], reg: RegId) -> IdxId {
+        if let Some(&i) = self.concat_idx.get(parts) {
+            return i;
+        }
+        let idx = &self.bank.sub_reg_indices;
+        let first = &idx[parts[0] as usize];
+        let mut name = first.name.clone();
+        let mut size = first.size;
+        let mut continuous = true;
+        let mut last_offset = first.offset as u32;
+        let mut last_size = first.size as u32;
+        for &p in &parts[1..] {
+            let pi = &idx[p as usize];
+            name.push('_');
+            name.push_str(&pi.name);
+            size = size.wrapping_add(pi.size);
+            if pi.offset as u32 != last_offset + last_size {
+                continuous = false;
+            }
+            last_offset = pi.offset as u32;
+            last_size = pi.size as u32;
+        }
+        let offset = if continuous { first.offset } else { UNKNOWN };
+        let ns = first.namespace.clone();
+        let id = self.create_idx(name, ns, IndexOrigin::Concat { register: reg });
+        let i = &mut self.bank.sub_reg_indices[id as usize];
+        i.size = size;
+        i.offset = offset;
+        i.concatenation_of = parts.to_vec();
+        self.concat_idx.insert(parts.to_vec(), id);
+        id
+    }
+
+    /// LLVM's `computeSecondarySubRegs`, for every register covered by its
+    /// sub-registers.
+    pub(super) fn secondary_sub_regs(&mut self) -> Result<(), RegsError> {
+        for r in 0..self.bank.registers.len() {
+            if self.bank.registers[r].covered_by_sub_regs {
+                let r = r as RegId;
+                self.fill_inv(r);
+                let res = self.secondary(r);
+                self.clear_inv(r);
+                res?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds to `r` every leading super-register of its sub-registers whose
+    /// parts are all sub-registers of `r`, under a concatenated index, and
+    /// the compositions of those indices. `r`'s inverse is in `inv`.
+    fn secondary(&mut self, r: RegId) -> Result<(), RegsError> {
+        let ri = r as usize;
+        let mut new_sub_regs: Vec<(IdxId, RegId)> = Vec::new();
+        let mut queue: Vec<RegId> = self.bank.registers[ri].sub_regs.values().copied().collect();
+        let mut head = 0;
+        let mut parts: Vec<IdxId> = Vec::new();
+        while head < queue.len() {
+            let sub = queue[head];
+            head += 1;
+            for k in 0..self.bank.reg(sub).leading_super_regs.len() {
+                let cand = self.bank.reg(sub).leading_super_regs[k];
+                if cand == r || self.inv[cand as usize] != NONE {
+                    continue;
+                }
+                let cr = self.bank.reg(cand);
+                if cr.explicit_sub_regs.len() <= 1 {
+                    continue;
+                }
+                // Candidates reaching past this register fail on their last
+                // part: test it first.
+                if let Some(&last) = cr.explicit_sub_regs.last() {
+                    if self.inv[last as usize] == NONE {
+                        continue;
+                    }
+                }
+                parts.clear();
+                let mut whole = true;
+                for &s in &cr.explicit_sub_regs {
+                    match self.inv[s as usize] {
+                        NONE => {
+                            whole = false;
+                            break;
+                        }
+                        si => {
+                            let c = &self.bank.idx(si).concatenation_of;
+                            if c.is_empty() {
+                                parts.push(si);
+                            } else {
+                                parts.extend_from_slice(c);
+                            }
+                        }
+                    }
+                }
+                if !whole {
+                    continue;
+                }
+                let concat = self.concat_index(&parts, r);
+                let reg = &mut self.bank.registers[ri];
+                if reg.sub_regs.contains_key(&concat) {
+                    continue;
+                }
+                reg.sub_regs.insert(concat, cand);
+                self.inv[cand as usize] = concat;
+                new_sub_regs.push((concat, cand));
+                queue.push(cand);
+            }
+        }
+        if new_sub_regs.is_empty() {
+            return Ok(());
+        }
+        for &(new_idx, new_sub) in &new_sub_regs {
+            // Borrow registers and indices separately: no copies in this hot loop.
+            let regs = &self.bank.registers;
+            let idxs = &mut self.bank.sub_reg_indices;
+            for (&si, &s) in &regs[new_sub as usize].sub_regs {
+                let sub_idx = self.inv[s as usize];
+                if sub_idx == NONE {
+                    return Err(self.no_sub_reg_index(r, new_sub, s));
+                }
+                self.compose.add(idxs, new_idx, si, sub_idx);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every register's inverse map ([`Register::sub_reg_to_idx`]), from its
+    /// map as it stands (also in a bank an error left incomplete).
+    pub(super) fn inverses(&mut self) {
+        for reg in &mut self.bank.registers {
+            reg.sub_reg_to_idx = inverse(&reg.sub_regs);
+        }
+    }
+
+    pub(super) fn no_sub_reg_index(&self, r: RegId, via: RegId, s: RegId) -> RegsError {
+        let b = &self.bank;
+        let others: Vec<&str> = b
+            .registers
+            .iter()
+            .filter(|o| o.units == b.reg(s).units && o.name != b.reg(s).name)
+            .map(|o| o.name.as_str())
+            .take(3)
+            .collect();
+        let help = if others.is_empty() {
+            format!(
+                "{} is a sub-register of {} but {} has no index naming it",
+                b.reg(s).name,
+                b.reg(via).name,
+                b.reg(r).name
+            )
+        } else {
+            format!(
+                "{} covers the same register units as {}: two tuple definitions build the same register with different sub-register indices; run `regdesc check` for details",
+                b.reg(s).name,
+                others.join(", ")
+            )
+        };
+        RegsError::SubRegs {
+            message: format!("No SubRegIndex for {} in {}", b.reg(s).name, b.reg(r).name),
+            span: b.reg(r).span,
+            help: Some(help),
+        }
+    }
+
+    /// Super-register lists and topological signatures, sub-registers
+    /// first.
+    pub(super) fn super_regs(&mut self) {
+        let n = self.bank.registers.len();
+        let mut done = vec![false; n];
+        let mut stack: Vec<(RegId, usize)> = Vec::new();
+        let mut id: Vec<u32> = Vec::new();
+        for root in 0..n {
+            if done[root] {
+                continue;
+            }
+            // Post-order over all sub-registers, in index order.
+            done[root] = true;
+            stack.push((root as RegId, 0));
+            while let Some(top) = stack.last_mut() {
+                let (r, k) = *top;
+                let subs = self.bank.registers[r as usize].sub_regs.as_slice();
+                if k < subs.len() {
+                    let c = subs[k].1;
+                    top.1 += 1;
+                    if !done[c as usize] {
+                        done[c as usize] = true;
+                        stack.push((c, 0));
+                    }
+                    continue;
+                }
+                stack.pop();
+                id.clear();
+                let regs = &mut self.bank.registers;
+                for k in 0..regs[r as usize].sub_regs.len() {
+                    let (i, s) = regs[r as usize].sub_regs.as_slice()[k];
+                    id.push(i + 1);
+                    id.push(regs[s as usize].topo_sig);
+                    let sr = &mut regs[s as usize].super_regs;
+                    if sr.last() != Some(&r) {
+                        sr.push(r);
+                    }
+                }
+                let sig = match self.topo_sig_ids.get(id.as_slice()) {
+                    Some(&sig) => sig,
+                    None => {
+                        let next = self.topo_sig_ids.len() as u32;
+                        self.topo_sig_ids.insert(id.clone(), next);
+                        next
+                    }
+                };
+                regs[r as usize].topo_sig = sig;
+            }
+        }
+        self.bank.num_topo_sigs = self.topo_sig_ids.len();
+    }
+
+    pub(super) fn artificial_indices(&mut self) {
+        let b = &mut self.bank;
+        for r in 0..b.registers.len() {
+            if b.registers[r].artificial {
+                continue;
+            }
+            for (&i, &s) in &b.registers[r].sub_regs {
+                if !b.registers[s as usize].artificial {
+                    b.sub_reg_indices[i as usize].artificial = false;
+                }
+            }
+        }
+    }
+}
