@@ -3,7 +3,7 @@
 //! Each stage has its own error enum carrying [`Span`]s; each converts into
 //! [`Diagnostic`], which this module renders against the [`SourceMap`].
 
-use crate::syntax::{SourceMap, Span};
+use crate::source::{SourceMap, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -116,10 +116,10 @@ pub fn render(sources: &SourceMap, diags: &[Diagnostic], color: bool) -> String 
         .with_show_related_as_nested(true);
     let mut out = String::new();
     for d in diags {
-        let report = Report::new(sources, d);
+        let report = Report::new(sources, &with_include_notes(sources, d));
         let mut one = String::new();
         if handler.render_report(&mut one, &report).is_err() {
-            one = fallback(sources, d);
+            one = fallback(sources, &with_include_notes(sources, d));
         }
         out.push_str(&one);
         if !out.ends_with('\n') {
@@ -127,6 +127,21 @@ pub fn render(sources: &SourceMap, diags: &[Diagnostic], color: bool) -> String 
         }
     }
     out
+}
+
+/// `d` with an "included from here" note for each step of the include
+/// chain of the file its span is in (innermost first), after its own notes.
+pub fn with_include_notes(sources: &SourceMap, d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    if let Some(span) = d.span {
+        for (file, from) in sources.include_chain(span.file) {
+            d.related.push(Related {
+                span: Some(from),
+                message: format!("`{}` included from here", file.path.display()),
+            });
+        }
+    }
+    d
 }
 
 /// A one-line-per-item rendering used if miette fails.
@@ -311,7 +326,7 @@ impl miette::Diagnostic for Report<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::SourceFile;
+    use crate::source::SourceFile;
     use std::path::PathBuf;
 
     fn sources() -> SourceMap {

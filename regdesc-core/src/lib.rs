@@ -11,4 +11,5 @@ pub mod eval;
 pub mod lanes;
 pub mod prelude;
 pub mod regs;
+pub mod source;
 pub mod syntax;

@@ -31,11 +31,6 @@ pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ctx = ev.ctx;
     ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();
     ctx.rk.classes = std::mem::take(&mut ctx.class_ids).into_iter().collect();
-    for d in ctx.errors.iter_mut().chain(ctx.warnings.iter_mut()) {
-        if let Some(sp) = d.span {
-            crate::syntax::add_include_notes(&loaded.sources, sp.file, d);
-        }
-    }
     if !ctx.errors.is_empty() {
         let mut all = ctx.warnings;
         all.append(&mut ctx.errors);

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Related};
+use crate::diag::Diagnostic;
 use crate::syntax::error::SyntaxError;
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
 use crate::syntax::{
@@ -221,11 +221,7 @@ impl<'o> Loader<'o> {
     }
 
     fn error(&mut self, e: &SyntaxError) {
-        let mut d = e.to_diagnostic();
-        if let Some(span) = e.span() {
-            add_include_notes(&self.sources, span.file, &mut d);
-        }
-        self.errors.push(d);
+        self.errors.push(e.to_diagnostic());
     }
 
     fn finish(mut self, root: FileId) -> LoadResult {
@@ -325,13 +321,7 @@ impl<'o> Loader<'o> {
         let failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
         let Some(result) = result.filter(|_| failures.is_empty()) else {
             let mut errors = Vec::new();
-            for e in &failures {
-                let mut d = e.to_diagnostic();
-                if let Some(span) = e.span() {
-                    add_include_notes(&loaded.sources, span.file, &mut d);
-                }
-                errors.push(d);
-            }
+            errors.extend(failures.iter().map(SyntaxError::to_diagnostic));
             if errors.is_empty() {
                 errors.push(Diagnostic::error(
                     "regdesc::syntax::internal",
@@ -394,7 +384,7 @@ impl PreprocessHost for Loader<'_> {
                 match builtin {
                     Some(text) => {
                         if self.builtin_noted.insert(path.to_string()) {
-                            let mut d = Diagnostic::note(
+                            let d = Diagnostic::note(
                                 "regdesc::syntax::builtin_include",
                                 format!(
                                     "`{path}` not found on the include path; using regdesc's built-in copy"
@@ -406,7 +396,6 @@ impl PreprocessHost for Loader<'_> {
                                 "searched: {}; add `-I DIR` to use the file on disk",
                                 searched.join(", ")
                             ));
-                            add_include_notes(&self.sources, parent, &mut d);
                             self.notes.push(d);
                         }
                         (PathBuf::from(format!("<builtin>/{path}")), text, None)
@@ -448,24 +437,6 @@ impl PreprocessHost for Loader<'_> {
         let id = self.add_file(file_path, text, Some(span), canon);
         self.includes[parent as usize].insert(span.start, id);
         self.process(id);
-    }
-}
-
-/// Adds "included from here" notes for the include chain of `file`.
-pub fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
-    let mut cur = file;
-    let mut guard = 0;
-    while let Some(sf) = sources.files.get(cur as usize) {
-        let Some(from) = sf.included_from else { break };
-        d.related.push(Related {
-            span: Some(from),
-            message: format!("`{}` included from here", sf.path.display()),
-        });
-        cur = from.file;
-        guard += 1;
-        if guard > MAX_INCLUDE_DEPTH + 1 {
-            break;
-        }
     }
 }
 
