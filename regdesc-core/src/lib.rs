@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod driver;
 pub mod eval;
 pub mod lanes;
 pub mod prelude;

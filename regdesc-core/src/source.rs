@@ -49,6 +49,9 @@ pub struct SourceFile {
     pub text: String,
     /// Where it was included from (`None` for the root file).
     pub included_from: Option<Span>,
+    /// A file of regdesc's built-in prelude, used because the include path
+    /// did not have it.
+    pub builtin: bool,
 }
 
 /// All files read for one run, indexed by [`FileId`].

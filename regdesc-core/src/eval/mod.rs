@@ -23,10 +23,32 @@ pub struct EvalOutput {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// How to evaluate.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Warn about template arguments a class never uses (llvm-tblgen does,
+    /// unless given `--no-warn-on-unused-template-args`).
+    pub warn_unused_template_args: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            warn_unused_template_args: true,
+        }
+    }
+}
+
+/// Evaluates a loaded set of files with the default options.
+pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
+    evaluate_with(loaded, &EvalOptions::default())
+}
+
 /// Evaluates a loaded set of files. On failure, returns every independent
 /// error (and the warnings seen before them).
-pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
+pub fn evaluate_with(loaded: &Loaded, opts: &EvalOptions) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ev = walk::Evaluator::new(loaded);
+    ev.warn_unused_targs = opts.warn_unused_template_args;
     ev.run();
     let mut ctx = ev.ctx;
     ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();

@@ -84,6 +84,8 @@ pub struct Evaluator<'a> {
     /// Template arguments referenced (for the unused-argument warning).
     used_targs: HashSet<(RecId, Rc<str>)>,
     nesting: u32,
+    /// Warn about unused template arguments (see `EvalOptions`).
+    pub(crate) warn_unused_targs: bool,
 }
 
 fn sp(e: &Expr) -> Span {
@@ -105,6 +107,7 @@ impl<'a> Evaluator<'a> {
             extra_globals: BTreeMap::new(),
             used_targs: HashSet::default(),
             nesting: 0,
+            warn_unused_targs: true,
         }
     }
 
@@ -689,6 +692,9 @@ impl<'a> Evaluator<'a> {
     }
 
     fn check_unused_targs(&mut self, id: RecId) {
+        if !self.warn_unused_targs {
+            return;
+        }
         let r = self.rec(id);
         let mut warns = Vec::new();
         for ta in &r.template_args {

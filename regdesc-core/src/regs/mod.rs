@@ -346,6 +346,11 @@ pub enum RegsError {
     },
     #[error("{message}")]
     Class { message: String, span: Option<Span> },
+    /// llvm-tblgen's register-info backend needs exactly one `Target` def.
+    #[error("No 'Target' subclasses defined!")]
+    NoTarget,
+    #[error("Multiple subclasses of Target defined!")]
+    MultipleTargets { span: Option<Span> },
 }
 
 impl RegsError {
@@ -359,7 +364,8 @@ impl RegsError {
 
     pub fn span(&self) -> Option<Span> {
         match self {
-            RegsError::MissingClass { .. } => None,
+            RegsError::MissingClass { .. } | RegsError::NoTarget => None,
+            RegsError::MultipleTargets { span } => *span,
             RegsError::Field { span, .. }
             | RegsError::Set { span, .. }
             | RegsError::Tuple { span, .. }
@@ -376,6 +382,7 @@ impl RegsError {
             RegsError::Tuple { .. } => "regdesc::regs::tuple",
             RegsError::SubRegs { .. } => "regdesc::regs::sub_regs",
             RegsError::Class { .. } => "regdesc::regs::class",
+            RegsError::NoTarget | RegsError::MultipleTargets { .. } => "regdesc::regs::target",
         }
     }
 
@@ -384,11 +391,33 @@ impl RegsError {
         if let RegsError::SubRegs { help: Some(h), .. } = self {
             d = d.with_help(h.clone());
         }
-        if let RegsError::MissingClass { .. } = self {
-            d = d
-                .with_help("add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)");
+        match self {
+            RegsError::MissingClass { .. } => {
+                d = d.with_help(
+                    "add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)",
+                )
+            }
+            RegsError::NoTarget => {
+                d = d.with_help(
+                    "llvm-tblgen -gen-register-info needs one `def MyTarget : Target;` (regdesc check does not)",
+                )
+            }
+            _ => {}
         }
         d
+    }
+}
+
+/// What llvm-tblgen's register-info backend requires before it builds the
+/// bank (`CodeGenTarget`): exactly one def deriving from `Target`.
+pub fn require_one_target(rk: &RecordKeeper) -> Result<(), RegsError> {
+    let targets = rk.all_derived_definitions("Target");
+    match targets.as_slice() {
+        [] => Err(RegsError::NoTarget),
+        [_] => Ok(()),
+        [_, second, ..] => Err(RegsError::MultipleTargets {
+            span: Some(rk.record(*second).span),
+        }),
     }
 }
 

@@ -17,6 +17,9 @@ use crate::syntax::{
     Span, Stmt,
 };
 
+/// The directory built-in files appear under in diagnostics.
+const BUILTIN_DIR: &str = "<builtin>";
+
 /// Maximum include nesting.
 pub const MAX_INCLUDE_DEPTH: usize = 128;
 
@@ -174,10 +177,12 @@ impl<'o> Loader<'o> {
         canonical: Option<PathBuf>,
     ) -> FileId {
         let id = self.sources.files.len() as FileId;
+        let builtin = path.starts_with(BUILTIN_DIR);
         self.sources.files.push(SourceFile {
             path,
             text,
             included_from,
+            builtin,
         });
         self.asts.push(SourceFileAst::default());
         self.canonical.push(canonical);
@@ -398,7 +403,7 @@ impl PreprocessHost for Loader<'_> {
                             ));
                             self.notes.push(d);
                         }
-                        (PathBuf::from(format!("<builtin>/{path}")), text, None)
+                        (Path::new(BUILTIN_DIR).join(path), text, None)
                     }
                     None => {
                         // Point at the file name, not at the `include` keyword.
