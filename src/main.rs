@@ -63,18 +63,30 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum DumpFormat {
+    /// llvm-tblgen's `-register-info-debug` stream.
+    Llvm,
+    /// The consumer model (registers, indices, classes, units, lanes) as JSON.
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print every record, exactly as `llvm-tblgen --print-records` does.
     Records(InputArgs),
     /// Print what `llvm-tblgen -gen-register-info -register-info-debug`
-    /// prints on stderr: its warnings, then the register bank.
+    /// prints on stderr (its warnings, then the register bank), or the
+    /// consumer model as JSON.
     Dump {
         #[command(flatten)]
         input: InputArgs,
         /// Lane mask assignment: `llvm` (bit-exact) or `coverage`.
         #[arg(long, default_value = "llvm", value_parser = parse_lanes)]
         lanes: LaneMode,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "llvm")]
+        format: DumpFormat,
     },
     /// Check a register file: summary, lane budget, and every problem found.
     Check {
@@ -144,7 +156,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Records(args) => run_records(&args),
-        Command::Dump { input, lanes } => run_dump(&input, lanes),
+        Command::Dump {
+            input,
+            lanes,
+            format: DumpFormat::Llvm,
+        } => run_dump(&input, lanes),
+        Command::Dump {
+            input,
+            lanes,
+            format: DumpFormat::Json,
+        } => run_dump_json(&input, lanes),
         Command::Check {
             input,
             lanes,
@@ -195,6 +216,24 @@ fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
         eprint!("{}", diag::render(&run.sources, &notes, color()));
     }
     print_timings(&run, &[("dump", start.elapsed())]);
+    finish(run, ExitCode::SUCCESS)
+}
+
+fn run_dump_json(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    // The model of the whole file: no lane budget.
+    let opts = CheckOptions {
+        mode,
+        lane_bits: u32::MAX,
+    };
+    let run = driver::target(&args.input(), &opts);
+    if !run.diagnostics.is_empty() {
+        eprint!("{}", run.render(color()));
+    }
+    let Some(target) = &run.target else {
+        return finish(run, ExitCode::from(1));
+    };
+    write_stdout(&target.to_json());
+    print_timings(&run, &[]);
     finish(run, ExitCode::SUCCESS)
 }
 

@@ -17,6 +17,7 @@ use crate::lanes::{LaneMode, Lanes};
 use crate::regs::{self, RegBank};
 use crate::source::SourceMap;
 use crate::syntax::{self, LoadOptions};
+use crate::target::Target;
 
 /// Where the top-level TableGen text comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,8 +135,10 @@ pub struct Run {
     pub bank: Option<RegBank>,
     /// Lane masks in the mode asked for.
     pub lanes: Option<Lanes>,
-    /// The check report ([`check`] only).
+    /// The check report ([`check`], [`target`]).
     pub check: Option<CheckReport>,
+    /// The consumer model ([`target`], when no stage failed).
+    pub target: Option<Target>,
     /// The first `loader_notes` diagnostics are the loader's notes (the
     /// built-in prelude standing in for a missing include).
     loader_notes: usize,
@@ -336,4 +339,20 @@ pub fn source_name(source: &Source) -> &Path {
         Source::Stdin => Path::new("<stdin>"),
         Source::Text { name, .. } => Path::new(name.as_str()),
     }
+}
+
+/// [`check`], then the consumer model of the bank with the lane masks of
+/// `opts.mode`, when nothing failed (warnings do not stop it; a lane budget
+/// exceeded, like every error, does).
+pub fn target(input: &Input, opts: &CheckOptions) -> Run {
+    let mut run = check(input, opts);
+    if run.failed.is_some() {
+        return run;
+    }
+    let start = Instant::now();
+    if let (Some(rk), Some(bank), Some(lanes)) = (&run.records, &run.bank, &run.lanes) {
+        run.target = Some(Target::build(rk, bank, lanes, &run.sources));
+    }
+    run.timings.push(("model", start.elapsed()));
+    run
 }

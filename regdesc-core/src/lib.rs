@@ -14,3 +14,4 @@ pub mod prelude;
 pub mod regs;
 pub mod source;
 pub mod syntax;
+pub mod target;

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 pub type FileId = u32;
 
 /// A byte range in one source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct Span {
     /// The file the range is in.
     pub file: FileId,

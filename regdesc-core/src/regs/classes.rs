@@ -138,6 +138,7 @@ impl<'a> Builder<'a> {
                 span,
             });
         }
+        let alt_orders = self.alt_orders(def, &members, span)?;
         Ok(RegClass {
             name: rec.name.clone(),
             def: Some(def),
@@ -146,6 +147,11 @@ impl<'a> Builder<'a> {
             topo_sigs: self.topo_sigs_of(&members),
             members,
             order,
+            alt_orders,
+            alt_order_select: rec.get_string("AltOrderSelect").unwrap_or("").to_string(),
+            copy_cost: int_field(rk, def, "CopyCost")?,
+            allocatable: bit_field(rk, def, "isAllocatable")?,
+            allocation_priority: prio as u8,
             rsi,
             artificial,
             namespace: rec.get_string("Namespace").unwrap_or("").to_string(),
@@ -347,6 +353,11 @@ impl Inference<'_, '_> {
             span: None,
             origin,
             order: members.clone(),
+            alt_orders: Vec::new(),
+            alt_order_select: String::new(),
+            copy_cost: 0,
+            allocatable: false,
+            allocation_priority: 0,
             members,
             rsi,
             artificial,

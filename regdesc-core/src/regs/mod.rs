@@ -12,6 +12,7 @@
 //! Lane masks are not computed here: see [`crate::lanes`].
 
 mod bank;
+mod class_props;
 mod classes;
 pub mod dump;
 pub mod sets;
@@ -102,6 +103,10 @@ pub struct Register {
     pub tuple: Option<RecId>,
     pub span: Option<Span>,
     pub asm_name: String,
+    /// `AltNames` (tuples take their first member's).
+    pub alt_names: Vec<String>,
+    /// `HWEncoding`, unset bits as 0 (tuples take their first member's).
+    pub hw_encoding: u16,
     pub namespace: String,
     pub cost_per_use: Vec<i64>,
     pub covered_by_sub_regs: bool,
@@ -215,8 +220,22 @@ pub struct RegClass {
     pub origin: ClassOrigin,
     /// Members sorted by register number, without duplicates.
     pub members: Vec<RegId>,
-    /// The allocation order as written (default order only).
+    /// The default allocation order: as written for a defined class; for a
+    /// synthesized one, its closest super-class's order without foreign
+    /// registers.
     pub order: Vec<RegId>,
+    /// `AltOrders`, each evaluated like the member list (inherited the same
+    /// way as `order`).
+    pub alt_orders: Vec<Vec<RegId>>,
+    /// `AltOrderSelect` (C++ code choosing an order; kept as text).
+    pub alt_order_select: String,
+    /// `CopyCost` (inherited by synthesized classes).
+    pub copy_cost: i64,
+    /// `isAllocatable` (a synthesized class is allocatable if any of its
+    /// super-classes is).
+    pub allocatable: bool,
+    /// `AllocationPriority`, 0..=63 (inherited).
+    pub allocation_priority: u8,
     pub rsi: RegSizeInfoByHwMode,
     pub artificial: bool,
     pub namespace: String,
