@@ -8,6 +8,7 @@
 pub mod check;
 pub mod diag;
 pub mod driver;
+pub mod emit;
 pub mod eval;
 pub mod lanes;
 pub mod prelude;

@@ -162,6 +162,18 @@ impl Lanes {
         masks
     }
 
+    /// The lanes of indices used by a register not covered by its
+    /// sub-registers: LLVM's `CoveringLanes` is every lane except these.
+    pub fn uncovered(&self, bank: &RegBank) -> LaneMask {
+        let mut m = LaneMask::none();
+        for (i, idx) in bank.sub_reg_indices.iter().enumerate() {
+            if !idx.all_super_regs_covered {
+                m.or_assign(&self.index_masks[i]);
+            }
+        }
+        m
+    }
+
     /// Hex words needed to print every mask of this bank.
     pub fn words(&self) -> usize {
         (self.num_lanes as usize).div_ceil(64).max(1)

@@ -157,6 +157,7 @@ impl<'a> Builder<'a> {
             namespace: rec.get_string("Namespace").unwrap_or("").to_string(),
             value_types: types.iter().map(|&t| rk.name(t).to_string()).collect(),
             sub_class_with_sub_reg: BTreeMap::new(),
+            super_reg_classes: BTreeMap::new(),
             enum_value: 0,
             sub_classes: Vec::new(),
             super_classes: Vec::new(),
@@ -364,6 +365,7 @@ impl Inference<'_, '_> {
             namespace: String::new(),
             value_types: Vec::new(),
             sub_class_with_sub_reg: BTreeMap::new(),
+            super_reg_classes: BTreeMap::new(),
             topo_sigs,
             enum_value: 0,
             sub_classes: Vec::new(),
@@ -535,7 +537,16 @@ impl Inference<'_, '_> {
             for (sub_rc, n_in) in candidates {
                 let sub_rc = sub_rc as usize;
                 let src = &self.classes()[sub_rc];
-                if src.artificial || n_in == pairs.len() {
+                if src.artificial {
+                    continue;
+                }
+                if n_in == pairs.len() {
+                    // RC injects completely into SubRC.
+                    self.b.bank.classes[sub_rc]
+                        .super_reg_classes
+                        .entry(idx)
+                        .or_default()
+                        .insert(rc);
                     continue;
                 }
                 let sb = &self.bits[sub_rc];

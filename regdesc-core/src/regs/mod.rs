@@ -18,7 +18,7 @@ pub mod dump;
 pub mod sets;
 mod vecmap;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -241,8 +241,12 @@ pub struct RegClass {
     pub namespace: String,
     /// Value type names (`RegTypes`).
     pub value_types: Vec<String>,
-    /// Register size in bits per value type, where known.
+    /// For each index, the largest sub-class whose members all have it.
     pub sub_class_with_sub_reg: BTreeMap<IdxId, ClassId>,
+    /// For each index, the classes whose members' sub-registers at that
+    /// index all lie in this class (LLVM's `SuperRegClasses`, filled by
+    /// class inference).
+    pub super_reg_classes: BTreeMap<IdxId, BTreeSet<ClassId>>,
     /// Bit set of the members' topological signatures.
     pub topo_sigs: Vec<u64>,
     /// Position in the topological order (LLVM's enum value).

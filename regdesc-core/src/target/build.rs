@@ -66,6 +66,12 @@ impl Target {
                 covered_by_sub_regs: x.covered_by_sub_regs,
                 has_disjunct_sub_regs: x.has_disjunct_sub_regs,
                 tuple: x.tuple.map(|t| rk.name(t).to_string()),
+                explicit_sub_regs: x
+                    .explicit_sub_reg_indices
+                    .iter()
+                    .zip(&x.explicit_sub_regs)
+                    .map(|(&i, &s)| (idx(i), reg(s)))
+                    .collect(),
                 sub_regs: x.sub_regs.iter().map(|(&i, &s)| (idx(i), reg(s))).collect(),
                 super_regs: x.super_regs.iter().map(|&s| reg(s)).collect(),
                 units: x.units.iter().map(|&u| RegUnit(u)).collect(),
@@ -82,6 +88,8 @@ impl Target {
             .map(|(u, x)| RegUnitInfo {
                 roots: x.roots.iter().flatten().map(|&r| reg(r)).collect(),
                 native: u < bank.num_native_reg_units,
+                weight: 0,
+                pressure_sets: Vec::new(),
             })
             .collect();
 
@@ -156,6 +164,18 @@ impl Target {
                         .iter()
                         .map(|(&i, &s)| (idx(i), class_id(s)))
                         .collect(),
+                    super_reg_classes: x
+                        .super_reg_classes
+                        .iter()
+                        .map(|(&i, set)| {
+                            let mut cs: Vec<RegClass> = set.iter().map(|&s| class_id(s)).collect();
+                            cs.sort_unstable();
+                            (idx(i), cs)
+                        })
+                        .collect(),
+                    pressure_sets: Vec::new(),
+                    weight: 0,
+                    weight_limit: 0,
                     artificial: x.artificial,
                     has_disjunct_sub_regs: x.has_disjunct_sub_regs,
                     covered_by_sub_regs: x.covered_by_sub_regs,
@@ -172,6 +192,7 @@ impl Target {
             },
             lane_mode: lanes.mode,
             num_lanes: lanes.num_lanes,
+            uncovered_lanes: lanes.uncovered(bank),
             hw_modes: bank.hw_modes.clone(),
             files: sources
                 .files
@@ -182,6 +203,7 @@ impl Target {
             registers,
             units,
             classes,
+            pressure_sets: Vec::new(),
             reg_names: HashMap::new(),
             class_names: HashMap::new(),
             index_names: HashMap::new(),

@@ -46,3 +46,8 @@ id!(
     /// mode 0 is the default mode.
     HwMode
 );
+id!(
+    /// A register pressure set: an index into
+    /// [`Target::pressure_sets`](super::Target::pressure_sets).
+    PressureSet
+);

@@ -18,7 +18,7 @@
 mod build;
 mod ids;
 
-pub use ids::{HwMode, Reg, RegClass, RegUnit, SubRegIdx};
+pub use ids::{HwMode, PressureSet, Reg, RegClass, RegUnit, SubRegIdx};
 
 use std::collections::HashMap;
 
@@ -36,6 +36,9 @@ pub struct Target {
     pub lane_mode: LaneMode,
     /// Lanes in use: the width a lane mask needs.
     pub num_lanes: u32,
+    /// The lanes of indices that some register uses without being covered
+    /// by its sub-registers (LLVM's `CoveringLanes` is every lane but these).
+    pub uncovered_lanes: LaneMask,
     /// Hardware mode names by [`HwMode`]; mode 0 is `Default`.
     pub hw_modes: Vec<String>,
     /// The source files spans point into, by file id.
@@ -50,6 +53,8 @@ pub struct Target {
     pub units: Vec<RegUnitInfo>,
     /// Register classes by [`RegClass`], in LLVM's enum order.
     pub classes: Vec<RegisterClass>,
+    /// Register pressure sets by [`PressureSet`], in LLVM's order.
+    pub pressure_sets: Vec<PressureSetInfo>,
     #[serde(skip)]
     reg_names: HashMap<String, Reg>,
     #[serde(skip)]
@@ -136,6 +141,9 @@ pub struct Register {
     pub has_disjunct_sub_regs: bool,
     /// The `RegisterTuples` def that made it, if any.
     pub tuple: Option<String>,
+    /// The sub-registers it is built from (`SubRegs`, or a tuple's
+    /// members), with their indices, as written.
+    pub explicit_sub_regs: Vec<(SubRegIdx, Reg)>,
     /// Every sub-register, by index, in index order.
     pub sub_regs: Vec<(SubRegIdx, Reg)>,
     /// Every register this one is a sub-register of, in LLVM's order.
@@ -159,6 +167,21 @@ pub struct RegUnitInfo {
     /// Whether it is one of the units made for registers (the others were
     /// added for ad hoc aliases).
     pub native: bool,
+    /// Its weight (LLVM's `getRegUnitWeight`).
+    pub weight: u16,
+    /// The pressure sets it counts toward.
+    pub pressure_sets: Vec<PressureSet>,
+}
+
+/// A register pressure set (LLVM's `RegUnitSet`).
+#[derive(Clone, Debug, Serialize)]
+pub struct PressureSetInfo {
+    /// Its name (a class name, or names joined with `_with_`).
+    pub name: String,
+    /// How many units of weight 1 it holds (LLVM's `getRegPressureSetLimit`).
+    pub limit: u32,
+    /// Its units.
+    pub units: Vec<RegUnit>,
 }
 
 /// How a register class came to be.
@@ -242,6 +265,15 @@ pub struct RegisterClass {
     /// For each index some member has: the largest sub-class whose members
     /// all have it (LLVM's `getSubClassWithSubReg`).
     pub sub_class_with_sub_reg: Vec<(SubRegIdx, RegClass)>,
+    /// For each index: the classes whose registers' `index` sub-registers
+    /// all lie in this class (LLVM's `getSuperRegClasses`), in class order.
+    pub super_reg_classes: Vec<(SubRegIdx, Vec<RegClass>)>,
+    /// The pressure sets its registers count toward.
+    pub pressure_sets: Vec<PressureSet>,
+    /// LLVM's `RegClassWeight::RegWeight`: units one register takes.
+    pub weight: u16,
+    /// LLVM's `RegClassWeight::WeightLimit`.
+    pub weight_limit: u16,
     /// Whether its registers are artificial.
     pub artificial: bool,
     /// Whether some member has two sub-registers that do not overlap.
@@ -330,6 +362,28 @@ impl Target {
             }
         }
         false
+    }
+
+    /// `r`'s sub-registers in LLVM's order (`MCSubRegIterator`): its
+    /// explicit sub-registers depth first, then the others by index.
+    pub fn sub_regs_pre_order(&self, r: Reg) -> Vec<Reg> {
+        fn walk(t: &Target, r: Reg, out: &mut Vec<Reg>, seen: &mut std::collections::HashSet<Reg>) {
+            for &(_, s) in &t.reg(r).explicit_sub_regs {
+                if seen.insert(s) {
+                    out.push(s);
+                    walk(t, s, out, seen);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        walk(self, r, &mut out, &mut seen);
+        for &(_, s) in &self.reg(r).sub_regs {
+            if seen.insert(s) {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// Every register sharing a unit with `r`, `r` included, sorted.
