@@ -109,7 +109,12 @@ impl<L: LaneBits> AliasIter<'_, L> {
                 continue;
             }
             let u = self.units.next()?;
-            self.roots = self.tables.unit_roots.get(u.index()).copied().unwrap_or([0, 0]);
+            self.roots = self
+                .tables
+                .unit_roots
+                .get(u.index())
+                .copied()
+                .unwrap_or([0, 0]);
             self.root = 0;
         }
     }
@@ -598,7 +603,9 @@ impl<L: LaneBits> Tables<L> {
     /// `c` and every sub-class of it, in class order.
     pub fn sub_classes(&self, c: RegClass) -> ClassSetIter {
         ClassSetIter {
-            words: self.class(c).map_or(&[][..], |d| self.class_mask(d.sub_classes)),
+            words: self
+                .class(c)
+                .map_or(&[][..], |d| self.class_mask(d.sub_classes)),
             word: 0,
             bits: 0,
         }
@@ -640,7 +647,10 @@ impl<L: LaneBits> Tables<L> {
             return self.class(a).map(|_| a);
         }
         let (da, db) = (self.class(a)?, self.class(b)?);
-        self.first_common(self.class_mask(da.sub_classes), self.class_mask(db.sub_classes))
+        self.first_common(
+            self.class_mask(da.sub_classes),
+            self.class_mask(db.sub_classes),
+        )
     }
 
     /// The largest sub-class of `a` whose registers' `i` sub-registers all
@@ -684,7 +694,10 @@ impl<L: LaneBits> Tables<L> {
     /// How many register units of weight 1 the set can hold
     /// (`getRegPressureSetLimit`).
     pub fn pressure_set_limit(&self, p: PressureSet) -> u32 {
-        self.pressure_set_limits.get(p.index()).copied().unwrap_or(0)
+        self.pressure_set_limits
+            .get(p.index())
+            .copied()
+            .unwrap_or(0)
     }
 
     fn pressure_sets(&self, sp: crate::tables::Span) -> impl Iterator<Item = PressureSet> + '_ {
@@ -700,7 +713,9 @@ impl<L: LaneBits> Tables<L> {
     pub fn class_pressure_sets(&self, c: RegClass) -> impl Iterator<Item = PressureSet> + '_ {
         let sp = self
             .class(c)
-            .map_or(crate::tables::Span { start: 0, len: 0 }, |d| d.pressure_sets);
+            .map_or(crate::tables::Span { start: 0, len: 0 }, |d| {
+                d.pressure_sets
+            });
         self.pressure_sets(sp)
     }
 

@@ -83,7 +83,12 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
         for (_, m) in &super_sets[i] {
             masks.add(m);
         }
-        lists.add(&c.super_classes.iter().map(|s| s.0 as u16).collect::<Vec<_>>());
+        lists.add(
+            &c.super_classes
+                .iter()
+                .map(|s| s.0 as u16)
+                .collect::<Vec<_>>(),
+        );
         for o in &orders[i] {
             order_pool.add(o);
         }
@@ -116,7 +121,8 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
             }
             let olen = orders[i].len() as u32;
             let lane = width.mask(&c.lane_mask);
-            let copy = Literal::i16_unsuffixed(c.copy_cost.clamp(i16::MIN as i64, i16::MAX as i64) as i16);
+            let copy =
+                Literal::i16_unsuffixed(c.copy_cost.clamp(i16::MIN as i64, i16::MAX as i64) as i16);
             let alloc = c.allocatable;
             let prio = c.allocation_priority;
             let subs = masks.offset(&sub_sets[i]);
@@ -148,8 +154,16 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
         })
         .collect();
 
-    let class_words: Vec<Literal> = words.items().into_iter().map(Literal::u64_unsuffixed).collect();
-    let class_masks: Vec<Literal> = masks.items().into_iter().map(Literal::u64_unsuffixed).collect();
+    let class_words: Vec<Literal> = words
+        .items()
+        .into_iter()
+        .map(Literal::u64_unsuffixed)
+        .collect();
+    let class_masks: Vec<Literal> = masks
+        .items()
+        .into_iter()
+        .map(Literal::u64_unsuffixed)
+        .collect();
     let class_lists = lists.items().into_iter().map(|c| quote!(RegClass(#c)));
     let order_regs = order_pool.items().into_iter().map(|r| quote!(r(#r)));
     let scwsr = rows.iter().flatten().map(|&v| Literal::u16_unsuffixed(v));

@@ -177,7 +177,11 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
             c.members.len(),
             if c.members.len() == 1 { "" } else { "s" },
             c.lane_mask,
-            if c.allocatable { "" } else { ", not allocatable" },
+            if c.allocatable {
+                ""
+            } else {
+                ", not allocatable"
+            },
             match &c.origin {
                 crate::target::ClassOrigin::Defined => "",
                 _ => ", synthesized",

@@ -37,10 +37,7 @@ pub(super) fn gen_indices(t: &Target, width: LaneWidth) -> Part {
         });
         row_of.push(Literal::u16_unsuffixed(id));
     }
-    let compose = rows
-        .iter()
-        .flatten()
-        .map(|&c| Literal::u16_unsuffixed(c));
+    let compose = rows.iter().flatten().map(|&c| Literal::u16_unsuffixed(c));
     let ncompose = rows.len() * n;
 
     // Lane-mask composition: lane pairs grouped by how far they move.

@@ -17,6 +17,7 @@
 
 mod classes;
 mod consts;
+mod expand;
 mod indices;
 mod names;
 mod pool;
@@ -26,6 +27,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::target::Target;
+
+pub use expand::expand;
 
 /// How to generate.
 #[derive(Clone, Debug, Default)]
@@ -119,9 +122,8 @@ impl LaneWidth {
                 quote!(#v)
             }
             LaneWidth::U128 => {
-                let v = proc_macro2::Literal::u128_unsuffixed(
-                    (w(0) as u128) | ((w(1) as u128) << 64),
-                );
+                let v =
+                    proc_macro2::Literal::u128_unsuffixed((w(0) as u128) | ((w(1) as u128) << 64));
                 quote!(#v)
             }
             LaneWidth::Words(n) => {
@@ -150,7 +152,11 @@ pub fn module(target: &Target, opts: &EmitOptions) -> Result<TokenStream, EmitEr
     let (reg_items, index_items, class_items) = (&regs.items, &indices.items, &classes.items);
     let doc = format!(
         "The register information of `{}`: pass it to generic code as `&impl RegisterInfo`.",
-        if target_name.is_empty() { "this description" } else { &target_name }
+        if target_name.is_empty() {
+            "this description"
+        } else {
+            &target_name
+        }
     );
     Ok(quote! {
         #consts
