@@ -584,7 +584,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseSubClassReference` for a class (not a multiclass).
     fn subclass_ref(&mut self, cr: &'a syntax::ClassRef, cur: Option<RecId>) -> R<SubClassRef> {
         let c = self.class_id(&cr.name.name, cr.name.span)?;
-        let args = self.template_arg_values(&cr.args, cur, c, cr.span)?;
+        let args = self.template_arg_values(&cr.args, cur, c, cr.span, true)?;
         Ok(SubClassRef {
             rec: c,
             args,
@@ -599,6 +599,7 @@ impl<'a> Evaluator<'a> {
         cur: Option<RecId>,
         target: RecId,
         span: Span,
+        check_types: bool,
     ) -> R<Vec<Init>> {
         let targs = self.rec(target).template_args.clone();
         let mut out = Vec::with_capacity(args.len());
@@ -618,6 +619,9 @@ impl<'a> Evaluator<'a> {
             let ty = self.rec(target).value(&targs[i]).map(|v| v.ty.clone());
             let v = self.value(a, cur, ty.as_ref(), Mode::Value)?;
             out.push(v);
+        }
+        if !check_types {
+            return Ok(out);
         }
         // CheckTemplateArgValues
         for (i, v) in out.iter_mut().enumerate() {
@@ -1208,6 +1212,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         cr: &'a syntax::ClassRef,
         cur: Option<RecId>,
+        check_types: bool,
     ) -> R<(Rc<MultiClass>, Vec<Init>)> {
         let Some(mc) = self.multiclasses.get(&cr.name.name).cloned() else {
             let mut d = Diagnostic::error(
@@ -1224,7 +1229,7 @@ impl<'a> Evaluator<'a> {
             self.ctx.errors.push(d);
             return Err(());
         };
-        let args = self.template_arg_values(&cr.args, cur, mc.rec, cr.span)?;
+        let args = self.template_arg_values(&cr.args, cur, mc.rec, cr.span, check_types)?;
         Ok((mc, args))
     }
 
@@ -1250,7 +1255,7 @@ impl<'a> Evaluator<'a> {
         };
         let mut cr = first;
         loop {
-            let (mc, args) = self.multiclass_ref(cr, None)?;
+            let (mc, args) = self.multiclass_ref(cr, None, true)?;
             let mut substs = Vec::new();
             self.mc_args(&mut substs, mc.rec, &args, defm_name.clone(), cr.span)?;
             let is_final = self.cur_mc.is_none() && self.loops.is_empty();
@@ -1315,7 +1320,7 @@ impl<'a> Evaluator<'a> {
     fn multiclass_inner(&mut self, m: &'a syntax::MulticlassStmt, id: RecId) -> R<()> {
         self.template_arg_list(&m.targs, None)?;
         for p in &m.parents {
-            let (smc, args) = self.multiclass_ref(p, Some(id))?;
+            let (smc, args) = self.multiclass_ref(p, Some(id), false)?;
             let mut substs = Vec::new();
             let nm = var_str(&format!("{}::NAME", m.name.name), RecTy::String);
             self.mc_args(&mut substs, smc.rec, &args, nm, p.span)?;
@@ -1854,7 +1859,7 @@ impl<'a> Evaluator<'a> {
                         format!("Expected a class name, got '{}'", class.name),
                     );
                 };
-                let a = self.template_arg_values(args, cur, c, e.span)?;
+                let a = self.template_arg_values(args, cur, c, e.span, true)?;
                 let targs = self.rec(c).template_args.clone();
                 for (i, ta) in targs.iter().enumerate().skip(a.len()) {
                     let complete = self.rec(c).get(ta).is_some_and(is_complete);
@@ -1995,15 +2000,18 @@ impl<'a> Evaluator<'a> {
                 let Some(opv) = &op.value else {
                     return self.err(op.span, "expected identifier in dag init");
                 };
-                let ok_start = match &opv.kind {
+                // llvm-tblgen looks only at the operator's first token.
+                let mut first = opv;
+                while let ExprKind::Paste { lhs: inner, .. }
+                | ExprKind::Field { base: inner, .. }
+                | ExprKind::BitSlice { base: inner, .. }
+                | ExprKind::ListSlice { base: inner, .. } = &first.kind
+                {
+                    first = inner;
+                }
+                let ok_start = match &first.kind {
                     ExprKind::Id(_) | ExprKind::Unset | ExprKind::ClassInst { .. } => true,
                     ExprKind::Bang { op: b, .. } => matches!(b, BangOp::Cast | BangOp::GetDagOp),
-                    ExprKind::Paste { lhs, .. } | ExprKind::Field { base: lhs, .. } => {
-                        matches!(lhs.kind, ExprKind::Id(_))
-                    }
-                    ExprKind::BitSlice { base, .. } | ExprKind::ListSlice { base, .. } => {
-                        matches!(base.kind, ExprKind::Id(_))
-                    }
                     _ => false,
                 };
                 if !ok_start {
