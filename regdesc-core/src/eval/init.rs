@@ -992,43 +992,33 @@ fn fold_binop(
         }
         BinOp::StrConcat => concat_strings(lhs, rhs).unwrap_or_else(|| me.clone()),
         BinOp::Interleave => {
-            if let (InitKind::List { elems, elem_ty }, Some((delim, dc))) = (&**lhs, as_str(rhs)) {
+            let (InitKind::List { elems, elem_ty }, Some((delim, _))) = (&**lhs, as_str(rhs))
+            else {
+                return me.clone();
+            };
+            let mut s = String::new();
+            // llvm-tblgen's rule: the result is `code` when an element after
+            // the first is; the first element and the delimiter do not count,
+            // and a list of integers always gives a `string`.
+            let mut code = false;
+            for (k, e) in elems.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(delim);
+                }
                 if *elem_ty == RecTy::String {
-                    let mut s = String::new();
-                    let mut code = dc;
-                    for (k, e) in elems.iter().enumerate() {
-                        let Some((v, c)) = as_str(e) else {
-                            return me.clone();
-                        };
-                        if k > 0 {
-                            s.push_str(delim);
-                        }
-                        s.push_str(v);
-                        code |= c;
-                    }
-                    let _ = code;
-                    return str_fmt(
-                        s,
-                        dc && elems.iter().all(|e| as_str(e).is_some_and(|x| x.1)),
-                    );
+                    let Some((v, c)) = as_str(e) else {
+                        return me.clone();
+                    };
+                    s.push_str(v);
+                    code |= k > 0 && c;
                 } else {
-                    let mut s = String::new();
-                    for (k, e) in elems.iter().enumerate() {
-                        let Some(c) = convert_to(&ctx.rk, e, &RecTy::Int) else {
-                            return me.clone();
-                        };
-                        let InitKind::Int(v) = &*c else {
-                            return me.clone();
-                        };
-                        if k > 0 {
-                            s.push_str(delim);
-                        }
-                        s.push_str(&v.to_string());
-                    }
-                    return str_fmt(s, dc);
+                    let Some(v) = as_int(&ctx.rk, e) else {
+                        return me.clone();
+                    };
+                    s.push_str(&v.to_string());
                 }
             }
-            me.clone()
+            str_fmt(s, code)
         }
         BinOp::Eq | BinOp::Ne | BinOp::Le | BinOp::Lt | BinOp::Ge | BinOp::Gt => {
             if let (Some(a), Some(b)) = (as_int(&ctx.rk, lhs), as_int(&ctx.rk, rhs)) {
@@ -1489,7 +1479,11 @@ pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cu
         let s = unquoted(&ctx.rk, &nn);
         let rec = &mut ctx.rk.records[id as usize];
         rec.name = s;
-        rec.name_init = nn;
+        rec.name_init = nn.clone();
+        // The fields see the record under its new name (a `!cast` of the
+        // renamed anonymous def to itself); the resolver's cache still maps
+        // the old name to the new one.
+        r.cur.name = nn;
     }
     let span = ctx.rk.records[id as usize].span;
     for (k, val) in values.iter_mut().enumerate() {

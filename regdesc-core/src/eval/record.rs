@@ -437,9 +437,9 @@ pub struct RecordKeeper {
     pub defs: BTreeMap<String, RecId>,
     /// Named `defset` lists.
     pub global_vars: BTreeMap<String, Init>,
-    /// Types of defs, computed on first use (a def's classes never change
-    /// once it is referenced).
-    pub def_types: std::cell::RefCell<Vec<Option<RecTy>>>,
+    /// Types of defs, computed on first use, with the number of
+    /// superclasses each was computed from (see [`super::types::def_type`]).
+    pub def_types: std::cell::RefCell<Vec<Option<(usize, RecTy)>>>,
 }
 
 impl RecordKeeper {

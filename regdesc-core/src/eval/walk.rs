@@ -2191,6 +2191,12 @@ impl<'a> Evaluator<'a> {
         if type_arg.is_some() && !matches!(op, B::Cast | B::IsA | B::GetDagOp) {
             return self.err(op_span, format!("{op} does not take a type"));
         }
+        if let Some(t) = type_arg.filter(|t| t.kind == TypeKind::Code) {
+            return self.err(
+                t.span,
+                "the 'code' type is not allowed in bang operators; use 'string'",
+            );
+        }
         match op {
             B::Cast | B::Not | B::Head | B::Tail | B::Size | B::Empty | B::GetDagOp => {
                 self.nargs(op, op_span, args, 1, 1)?;
