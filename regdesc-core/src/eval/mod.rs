@@ -1,15 +1,25 @@
 //! Stage 2: AST → records, as llvm-tblgen 14's record keeper holds them.
 //!
-//! `record` is the data model, `types` the type relations, `init` the value
-//! operations (conversion, folding, resolution, printing), `walk` the
-//! evaluator proper and `print` the `--print-records` output.
+//! - `record`: the data model (records, values, types);
+//! - `types`: relations between types (`typeIsConvertibleTo`, ...);
+//! - value operations, each after the llvm-tblgen `Init` methods of the same
+//!   purpose: `convert` (types of values, conversions, bits, slices),
+//!   `fold` (operators), `resolve` (variables), `instantiate` (records as a
+//!   whole: anonymous classes, final resolution, assertions);
+//! - `state`: the state those operations share;
+//! - `walk`: the evaluator proper, which acts on the AST as llvm-tblgen's
+//!   parser acts on its tokens;
+//! - `print`: values and records as `--print-records` prints them.
 
-pub mod init;
+mod convert;
+mod fold;
+mod instantiate;
 pub mod print;
 pub mod record;
+mod resolve;
+mod state;
 pub mod types;
-#[allow(clippy::collapsible_match)]
-pub mod walk;
+mod walk;
 
 pub use record::*;
 

@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::syntax::{BangOp, Span};
+use crate::syntax::Span;
 
 /// Index of a record (class or def) in [`RecordKeeper::records`].
 pub type RecId = u32;
@@ -225,13 +225,6 @@ pub enum InitKind {
     },
     /// The name of an anonymous record before it is resolved.
     AnonymousName(u32),
-}
-
-impl InitKind {
-    /// Maps a bang operator to nothing; kept so the AST and eval share names.
-    pub fn bang_name(op: BangOp) -> &'static str {
-        op.name()
-    }
 }
 
 /// One field (or template argument) of a record.

@@ -1,0 +1,256 @@
+//! Records as a whole: instantiating an anonymous class (`Class<args>`),
+//! resolving every field of a record (with a template-argument map, or
+//! finally against the record itself), and checking `assert`s.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::convert::*;
+use super::print::unquoted;
+use super::record::*;
+use super::resolve::{resolve, same, MapResolver, RecordResolver, Resolver};
+use super::state::{Ctx, CurRec, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
+use crate::diag::Diagnostic;
+use crate::syntax::Span;
+
+/// `VarDefInit::instantiate`: makes (or reuses) the anonymous def for `Class<args>`.
+pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> Init {
+    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
+        instantiate_inner(ctx, class, args, site)
+    })
+}
+
+fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> Init {
+    let key = (class, args.to_vec());
+    if let Some(&d) = ctx.vardef_cache.get(&key) {
+        return Init::def(d);
+    }
+    if ctx.depth >= MAX_DEPTH {
+        if !ctx.depth_exceeded {
+            ctx.depth_exceeded = true;
+            let cname = ctx.rk.name(class).to_string();
+            ctx.errors.push(
+                Diagnostic::error(
+                    "regdesc::eval::depth",
+                    format!("instantiating `{cname}` nests more than {MAX_DEPTH} levels deep"),
+                    Some(site),
+                )
+                .with_label("this instantiation keeps instantiating itself")
+                .with_help("make the recursion stop: guard it with `!if` or `!cond` on a template argument"),
+            );
+        }
+        return InitKind::VarDef {
+            class,
+            args: args.to_vec(),
+            site,
+        }
+        .into();
+    }
+    ctx.depth += 1;
+    let name = ctx.new_anonymous_name();
+    let cls = ctx.rk.record(class).clone();
+    let mut rec = Record {
+        id: u32::MAX,
+        name: String::new(),
+        name_init: name.clone(),
+        is_class: false,
+        is_anonymous: true,
+        span: cls.span,
+        template_args: Vec::new(),
+        values: cls.values.clone(),
+        superclasses: Vec::new(),
+        instantiated_from: Vec::new(),
+        assertions: cls.assertions.clone(),
+    };
+    rec.name = unquoted(&ctx.rk, &name);
+    let cur = CurRec {
+        id: None,
+        name: name.clone(),
+        span: cls.span,
+    };
+    let mut r = MapResolver::new(Some(cur.clone()));
+    for (k, ta) in cls.template_args.iter().enumerate() {
+        if k < args.len() {
+            r.set_str(ta.clone(), args[k].clone());
+        } else {
+            let v = rec.get(ta).cloned().unwrap_or_else(Init::unset);
+            r.set_str(ta.clone(), v);
+        }
+        rec.values.retain(|v| &v.name != ta);
+    }
+    resolve_record(ctx, &mut rec, &mut r);
+    rec.superclasses = cls.superclasses.clone();
+    rec.superclasses.push((class, cls.span));
+    let id = ctx.rk.records.len() as RecId;
+    rec.id = id;
+    ctx.rk.records.push(rec);
+    // Final resolution, in place.
+    let cur = CurRec {
+        id: Some(id),
+        name: name.clone(),
+        span: cls.span,
+    };
+    resolve_record_final(ctx, id, None, cur);
+    let final_name = ctx.rk.records[id as usize].name.clone();
+    ctx.def_ids.insert(final_name, id);
+    ctx.vardef_cache.insert(key, id);
+    check_record_assertions(ctx, id);
+    ctx.depth -= 1;
+    Init::def(id)
+}
+
+/// Resolves every field (and the name) of a record with `r`.
+pub fn resolve_record(ctx: &mut Ctx, rec: &mut Record, r: &mut dyn Resolver) {
+    let new_name = resolve(ctx, &rec.name_init, r);
+    if !same(&new_name, &rec.name_init) {
+        rec.name = unquoted(&ctx.rk, &new_name);
+        rec.name_init = new_name;
+    }
+    for k in 0..rec.values.len() {
+        let v = rec.values[k].value.clone();
+        let nv = resolve(ctx, &v, r);
+        if !same(&nv, &v) {
+            set_value_after_resolve(ctx, rec, k, nv);
+        }
+    }
+    for a in rec.assertions.iter_mut() {
+        a.cond = resolve(ctx, &a.cond, r);
+        a.message = resolve(ctx, &a.message, r);
+    }
+}
+
+fn set_value_after_resolve(ctx: &mut Ctx, rec: &mut Record, k: usize, nv: Init) {
+    let ty = rec.values[k].ty.clone();
+    match set_value_cast(ctx, &nv, &ty) {
+        Some(v) => rec.values[k].value = v,
+        None => {
+            let tstr = type_of(&ctx.rk, &nv)
+                .map(|t| format!("of type '{}' ", t.display(&ctx.rk)))
+                .unwrap_or_default();
+            let msg = format!(
+                "Invalid value {tstr}found when setting field '{}' of type '{}' after resolving references: {}",
+                rec.values[k].name,
+                ty.display(&ctx.rk),
+                unquoted(&ctx.rk, &nv)
+            );
+            ctx.error(Some(rec.span), "regdesc::eval::type", msg);
+        }
+    }
+}
+
+/// `RecordVal::setValue`: casts to the field type, expanding bits.
+pub fn set_value_cast(ctx: &mut Ctx, v: &Init, ty: &RecTy) -> Option<Init> {
+    let c = cast_to(ctx, v, ty)?;
+    if let RecTy::Bits(n) = ty {
+        if !matches!(&*c, InitKind::Bits(_)) {
+            let b: Vec<Init> = (0..*n).map(|k| get_bit(&ctx.rk, &c, k)).collect();
+            return Some(bits(b));
+        }
+    }
+    Some(c)
+}
+
+/// Final resolution of a record already in the keeper (`Record::resolveReferences(NewName)`).
+/// The record's values are taken out while they are resolved; its name and
+/// superclasses stay in place so that self-references see its type.
+pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cur: CurRec) {
+    let mut values = std::mem::take(&mut ctx.rk.records[id as usize].values);
+    let mut assertions = std::mem::take(&mut ctx.rk.records[id as usize].assertions);
+    let mut r = RecordResolver {
+        vals: values
+            .iter()
+            .map(|v| (v.name.clone(), v.value.clone()))
+            .collect(),
+        new_name,
+        cache: HashMap::default(),
+        stack: Vec::new(),
+        cur,
+        is_final: true,
+    };
+    let old_name = ctx.rk.records[id as usize].name_init.clone();
+    let nn = resolve(ctx, &old_name, &mut r);
+    if !same(&nn, &old_name) {
+        let s = unquoted(&ctx.rk, &nn);
+        let rec = &mut ctx.rk.records[id as usize];
+        rec.name = s;
+        rec.name_init = nn.clone();
+        // The fields see the record under its new name (a `!cast` of the
+        // renamed anonymous def to itself); the resolver's cache still maps
+        // the old name to the new one.
+        r.cur.name = nn;
+    }
+    let span = ctx.rk.records[id as usize].span;
+    for (k, val) in values.iter_mut().enumerate() {
+        let v = val.value.clone();
+        let nv = resolve(ctx, &v, &mut r);
+        if !same(&nv, &v) {
+            let ty = val.ty.clone();
+            match set_value_cast(ctx, &nv, &ty) {
+                Some(x) => val.value = x,
+                None => {
+                    let tstr = type_of(&ctx.rk, &nv)
+                        .map(|t| format!("of type '{}' ", t.display(&ctx.rk)))
+                        .unwrap_or_default();
+                    let msg = format!(
+                        "Invalid value {tstr}found when setting field '{}' of type '{}' after resolving references: {}",
+                        val.name,
+                        ty.display(&ctx.rk),
+                        unquoted(&ctx.rk, &nv)
+                    );
+                    ctx.error(Some(span), "regdesc::eval::type", msg);
+                }
+            }
+            r.vals[k].1 = val.value.clone();
+        }
+    }
+    for a in assertions.iter_mut() {
+        a.cond = resolve(ctx, &a.cond, &mut r);
+        a.message = resolve(ctx, &a.message, &mut r);
+    }
+    let rec = &mut ctx.rk.records[id as usize];
+    rec.values = values;
+    rec.assertions = assertions;
+}
+
+/// Checks a def's assertions after its final resolution.
+pub fn check_record_assertions(ctx: &mut Ctx, id: RecId) {
+    if ctx.rk.record(id).assertions.is_empty() {
+        return;
+    }
+    let rec = ctx.rk.record(id).clone();
+    let cur = CurRec {
+        id: Some(id),
+        name: rec.name_init.clone(),
+        span: rec.span,
+    };
+    let mut r = RecordResolver::new(&rec, cur);
+    for a in &rec.assertions {
+        let c = resolve(ctx, &a.cond, &mut r);
+        let m = resolve(ctx, &a.message, &mut r);
+        check_assert(ctx, a.span, &c, &m);
+    }
+}
+
+/// Reports a failed `assert`.
+pub fn check_assert(ctx: &mut Ctx, span: Span, cond: &Init, msg: &Init) {
+    match as_int(&ctx.rk, cond) {
+        Some(0) => {
+            let m = match &**msg {
+                InitKind::String { value, .. } => value.to_string(),
+                _ => "(assert message is not a string)".to_string(),
+            };
+            ctx.errors.push(
+                Diagnostic::error("regdesc::eval::assert", "assertion failed", Some(span))
+                    .with_label(m.clone())
+                    .with_help(format!("the assertion's message: {m}")),
+            );
+        }
+        Some(_) => {}
+        None => {
+            ctx.error(
+                Some(span),
+                "regdesc::eval::assert",
+                "assert condition must of type bit, bits, or int.",
+            );
+        }
+    }
+}
