@@ -3,17 +3,13 @@
 //! every other bang operator and field access.
 
 use super::convert::*;
+use super::error::EvalError;
 use super::instantiate::instantiate;
 use super::print::{to_string, unquoted};
 use super::record::*;
 use super::resolve::{resolve, same, MapResolver, TrackUnresolvedResolver};
 use super::state::{Ctx, CurRec};
 use super::types::{convertible, def_type, type_is_a};
-
-fn fatal(ctx: &mut Ctx, cur: Option<&CurRec>, msg: String) {
-    let span = ctx.expr_span.or(cur.map(|c| c.span));
-    ctx.error(span, "regdesc::eval::fold", msg);
-}
 
 /// `Fold`: simplifies an operator whose operands allow it.
 pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> Init {
@@ -67,13 +63,12 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
                     None => return i.clone(),
                 }
             }
-            let name = cur.map(|c| unquoted(&ctx.rk, &c.name)).unwrap_or_default();
-            let s = to_string(&ctx.rk, i);
-            fatal(
-                ctx,
-                cur,
-                format!("{name} does not have any true condition in:{s}"),
-            );
+            let e = EvalError::NoTrueCondition {
+                record: cur.map(|c| unquoted(&ctx.rk, &c.name)).unwrap_or_default(),
+                cond: to_string(&ctx.rk, i),
+                span: ctx.fold_span(cur),
+            };
+            ctx.report(e);
             i.clone()
         }
         InitKind::VarDef { class, args, site } => {
@@ -112,13 +107,13 @@ fn def_as_type(ctx: &mut Ctx, me: &Init, d: RecId, ty: &RecTy, cur: Option<&CurR
     if type_is_a(&ctx.rk, &dt, ty) {
         return Init::def(d);
     }
-    let msg = format!(
-        "Expected type '{}', got '{}' in: {}",
-        ty.display(&ctx.rk),
-        dt.display(&ctx.rk),
-        to_string(&ctx.rk, me)
-    );
-    fatal(ctx, cur, msg);
+    let e = EvalError::CastType {
+        expected: ty.display(&ctx.rk),
+        found: dt.display(&ctx.rk),
+        expr: to_string(&ctx.rk, me),
+        span: ctx.fold_span(cur),
+    };
+    ctx.report(e);
     me.clone()
 }
 
@@ -165,11 +160,11 @@ fn fold_unop(
                             Some(&d) => d,
                             None => {
                                 if is_final {
-                                    fatal(
-                                        ctx,
-                                        cur,
-                                        format!("Undefined reference to record: '{name}'"),
-                                    );
+                                    let e = EvalError::UndefinedRecord {
+                                        name: name.to_string(),
+                                        span: ctx.fold_span(cur),
+                                    };
+                                    ctx.report(e);
                                 }
                                 return me.clone();
                             }
@@ -212,8 +207,11 @@ fn fold_unop(
         UnOp::GetDagOp => match &**arg {
             InitKind::Dag { op, .. } => {
                 let Some(d) = dag_op_def(op) else {
-                    let s = to_string(&ctx.rk, op);
-                    fatal(ctx, cur, format!("Expected record as operator, got: {s}"));
+                    let e = EvalError::DagOperatorNotRecord {
+                        value: to_string(&ctx.rk, op),
+                        span: ctx.fold_span(cur),
+                    };
+                    ctx.report(e);
                     return me.clone();
                 };
                 def_as_type(ctx, me, d, ty, cur)
@@ -262,12 +260,12 @@ fn fold_binop(
                 }
                 if let (Some(a), Some(b)) = (ld, rd) {
                     if a != b {
-                        let msg = format!(
-                            "Concatenated Dag operators do not match: '{}' vs. '{}'",
-                            to_string(&ctx.rk, lhs),
-                            to_string(&ctx.rk, rhs)
-                        );
-                        fatal(ctx, cur, msg);
+                        let e = EvalError::DagOperatorMismatch {
+                            lhs: to_string(&ctx.rk, lhs),
+                            rhs: to_string(&ctx.rk, rhs),
+                            span: ctx.fold_span(cur),
+                        };
+                        ctx.report(e);
                         return me.clone();
                     }
                 }
@@ -584,15 +582,20 @@ fn fold_ternop(
             {
                 let size = s.len() as i64;
                 if *start < 0 || *start > size {
-                    fatal(
-                        ctx,
-                        cur,
-                        format!("!substr start position is out of range 0...{size}: {start}"),
-                    );
+                    let e = EvalError::StartOutOfRange {
+                        op: "!substr",
+                        size,
+                        start: *start,
+                        span: ctx.fold_span(cur),
+                    };
+                    ctx.report(e);
                     return me.clone();
                 }
                 if *len < 0 {
-                    fatal(ctx, cur, "!substr length must be nonnegative".to_string());
+                    let e = EvalError::NegativeLength {
+                        span: ctx.fold_span(cur),
+                    };
+                    ctx.report(e);
                     return me.clone();
                 }
                 let st = *start as usize;
@@ -608,11 +611,13 @@ fn fold_ternop(
             {
                 let size = s.len() as i64;
                 if *start < 0 || *start > size {
-                    fatal(
-                        ctx,
-                        cur,
-                        format!("!find start position is out of range 0...{size}: {start}"),
-                    );
+                    let e = EvalError::StartOutOfRange {
+                        op: "!find",
+                        size,
+                        start: *start,
+                        span: ctx.fold_span(cur),
+                    };
+                    ctx.report(e);
                     return me.clone();
                 }
                 let st = *start as usize;
@@ -638,12 +643,12 @@ pub fn fold_field(ctx: &mut Ctx, f: &Init, cur: Option<&CurRec>) -> Init {
     if let InitKind::Def(id) = &**rec {
         if let Some(c) = cur {
             if c.id == Some(*id) {
-                let msg = format!(
-                    "Attempting to access field '{}' of '{}' is a forbidden self-reference",
-                    field,
-                    ctx.rk.name(*id)
-                );
-                fatal(ctx, cur, msg);
+                let e = EvalError::SelfReference {
+                    field: field.to_string(),
+                    record: ctx.rk.name(*id).to_string(),
+                    span: ctx.fold_span(cur),
+                };
+                ctx.report(e);
                 return f.clone();
             }
         }

@@ -5,11 +5,11 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::convert::*;
+use super::error::EvalError;
 use super::print::unquoted;
 use super::record::*;
 use super::resolve::{resolve, same, MapResolver, RecordResolver, Resolver};
 use super::state::{Ctx, CurRec, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
-use crate::diag::Diagnostic;
 use crate::syntax::Span;
 
 /// `VarDefInit::instantiate`: makes (or reuses) the anonymous def for `Class<args>`.
@@ -27,16 +27,12 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     if ctx.depth >= MAX_DEPTH {
         if !ctx.depth_exceeded {
             ctx.depth_exceeded = true;
-            let cname = ctx.rk.name(class).to_string();
-            ctx.errors.push(
-                Diagnostic::error(
-                    "regdesc::eval::depth",
-                    format!("instantiating `{cname}` nests more than {MAX_DEPTH} levels deep"),
-                    Some(site),
-                )
-                .with_label("this instantiation keeps instantiating itself")
-                .with_help("make the recursion stop: guard it with `!if` or `!cond` on a template argument"),
-            );
+            let e = EvalError::InstantiationTooDeep {
+                class: ctx.rk.name(class).to_string(),
+                limit: MAX_DEPTH,
+                span: site,
+            };
+            ctx.report(e);
         }
         return InitKind::VarDef {
             class,
@@ -105,11 +101,11 @@ pub fn resolve_record(ctx: &mut Ctx, rec: &mut Record, r: &mut dyn Resolver) {
         rec.name = unquoted(&ctx.rk, &new_name);
         rec.name_init = new_name;
     }
-    for k in 0..rec.values.len() {
-        let v = rec.values[k].value.clone();
+    for val in rec.values.iter_mut() {
+        let v = val.value.clone();
         let nv = resolve(ctx, &v, r);
         if !same(&nv, &v) {
-            set_value_after_resolve(ctx, rec, k, nv);
+            store_resolved(ctx, val, nv, rec.span);
         }
     }
     for a in rec.assertions.iter_mut() {
@@ -118,21 +114,20 @@ pub fn resolve_record(ctx: &mut Ctx, rec: &mut Record, r: &mut dyn Resolver) {
     }
 }
 
-fn set_value_after_resolve(ctx: &mut Ctx, rec: &mut Record, k: usize, nv: Init) {
-    let ty = rec.values[k].ty.clone();
-    match set_value_cast(ctx, &nv, &ty) {
-        Some(v) => rec.values[k].value = v,
+/// Stores a field's resolved value, cast to the field's type; reports
+/// (at `span`, the record) a value that no longer fits the type.
+fn store_resolved(ctx: &mut Ctx, val: &mut RecordVal, nv: Init, span: Span) {
+    match set_value_cast(ctx, &nv, &val.ty) {
+        Some(v) => val.value = v,
         None => {
-            let tstr = type_of(&ctx.rk, &nv)
-                .map(|t| format!("of type '{}' ", t.display(&ctx.rk)))
-                .unwrap_or_default();
-            let msg = format!(
-                "Invalid value {tstr}found when setting field '{}' of type '{}' after resolving references: {}",
-                rec.values[k].name,
-                ty.display(&ctx.rk),
-                unquoted(&ctx.rk, &nv)
-            );
-            ctx.error(Some(rec.span), "regdesc::eval::type", msg);
+            let e = EvalError::ResolvedFieldType {
+                field: val.name.to_string(),
+                field_ty: val.ty.display(&ctx.rk),
+                value_ty: type_of(&ctx.rk, &nv).map(|t| t.display(&ctx.rk)),
+                value: unquoted(&ctx.rk, &nv),
+                span,
+            };
+            ctx.report(e);
         }
     }
 }
@@ -183,22 +178,7 @@ pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cu
         let v = val.value.clone();
         let nv = resolve(ctx, &v, &mut r);
         if !same(&nv, &v) {
-            let ty = val.ty.clone();
-            match set_value_cast(ctx, &nv, &ty) {
-                Some(x) => val.value = x,
-                None => {
-                    let tstr = type_of(&ctx.rk, &nv)
-                        .map(|t| format!("of type '{}' ", t.display(&ctx.rk)))
-                        .unwrap_or_default();
-                    let msg = format!(
-                        "Invalid value {tstr}found when setting field '{}' of type '{}' after resolving references: {}",
-                        val.name,
-                        ty.display(&ctx.rk),
-                        unquoted(&ctx.rk, &nv)
-                    );
-                    ctx.error(Some(span), "regdesc::eval::type", msg);
-                }
-            }
+            store_resolved(ctx, val, nv, span);
             r.vals[k].1 = val.value.clone();
         }
     }
@@ -238,19 +218,9 @@ pub fn check_assert(ctx: &mut Ctx, span: Span, cond: &Init, msg: &Init) {
                 InitKind::String { value, .. } => value.to_string(),
                 _ => "(assert message is not a string)".to_string(),
             };
-            ctx.errors.push(
-                Diagnostic::error("regdesc::eval::assert", "assertion failed", Some(span))
-                    .with_label(m.clone())
-                    .with_help(format!("the assertion's message: {m}")),
-            );
+            ctx.report(EvalError::AssertionFailed { message: m, span });
         }
         Some(_) => {}
-        None => {
-            ctx.error(
-                Some(span),
-                "regdesc::eval::assert",
-                "assert condition must of type bit, bits, or int.",
-            );
-        }
+        None => ctx.report(EvalError::AssertConditionType { span }),
     }
 }

@@ -12,6 +12,7 @@
 //! - `print`: values and records as `--print-records` prints them.
 
 mod convert;
+pub mod error;
 mod fold;
 mod instantiate;
 pub mod print;
@@ -21,6 +22,7 @@ mod state;
 pub mod types;
 mod walk;
 
+pub use error::EvalError;
 pub use record::*;
 
 use crate::diag::Diagnostic;
@@ -41,19 +43,24 @@ pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ctx = ev.ctx;
     ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();
     ctx.rk.classes = std::mem::take(&mut ctx.class_ids).into_iter().collect();
-    for d in ctx.errors.iter_mut().chain(ctx.warnings.iter_mut()) {
-        if let Some(sp) = d.span {
-            crate::syntax::add_include_notes(&loaded.sources, sp.file, d);
-        }
-    }
+    let located = |errors: &[EvalError]| -> Vec<Diagnostic> {
+        errors
+            .iter()
+            .map(|e| {
+                let mut d = e.to_diagnostic();
+                crate::syntax::add_include_notes(&loaded.sources, e.span().file, &mut d);
+                d
+            })
+            .collect()
+    };
+    let mut diagnostics = located(&ctx.warnings);
     if !ctx.errors.is_empty() {
-        let mut all = ctx.warnings;
-        all.append(&mut ctx.errors);
-        return Err(all);
+        diagnostics.extend(located(&ctx.errors));
+        return Err(diagnostics);
     }
     Ok(EvalOutput {
         records: ctx.rk,
-        diagnostics: ctx.warnings,
+        diagnostics,
     })
 }
 

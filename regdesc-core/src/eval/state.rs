@@ -4,8 +4,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::error::EvalError;
 use super::record::*;
-use crate::diag::Diagnostic;
 use crate::syntax::Span;
 
 /// Stack space kept free before recursing, and the size of each new
@@ -23,8 +23,8 @@ pub struct Ctx {
     pub anon_counter: u32,
     /// `Class<args>` instantiations already made: llvm-tblgen reuses them.
     pub vardef_cache: HashMap<(RecId, Vec<Init>), RecId>,
-    pub errors: Vec<Diagnostic>,
-    pub warnings: Vec<Diagnostic>,
+    pub errors: Vec<EvalError>,
+    pub warnings: Vec<EvalError>,
     pub depth: u32,
     /// Set once a depth bound was hit, to stop cascades.
     pub depth_exceeded: bool,
@@ -48,9 +48,21 @@ pub struct Ctx {
 pub const MAX_RECORDS: u64 = 2_000_000;
 
 impl Ctx {
-    pub fn error(&mut self, span: Option<Span>, code: &'static str, msg: impl Into<String>) {
-        let span = span.or(Some(self.stmt_span));
-        self.errors.push(Diagnostic::error(code, msg, span));
+    /// Records an error or a warning.
+    pub fn report(&mut self, e: EvalError) {
+        if e.is_warning() {
+            self.warnings.push(e);
+        } else {
+            self.errors.push(e);
+        }
+    }
+
+    /// Where a problem found while folding is reported: the expression
+    /// being evaluated, else the record being resolved, else the statement.
+    pub fn fold_span(&self, cur: Option<&CurRec>) -> Span {
+        self.expr_span
+            .or(cur.map(|c| c.span))
+            .unwrap_or(self.stmt_span)
     }
 
     pub fn new_anonymous_name(&mut self) -> Init {

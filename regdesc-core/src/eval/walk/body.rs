@@ -11,13 +11,12 @@ impl<'a> Evaluator<'a> {
             match set_value_cast(&mut self.ctx, &rv.value, &ty) {
                 Some(v) => rec.values[k].value = v,
                 None => {
-                    let msg = format!(
-                        "New definition of '{}' of type '{}' is incompatible with previous definition of type '{}'",
-                        rv.name,
-                        self.ty_str(&rv.ty),
-                        self.ty_str(&ty)
-                    );
-                    return self.err_code("regdesc::eval::type", span, msg);
+                    return self.fail(EvalError::FieldRedeclared {
+                        field: rv.name.to_string(),
+                        new_ty: self.ty_str(&rv.ty),
+                        old_ty: self.ty_str(&ty),
+                        span,
+                    });
                 }
             }
         } else {
@@ -31,63 +30,45 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `SetValue`.
-    #[allow(clippy::too_many_arguments)]
-    fn set_value(
-        &mut self,
-        rec: &mut Record,
-        span: Span,
-        name: &str,
-        bitlist: &[u32],
-        bits_span: Span,
-        v: Init,
-        value_span: Span,
-        allow_self: bool,
-    ) -> R<()> {
+    fn set_value(&mut self, rec: &mut Record, a: &Assignment) -> R<()> {
+        let (name, span) = (&*a.name, a.span);
         let Some(k) = rec.values.iter().position(|x| &*x.name == name) else {
-            return self.err_code(
-                "regdesc::eval::unknown-field",
+            return self.fail(EvalError::UnknownField {
+                name: name.to_string(),
                 span,
-                format!("Value '{name}' unknown!"),
-            );
+            });
         };
-        if bitlist.is_empty() {
+        let mut v = a.value.clone();
+        if a.bits.is_empty() {
             if let InitKind::Var { name: vn, .. } = &*v {
-                if vn.as_str() == Some(name) && !allow_self {
-                    return self.err(span, "Recursion / self-assignment forbidden");
+                if vn.as_str() == Some(name) {
+                    return self.fail(EvalError::SelfAssignment { span });
                 }
             }
-        }
-        let mut v = v;
-        if !bitlist.is_empty() {
+        } else {
             let cur = rec.values[k].value.clone();
             let InitKind::Bits(curbits) = &*cur else {
-                return self.err_code(
-                    "regdesc::eval::type",
-                    span,
-                    format!("Value '{name}' is not a bits type"),
-                );
+                return self.type_error(span, format!("Value '{name}' is not a bits type"));
             };
-            let Some(bi) = cast_to(&mut self.ctx, &v, &RecTy::Bits(bitlist.len() as u32)) else {
-                return self.err_code(
-                    "regdesc::eval::type",
-                    span,
-                    "Initializer is not compatible with bit range",
-                );
+            let Some(bi) = cast_to(&mut self.ctx, &v, &RecTy::Bits(a.bits.len() as u32)) else {
+                return self.type_error(span, "Initializer is not compatible with bit range");
             };
             let mut newbits: Vec<Option<Init>> = vec![None; curbits.len()];
-            for (i, &b) in bitlist.iter().enumerate() {
+            for (i, &b) in a.bits.iter().enumerate() {
                 let Some(slot) = newbits.get_mut(b as usize) else {
-                    return self.err_code(
-                        "regdesc::eval::bit-range",
-                        bits_span,
-                        format!("Invalid bit range for value: bit #{b} of '{name}' does not exist (it has {} bits)", curbits.len()),
-                    );
+                    return self.fail(EvalError::BitOutOfRange {
+                        bit: b,
+                        field: name.to_string(),
+                        width: curbits.len(),
+                        span: a.bits_span,
+                    });
                 };
                 if slot.is_some() {
-                    return self.err(
+                    return self.fail(EvalError::BitSetTwice {
+                        bit: b,
+                        field: name.to_string(),
                         span,
-                        format!("Cannot set bit #{b} of value '{name}' more than once"),
-                    );
+                    });
                 }
                 *slot = Some(get_bit(&self.ctx.rk, &bi, i as u32));
             }
@@ -102,25 +83,21 @@ impl<'a> Evaluator<'a> {
         match set_value_cast(&mut self.ctx, &v, &ty) {
             Some(nv) => {
                 rec.values[k].value = nv;
-                rec.values[k].span = value_span;
+                rec.values[k].span = a.value_span;
                 Ok(())
             }
             None => {
-                let it = match &*v {
-                    InitKind::Bits(b) => {
-                        format!("' of type bit initializer with length {}", b.len())
-                    }
-                    _ => match type_of(self.rk(), &v) {
-                        Some(t) => format!("' of type '{}", self.ty_str(&t)),
-                        None => String::new(),
-                    },
+                let value_ty = match &*v {
+                    InitKind::Bits(b) => Some(format!("bit initializer with length {}", b.len())),
+                    _ => type_of(self.rk(), &v).map(|t| format!("'{}'", self.ty_str(&t))),
                 };
-                let msg = format!(
-                    "Field '{name}' of type '{}' is incompatible with value '{}{it}'",
-                    self.ty_str(&ty),
-                    self.s(&v)
-                );
-                self.err_code("regdesc::eval::type", value_span, msg)
+                self.fail(EvalError::FieldType {
+                    field: name.to_string(),
+                    field_ty: self.ty_str(&ty),
+                    value: self.s(&v),
+                    value_ty,
+                    span: a.value_span,
+                })
             }
         }
     }
@@ -154,10 +131,12 @@ impl<'a> Evaluator<'a> {
             if i < sc_ref.args.len() {
                 r.set_str(ta.clone(), sc_ref.args[i].clone());
             } else if !r.get_str(ta).is_some_and(is_complete) {
-                let msg = format!(
-                    "Value not specified for template argument '{ta}' (#{i}) of parent class '{sc_name}'"
-                );
-                return self.err_code("regdesc::eval::template-args", sc_ref.span, msg);
+                return self.fail(EvalError::MissingTemplateArg {
+                    arg: ta.to_string(),
+                    index: i,
+                    class: sc_name,
+                    span: sc_ref.span,
+                });
             }
         }
         rec.assertions.extend(sc_asserts);
@@ -170,13 +149,18 @@ impl<'a> Evaluator<'a> {
         resolve_record(&mut self.ctx, rec, &mut r);
         for (s, span) in sc_supers {
             if rec.superclasses.iter().any(|(x, _)| *x == s) {
-                let n = self.rk().name(s).to_string();
-                return self.err(sc_ref.span, format!("Already subclass of '{n}'!\n"));
+                return self.fail(EvalError::DuplicateSuperclass {
+                    class: self.rk().name(s).to_string(),
+                    span: sc_ref.span,
+                });
             }
             rec.superclasses.push((s, span));
         }
         if rec.superclasses.iter().any(|(x, _)| *x == sc_ref.rec) {
-            return self.err(sc_ref.span, format!("Already subclass of '{sc_name}'!\n"));
+            return self.fail(EvalError::DuplicateSuperclass {
+                class: sc_name,
+                span: sc_ref.span,
+            });
         }
         rec.superclasses.push((sc_ref.rec, sc_ref.span));
         Ok(())
@@ -184,27 +168,10 @@ impl<'a> Evaluator<'a> {
 
     fn apply_let_stack(&mut self, rec: &mut Record) -> R<()> {
         let stack = std::mem::take(&mut self.let_stack);
-        let mut res = Ok(());
-        'outer: for level in &stack {
-            for lr in level {
-                if self
-                    .set_value(
-                        rec,
-                        lr.span,
-                        &lr.name,
-                        &lr.bits,
-                        lr.bits_span,
-                        lr.value.clone(),
-                        lr.value_span,
-                        false,
-                    )
-                    .is_err()
-                {
-                    res = Err(());
-                    break 'outer;
-                }
-            }
-        }
+        let res = stack
+            .iter()
+            .flatten()
+            .try_for_each(|a| self.set_value(rec, a));
         self.let_stack = stack;
         res
     }
@@ -271,16 +238,12 @@ impl<'a> Evaluator<'a> {
         let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             if i >= targs.len() {
-                let n = self.rec(target).name.clone();
-                let d = Diagnostic::error(
-                    "regdesc::eval::template-args",
-                    format!("Too many template arguments: {}", i + 1),
-                    Some(a.span),
-                )
-                .with_label("unexpected argument")
-                .with_help(format!("`{n}` takes {} template argument(s)", targs.len()));
-                self.ctx.errors.push(d);
-                return Err(());
+                return self.fail(EvalError::TooManyTemplateArgs {
+                    count: i + 1,
+                    class: self.rec(target).name.clone(),
+                    takes: targs.len(),
+                    span: a.span,
+                });
             }
             let ty = self.rec(target).value(&targs[i]).map(|v| v.ty.clone());
             let v = self.value(a, cur, ty.as_ref(), Mode::Value)?;
@@ -300,20 +263,17 @@ impl<'a> Evaluator<'a> {
             match cast_to(&mut self.ctx, v, &ty) {
                 Some(c) => *v = c,
                 None => {
-                    let vt = type_of(self.rk(), v)
+                    let found = type_of(self.rk(), v)
                         .map(|t| self.ty_str(&t))
                         .unwrap_or_default();
-                    let msg = format!(
-                        "Value specified for template argument '{}' (#{i}) is of type {vt}; expected type {}: {}",
-                        targs[i],
-                        self.ty_str(&ty),
-                        self.s(v)
-                    );
-                    return self.err_code(
-                        "regdesc::eval::type",
-                        args.get(i).map_or(span, |a| a.span),
-                        msg,
-                    );
+                    return self.fail(EvalError::TemplateArgType {
+                        arg: targs[i].to_string(),
+                        index: i,
+                        found,
+                        expected: self.ty_str(&ty),
+                        value: self.s(v),
+                        span: args.get(i).map_or(span, |a| a.span),
+                    });
                 }
             }
         }
@@ -328,17 +288,12 @@ impl<'a> Evaluator<'a> {
         let id = if let Some(&id) = self.ctx.class_ids.get(&name) {
             let r = self.rec(id);
             if !r.values.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
-                let prev = r.span;
-                self.ctx.errors.push(
-                    Diagnostic::error(
-                        "regdesc::eval::redefinition",
-                        format!("Class '{name}' already defined"),
-                        Some(c.name.span),
-                    )
-                    .with_label("redefined here")
-                    .with_related(Some(prev), "previous definition"),
-                );
-                return Err(());
+                let previous = r.span;
+                return self.fail(EvalError::ClassRedefined {
+                    name,
+                    span: c.name.span,
+                    previous,
+                });
             }
             id
         } else {
@@ -367,18 +322,15 @@ impl<'a> Evaluator<'a> {
         let mut warns = Vec::new();
         for ta in &r.template_args {
             if !self.used_targs.contains(&(id, ta.clone())) {
-                let span = r.value(ta).map(|v| v.span).unwrap_or(r.span);
-                warns.push(
-                    Diagnostic::warning(
-                        "regdesc::eval::unused-template-arg",
-                        format!("unused template argument: {ta}"),
-                        Some(span),
-                    )
-                    .with_label("never referenced"),
-                );
+                warns.push(EvalError::UnusedTemplateArg {
+                    name: ta.to_string(),
+                    span: r.value(ta).map(|v| v.span).unwrap_or(r.span),
+                });
             }
         }
-        self.ctx.warnings.extend(warns);
+        for w in warns {
+            self.ctx.report(w);
+        }
     }
 
     /// `ParseTemplateArgList`: `cur` is the class; `None` means the current multiclass.
@@ -397,17 +349,17 @@ impl<'a> Evaluator<'a> {
             };
             let ty = self.parse_type(&ta.ty)?;
             if ta.name.name == "NAME" {
-                return self.err(ta.name.span, "'NAME' is a reserved variable name");
+                return self.fail(EvalError::ReservedName { span: ta.name.span });
             }
             let qname: Rc<str> = match cur {
                 Some(c) => format!("{}:{}", self.rec(c).name, ta.name.name).into(),
                 None => format!("{}::{}", self.rec(target).name, ta.name.name).into(),
             };
             if self.rec(target).template_args.contains(&qname) {
-                return self.err(
-                    ta.name.span,
-                    "template argument with the same name has already been defined",
-                );
+                return self.fail(EvalError::NameRedefined {
+                    scope: Scope::TemplateArg,
+                    span: ta.name.span,
+                });
             }
             let rv = RecordVal {
                 name: qname.clone(),
@@ -419,10 +371,9 @@ impl<'a> Evaluator<'a> {
             };
             self.with_rec(target, |ev, rec| ev.add_value(rec, ta.name.span, rv))?;
             if let Some(d) = &ta.default {
-                let v = self.value(d, cur, Some(&ty), Mode::Value)?;
-                self.with_rec(target, |ev, rec| {
-                    ev.set_value(rec, d.span, &qname, &[], d.span, v, d.span, false)
-                })?;
+                let value = self.value(d, cur, Some(&ty), Mode::Value)?;
+                let a = Assignment::whole(qname.clone(), value, d.span);
+                self.with_rec(target, |ev, rec| ev.set_value(rec, &a))?;
             }
             self.rec_mut(target).template_args.push(qname);
         }
@@ -456,7 +407,7 @@ impl<'a> Evaluator<'a> {
                 } => {
                     let t = self.parse_type(ty)?;
                     if name.name == "NAME" {
-                        return self.err(name.span, "'NAME' is a reserved variable name");
+                        return self.fail(EvalError::ReservedName { span: name.span });
                     }
                     let rv = RecordVal {
                         name: name.name.as_str().into(),
@@ -469,9 +420,8 @@ impl<'a> Evaluator<'a> {
                     self.with_rec(id, |ev, rec| ev.add_value(rec, name.span, rv))?;
                     if let Some(v) = value {
                         let val = self.value(v, Some(id), Some(&t), Mode::Value)?;
-                        self.with_rec(id, |ev, rec| {
-                            ev.set_value(rec, v.span, &name.name, &[], v.span, val, v.span, false)
-                        })?;
+                        let a = Assignment::whole(name.name.as_str().into(), val, v.span);
+                        self.with_rec(id, |ev, rec| ev.set_value(rec, &a))?;
                     }
                 }
                 syntax::BodyItem::Let(l) => {
@@ -482,34 +432,26 @@ impl<'a> Evaluator<'a> {
                     };
                     bl.reverse();
                     let Some(fty) = self.rec(id).value(&l.name.name).map(|v| v.ty.clone()) else {
-                        let d = Diagnostic::error(
-                            "regdesc::eval::unknown-field",
-                            format!("Value '{}' unknown!", l.name.name),
-                            Some(l.name.span),
-                        )
-                        .with_label("no such field in this record")
-                        .with_help("declare the field (`Type name;`) in the record or one of its classes before `let`");
-                        self.ctx.errors.push(d);
-                        return Err(());
+                        return self.fail(EvalError::UnknownField {
+                            name: l.name.name.clone(),
+                            span: l.name.span,
+                        });
                     };
                     let ty = if !bl.is_empty() && matches!(fty, RecTy::Bits(_)) {
                         RecTy::Bits(bl.len() as u32)
                     } else {
                         fty
                     };
-                    let val = self.value(&l.value, Some(id), Some(&ty), Mode::Value)?;
-                    self.with_rec(id, |ev, rec| {
-                        ev.set_value(
-                            rec,
-                            l.name.span,
-                            &l.name.name,
-                            &bl,
-                            bits_span,
-                            val,
-                            l.value.span,
-                            false,
-                        )
-                    })?;
+                    let value = self.value(&l.value, Some(id), Some(&ty), Mode::Value)?;
+                    let a = Assignment {
+                        name: l.name.name.as_str().into(),
+                        bits: bl,
+                        bits_span,
+                        value,
+                        value_span: l.value.span,
+                        span: l.name.span,
+                    };
+                    self.with_rec(id, |ev, rec| ev.set_value(rec, &a))?;
                 }
             }
         }

@@ -92,20 +92,13 @@ impl<'a> Evaluator<'a> {
         let mut new_name = None;
         if let Some(&prev) = self.ctx.def_ids.get(&rec.name) {
             if !rec.is_anonymous {
-                let prev_span = self.rec(prev).span;
-                let d = Diagnostic::error(
-                    "regdesc::eval::redefinition",
-                    format!("def already exists: {}", rec.name),
-                    Some(rec.span),
-                )
-                .with_label("redefined here")
-                .with_related(Some(prev_span), "location of previous definition");
-                let d = rec
-                    .instantiated_from
-                    .iter()
-                    .fold(d, |d, s| d.with_related(Some(*s), "instantiated from here"));
-                self.ctx.errors.push(d);
-                return Err(());
+                let previous = self.rec(prev).span;
+                return self.fail(EvalError::DefRedefined {
+                    name: rec.name,
+                    span: rec.span,
+                    previous,
+                    instantiated_from: rec.instantiated_from,
+                });
             }
             new_name = Some(self.ctx.new_anonymous_name());
         }
@@ -124,40 +117,32 @@ impl<'a> Evaluator<'a> {
         resolve_record_final(&mut self.ctx, id, new_name, cur);
         self.check_concrete(id);
         if !matches!(&*self.rec(id).name_init, InitKind::String { .. }) {
-            let s = self.s(&self.rec(id).name_init.clone());
-            let span = self.rec(id).span;
-            return self.err(
-                span,
-                format!("record name '{s}' could not be fully resolved"),
-            );
+            return self.fail(EvalError::UnresolvedName {
+                name: self.s(&self.rec(id).name_init),
+                span: self.rec(id).span,
+            });
         }
         check_record_assertions(&mut self.ctx, id);
         let def = Init::def(id);
         let dt = def_type(self.rk(), id);
         for k in 0..self.defsets.len() {
             if !type_is_a(self.rk(), &dt, &self.defsets[k].elt_ty) {
-                let msg = format!(
-                    "adding record of incompatible type '{}' to defset",
-                    self.ty_str(&dt)
-                );
-                let span = self.rec(id).span;
-                let dspan = self.defsets[k].span;
-                self.ctx.errors.push(
-                    Diagnostic::error("regdesc::eval::type", msg, Some(span))
-                        .with_related(Some(dspan), "location of defset declaration"),
-                );
-                return Err(());
+                return self.fail(EvalError::DefsetType {
+                    ty: self.ty_str(&dt),
+                    span: self.rec(id).span,
+                    defset: self.defsets[k].span,
+                });
             }
             self.defsets[k].elems.push(def.clone());
         }
         let name = self.rec(id).name.clone();
         if self.ctx.def_ids.contains_key(&name) {
             let span = self.rec(id).span;
-            return self.err(span, format!("Def already exists: {name}"));
+            return self.fail(EvalError::DefNameTaken { name, span });
         }
         self.ctx.def_ids.insert(name, id);
         if self.ctx.errors.len() > nerr {
-            return Err(());
+            return Err(Reported);
         }
         Ok(())
     }
@@ -187,25 +172,18 @@ impl<'a> Evaluator<'a> {
                 is_concrete(&rv.value)
             };
             if !ok {
-                let mut d = Diagnostic::error(
-                    "regdesc::eval::unresolved",
-                    format!(
-                        "Initializer of '{}' in '{}' could not be fully resolved: {}",
-                        rv.name,
-                        rec.name,
-                        to_string(&self.ctx.rk, &rv.value)
-                    ),
-                    Some(rv.span),
-                )
-                .with_label("this value never becomes concrete")
-                .with_related(Some(rec.span), format!("in def '{}'", rec.name))
-                .with_help("every field of a def must resolve to a concrete value; declare it with `field` to allow otherwise");
-                for s in &rec.instantiated_from {
-                    d = d.with_related(Some(*s), "instantiated from here");
-                }
-                errs.push(d);
+                errs.push(EvalError::Unresolved {
+                    field: rv.name.to_string(),
+                    record: rec.name.clone(),
+                    value: to_string(&self.ctx.rk, &rv.value),
+                    span: rv.span,
+                    record_span: rec.span,
+                    instantiated_from: rec.instantiated_from.clone(),
+                });
             }
         }
-        self.ctx.errors.extend(errs);
+        for e in errs {
+            self.ctx.report(e);
+        }
     }
 }

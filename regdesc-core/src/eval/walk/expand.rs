@@ -37,11 +37,10 @@ impl<'a> Evaluator<'a> {
                     return Ok(());
                 }
             }
-            let s = self.s(&l);
-            return self.err(
-                lp.span,
-                format!("attempting to loop over '{s}', expected a list"),
-            );
+            return self.fail(EvalError::LoopOverNonList {
+                value: self.s(&l),
+                span: lp.span,
+            });
         };
         let elems = elems.clone();
         for e in elems {
@@ -92,15 +91,10 @@ impl<'a> Evaluator<'a> {
                 Entry::Rec(rec) => {
                     self.ctx.expanded += 1;
                     if self.ctx.expanded > MAX_RECORDS {
-                        let d = Diagnostic::error(
-                            "regdesc::eval::limit",
-                            format!("expanding loops and multiclasses made more than {MAX_RECORDS} records"),
-                            Some(rec.span),
-                        )
-                        .with_label("while expanding this record")
-                        .with_help("nested `foreach` loops multiply; shrink their ranges");
-                        self.ctx.errors.push(d);
-                        return Err(());
+                        return self.fail(EvalError::TooManyRecords {
+                            limit: MAX_RECORDS,
+                            span: rec.span,
+                        });
                     }
                     let mut rec: Record = (**rec).clone();
                     if let Some(l) = loc {
@@ -141,14 +135,12 @@ impl<'a> Evaluator<'a> {
             } else {
                 let d = rec.get(ta).cloned().unwrap_or_else(Init::unset);
                 if !is_complete(&d) {
-                    return self.err_code(
-                        "regdesc::eval::template-args",
+                    return self.fail(EvalError::MissingMulticlassArg {
+                        arg: ta.to_string(),
+                        index: i,
+                        multiclass: rec.name.clone(),
                         span,
-                        format!(
-                            "value not specified for template argument '{}' (#{i}) of multiclass '{}'",
-                            ta, rec.name
-                        ),
-                    );
+                    });
                 }
                 substs.push((str_init(ta), d));
             }
@@ -164,19 +156,11 @@ impl<'a> Evaluator<'a> {
         check_types: bool,
     ) -> R<(Rc<MultiClass>, Vec<Init>)> {
         let Some(mc) = self.multiclasses.get(&cr.name.name).cloned() else {
-            let mut d = Diagnostic::error(
-                "regdesc::eval::undefined-multiclass",
-                format!("Couldn't find multiclass '{}'", cr.name.name),
-                Some(cr.name.span),
-            )
-            .with_label("not a multiclass");
-            if self.ctx.class_ids.contains_key(&cr.name.name) {
-                d = d.with_help(
-                    "a defm must name a multiclass first; classes may only follow the multiclasses",
-                );
-            }
-            self.ctx.errors.push(d);
-            return Err(());
+            return self.fail(EvalError::UndefinedMulticlass {
+                name: cr.name.name.clone(),
+                is_class: self.ctx.class_ids.contains_key(&cr.name.name),
+                span: cr.name.span,
+            });
         };
         let args = self.template_arg_values(&cr.args, cur, mc.rec, cr.span, check_types)?;
         Ok((mc, args))
@@ -200,7 +184,10 @@ impl<'a> Evaluator<'a> {
         let mut new_entries: Vec<Entry> = Vec::new();
         let mut idx = 0;
         let Some(first) = d.parents.first() else {
-            return self.err(d.span, "expected ':' after defm identifier");
+            return self.fail(EvalError::Malformed {
+                message: "expected ':' after defm identifier",
+                span: d.span,
+            });
         };
         let mut cr = first;
         loop {
@@ -241,11 +228,10 @@ impl<'a> Evaluator<'a> {
     pub(super) fn parse_multiclass(&mut self, m: &'a syntax::MulticlassStmt) -> R<()> {
         let name = m.name.name.clone();
         if self.multiclasses.contains_key(&name) {
-            return self.err_code(
-                "regdesc::eval::redefinition",
-                m.name.span,
-                format!("multiclass '{name}' already defined"),
-            );
+            return self.fail(EvalError::MulticlassRedefined {
+                name,
+                span: m.name.span,
+            });
         }
         let rec = Record {
             name: name.clone(),
@@ -279,7 +265,10 @@ impl<'a> Evaluator<'a> {
             }
         }
         if m.body.is_empty() && m.parents.is_empty() {
-            return self.err(m.span, "multiclass must contain at least one def");
+            return self.fail(EvalError::Malformed {
+                message: "multiclass must contain at least one def",
+                span: m.span,
+            });
         }
         self.scopes.push(Vec::new());
         let mut r = Ok(());
@@ -293,19 +282,17 @@ impl<'a> Evaluator<'a> {
                 | Stmt::If(_)
                 | Stmt::Let(_)
                 | Stmt::Include(_) => {
-                    if self.object(s).is_err() {
-                        r = Err(());
-                        break;
-                    }
+                    r = self.object(s);
                 }
                 other => {
-                    let _: R<()> = self.err(
-                        Self::stmt_span(other),
-                        "expected 'assert', 'def', 'defm', 'defvar', 'foreach', 'if', or 'let' in multiclass body",
-                    );
-                    r = Err(());
-                    break;
+                    r = self.fail(EvalError::Malformed {
+                        message: "expected 'assert', 'def', 'defm', 'defvar', 'foreach', 'if', or 'let' in multiclass body",
+                        span: Self::stmt_span(other),
+                    });
                 }
+            }
+            if r.is_err() {
+                break;
             }
         }
         self.scopes.pop();

@@ -80,21 +80,11 @@ impl<'a> Evaluator<'a> {
                 return Ok(self.fold_in(u, cur));
             }
         }
-        let mut d = Diagnostic::error(
-            "regdesc::eval::undefined",
-            format!("Variable not defined: '{name}'"),
-            Some(span),
-        )
-        .with_label("not defined here");
-        if name == "NAME" {
-            d = d.with_help("`NAME` is only available inside classes and multiclasses");
-        } else if self.ctx.class_ids.contains_key(name) {
-            d = d.with_help(format!(
-                "`{name}` is a class; to make a record of it write `{name}<...>`"
-            ));
-        }
-        self.ctx.errors.push(d);
-        Err(())
+        self.fail(EvalError::UndefinedVariable {
+            name: name.to_string(),
+            is_class: self.ctx.class_ids.contains_key(name),
+            span,
+        })
     }
 
     /// `ParseValue`.
@@ -106,11 +96,7 @@ impl<'a> Evaluator<'a> {
         mode: Mode,
     ) -> R<Init> {
         if self.ctx.depth >= MAX_DEPTH {
-            return self.err_code(
-                "regdesc::eval::depth",
-                e.span,
-                "expression nests too deeply",
-            );
+            return self.fail(EvalError::ExpressionTooDeep { span: e.span });
         }
         self.ctx.depth += 1;
         let saved = self.ctx.expr_span.replace(e.span);
@@ -131,7 +117,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::Paste { lhs, rhs } => {
                 let l = self.value(lhs, cur, item, mode)?;
                 let Some(lt) = type_of(self.rk(), &l) else {
-                    return self.err(e.span, "LHS of paste is not typed!");
+                    return self.untyped(e.span, "LHS of paste is not typed!");
                 };
                 if let RecTy::List(_) = lt {
                     let Some(rhs) = rhs else { return Ok(l) };
@@ -154,7 +140,7 @@ impl<'a> Evaluator<'a> {
                     Some(rhs) => {
                         let r = self.value(rhs, cur, None, Mode::Name)?;
                         let Some(rt) = type_of(self.rk(), &r) else {
-                            return self.err(rhs.span, "RHS of paste is not typed!");
+                            return self.untyped(rhs.span, "RHS of paste is not typed!");
                         };
                         if rt != RecTy::String {
                             let u: Init = InitKind::UnOp {
@@ -177,19 +163,10 @@ impl<'a> Evaluator<'a> {
                 rl.reverse();
                 match bit_range(self.rk(), &b, &rl) {
                     Some(v) => Ok(v),
-                    None => {
-                        let d = Diagnostic::error(
-                            "regdesc::eval::bit-range",
-                            "Invalid bit range for value",
-                            Some(e.span),
-                        )
-                        .with_label(match type_of(self.rk(), &b) {
-                            Some(t) => format!("value of type `{}`", self.ty_str(&t)),
-                            None => "untyped value".to_string(),
-                        });
-                        self.ctx.errors.push(d);
-                        Err(())
-                    }
+                    None => self.fail(EvalError::InvalidBitRange {
+                        value_ty: type_of(self.rk(), &b).map(|t| self.ty_str(&t)),
+                        span: e.span,
+                    }),
                 }
             }
             ExprKind::ListSlice { base, ranges } => {
@@ -197,25 +174,17 @@ impl<'a> Evaluator<'a> {
                 let rl = self.range_list(ranges)?;
                 match list_slice(self.rk(), &b, &rl) {
                     Some(v) => Ok(v),
-                    None => self.err_code(
-                        "regdesc::eval::list-slice",
-                        e.span,
-                        "Invalid range for list slice",
-                    ),
+                    None => self.fail(EvalError::InvalidListSlice { span: e.span }),
                 }
             }
             ExprKind::Field { base, field } => {
                 let b = self.value(base, cur, item, mode)?;
                 let Some(ft) = field_type(self.rk(), &b, &field.name) else {
-                    let s = self.s(&b);
-                    let d = Diagnostic::error(
-                        "regdesc::eval::unknown-field",
-                        format!("Cannot access field '{}' of value '{s}'", field.name),
-                        Some(field.span),
-                    )
-                    .with_label("no such field");
-                    self.ctx.errors.push(d);
-                    return Err(());
+                    return self.fail(EvalError::NoSuchField {
+                        field: field.name.clone(),
+                        value: self.s(&b),
+                        span: field.span,
+                    });
                 };
                 let f: Init = InitKind::Field {
                     rec: b,
@@ -250,23 +219,22 @@ impl<'a> Evaluator<'a> {
             ExprKind::Id(id) => self.id_value(&id.name, id.span, cur, mode),
             ExprKind::ClassInst { class, args } => {
                 let Some(&c) = self.ctx.class_ids.get(&class.name) else {
-                    return self.err_code(
-                        "regdesc::eval::undefined-class",
-                        class.span,
-                        format!("Expected a class name, got '{}'", class.name),
-                    );
+                    return self.fail(EvalError::ExpectedClassName {
+                        name: class.name.clone(),
+                        span: class.span,
+                    });
                 };
                 let a = self.template_arg_values(args, cur, c, e.span, true)?;
                 let targs = self.rec(c).template_args.clone();
                 for (i, ta) in targs.iter().enumerate().skip(a.len()) {
                     let complete = self.rec(c).get(ta).is_some_and(is_complete);
                     if !complete {
-                        let n = self.rec(c).name.clone();
-                        return self.err_code(
-                            "regdesc::eval::template-args",
-                            class.span,
-                            format!("Value not specified for template argument '{ta}' (#{i}) of parent class '{n}'"),
-                        );
+                        return self.fail(EvalError::MissingTemplateArg {
+                            arg: ta.to_string(),
+                            index: i,
+                            class: self.rec(c).name.clone(),
+                            span: class.span,
+                        });
                     }
                 }
                 let v: Init = InitKind::VarDef {
@@ -301,8 +269,7 @@ impl<'a> Evaluator<'a> {
                         Some(b) => nb.push(b),
                         None => {
                             let s = self.s(v);
-                            return self.err_code(
-                                "regdesc::eval::type",
+                            return self.type_error(
                                 *vspan,
                                 format!("Element #{i} ({s}) is not convertable to a bit"),
                             );
@@ -317,8 +284,7 @@ impl<'a> Evaluator<'a> {
                     Some(RecTy::List(t)) => Some((**t).clone()),
                     Some(other) => {
                         let s = self.ty_str(other);
-                        return self.err_code(
-                            "regdesc::eval::type",
+                        return self.type_error(
                             e.span,
                             format!("Encountered a list when expecting a {s}"),
                         );
@@ -340,18 +306,10 @@ impl<'a> Evaluator<'a> {
                             Some(prev) => match resolve_types(self.rk(), &prev, &t) {
                                 Some(x) => Some(x),
                                 None => {
-                                    let d = Diagnostic::error(
-                                        "regdesc::eval::type",
-                                        "Incompatible types in list elements",
-                                        Some(x.span),
-                                    )
-                                    .with_label(format!(
-                                        "this element is of type `{}`, the ones before it of type `{}`",
-                                        self.ty_str(&t),
-                                        self.ty_str(&prev)
-                                    ));
-                                    self.ctx.errors.push(d);
-                                    return Err(());
+                                    return self.fail(EvalError::ListElementTypes {
+                                        conflict: Some((self.ty_str(&t), self.ty_str(&prev))),
+                                        span: x.span,
+                                    });
                                 }
                             },
                             None => Some(t),
@@ -361,11 +319,10 @@ impl<'a> Evaluator<'a> {
                 if let Some(g) = given_elt {
                     if let Some(t) = &elt {
                         if !convertible(self.rk(), t, &g) {
-                            return self.err_code(
-                                "regdesc::eval::type",
-                                e.span,
-                                "Incompatible types in list elements",
-                            );
+                            return self.fail(EvalError::ListElementTypes {
+                                conflict: None,
+                                span: e.span,
+                            });
                         }
                     }
                     elt = Some(g);
@@ -373,9 +330,7 @@ impl<'a> Evaluator<'a> {
                 let deduced = match elt {
                     None => match given {
                         Some(g) => g,
-                        None => {
-                            return self.err_code("regdesc::eval::type", e.span, "No type for list")
-                        }
+                        None => return self.untyped(e.span, "No type for list"),
                     },
                     Some(t) => {
                         if let Some(g) = &given {
@@ -385,7 +340,7 @@ impl<'a> Evaluator<'a> {
                                     self.ty_str(&t),
                                     self.ty_str(g)
                                 );
-                                return self.err_code("regdesc::eval::type", e.span, msg);
+                                return self.type_error(e.span, msg);
                             }
                         }
                         t
@@ -395,7 +350,10 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Dag { op, args } => {
                 let Some(opv) = &op.value else {
-                    return self.err(op.span, "expected identifier in dag init");
+                    return self.fail(EvalError::Malformed {
+                        message: "expected identifier in dag init",
+                        span: op.span,
+                    });
                 };
                 // llvm-tblgen looks only at the operator's first token.
                 let mut first = opv;
@@ -412,7 +370,10 @@ impl<'a> Evaluator<'a> {
                     _ => false,
                 };
                 if !ok_start {
-                    return self.err(opv.span, "expected identifier in dag init");
+                    return self.fail(EvalError::Malformed {
+                        message: "expected identifier in dag init",
+                        span: opv.span,
+                    });
                 }
                 let o = self.value(opv, cur, None, Mode::Value)?;
                 let oname = op.name.as_ref().map(|n| Rc::<str>::from(n.name.as_str()));
@@ -456,7 +417,7 @@ impl<'a> Evaluator<'a> {
         item: Option<&RecTy>,
     ) -> R<Init> {
         if clauses.is_empty() {
-            return self.err(
+            return self.invalid_operator(
                 e.span,
                 "there should be at least 1 'condition : value' in the !cond operator",
             );
@@ -483,14 +444,14 @@ impl<'a> Evaluator<'a> {
                             self.ty_str(&t),
                             self.ty_str(&vt)
                         );
-                        return self.err_code("regdesc::eval::type", e.span, msg);
+                        return self.type_error(e.span, msg);
                     }
                 },
                 (Some(t), None) => Some(t),
             };
         }
         let Some(ty) = ty else {
-            return self.err(
+            return self.untyped(
                 e.span,
                 "could not determine type for !cond from its arguments",
             );

@@ -1,14 +1,15 @@
 //! The evaluator: walks the AST the way llvm-tblgen's parser acts on its
 //! token stream, building classes, multiclasses and defs.
 //!
-//! Statement-level functions return `Err(())` after recording a diagnostic;
-//! the top level then moves on to the next statement so that independent
+//! Functions return `Err(Reported)` after recording an [`EvalError`]; the
+//! top level then moves on to the next statement so that independent
 //! errors are all reported.
 //!
 //! This file holds the evaluator's state and the statement dispatch; the
 //! other files of this module each handle one part of the language.
 
 mod bang;
+mod bang_ternary;
 mod body;
 mod defs;
 mod expand;
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::convert::*;
+use super::error::{EvalError, Reported, Scope};
 use super::fold::{fold, fold_field};
 use super::instantiate::{
     check_assert, check_record_assertions, resolve_record, resolve_record_final, set_value_cast,
@@ -29,10 +31,9 @@ use super::record::*;
 use super::resolve::{resolve, HasReferenceResolver, MapResolver};
 use super::state::{Ctx, CurRec, MAX_DEPTH, MAX_RECORDS};
 use super::types::{convertible, def_type, resolve_types, type_is_a};
-use crate::diag::Diagnostic;
 use crate::syntax::{self, BangOp, Expr, ExprKind, Loaded, RangePiece, Span, Stmt, TypeKind};
 
-type R<T> = Result<T, ()>;
+type R<T> = Result<T, Reported>;
 
 /// Largest number of iterations one `foreach` (or range) may produce.
 pub const MAX_RANGE: usize = 1 << 20;
@@ -45,13 +46,33 @@ enum Mode {
     Name,
 }
 
-struct LetRecord {
+/// One assignment to a field (`SetValue`'s arguments): a `let`, or the
+/// value in a field's declaration.
+struct Assignment {
     name: Rc<str>,
+    /// The bits set (`let F{3-0} = ...`), most significant first; empty
+    /// for the whole field.
     bits: Vec<u32>,
     bits_span: Span,
     value: Init,
     value_span: Span,
+    /// The field's name as written.
     span: Span,
+}
+
+impl Assignment {
+    /// An assignment of the value written at `span` to the whole field
+    /// `name` (a declaration's value or a template argument's default).
+    fn whole(name: Rc<str>, value: Init, span: Span) -> Assignment {
+        Assignment {
+            name,
+            bits: Vec::new(),
+            bits_span: span,
+            value,
+            value_span: span,
+            span,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -90,7 +111,7 @@ pub struct Evaluator<'a> {
     pub ctx: Ctx,
     loaded: &'a Loaded,
     multiclasses: HashMap<String, Rc<MultiClass>>,
-    let_stack: Vec<Vec<LetRecord>>,
+    let_stack: Vec<Vec<Assignment>>,
     loops: Vec<ForeachLoop>,
     /// The multiclass being defined: its record and entries so far.
     cur_mc: Option<(String, RecId, Vec<Entry>)>,
@@ -119,18 +140,34 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn err<T>(&mut self, span: Span, msg: impl Into<String>) -> R<T> {
-        self.ctx
-            .errors
-            .push(Diagnostic::error("regdesc::eval", msg, Some(span)));
-        Err(())
+    /// Reports `e` and fails.
+    fn fail<T>(&mut self, e: EvalError) -> R<T> {
+        self.ctx.report(e);
+        Err(Reported)
     }
 
-    fn err_code<T>(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> R<T> {
-        self.ctx
-            .errors
-            .push(Diagnostic::error(code, msg, Some(span)));
-        Err(())
+    /// Reports an operand of the wrong type (in llvm-tblgen's words) and fails.
+    fn type_error<T>(&mut self, span: Span, message: impl Into<String>) -> R<T> {
+        self.fail(EvalError::OperandType {
+            message: message.into(),
+            span,
+        })
+    }
+
+    /// Reports a value whose type is needed but unknown, and fails.
+    fn untyped<T>(&mut self, span: Span, message: impl Into<String>) -> R<T> {
+        self.fail(EvalError::Untyped {
+            message: message.into(),
+            span,
+        })
+    }
+
+    /// Reports a bang operator used in a form llvm-tblgen rejects, and fails.
+    fn invalid_operator<T>(&mut self, span: Span, message: impl Into<String>) -> R<T> {
+        self.fail(EvalError::InvalidOperator {
+            message: message.into(),
+            span,
+        })
     }
 
     fn rk(&self) -> &RecordKeeper {
@@ -192,7 +229,8 @@ impl<'a> Evaluator<'a> {
         if let Stmt::Include(inc) = s {
             if let Some(f) = inc.file {
                 if self.nesting >= MAX_NESTING {
-                    let _: R<()> = self.err(inc.span, "include nesting is too deep");
+                    self.ctx
+                        .report(EvalError::IncludesTooDeep { span: inc.span });
                     return;
                 }
                 self.nesting += 1;
@@ -241,10 +279,10 @@ impl<'a> Evaluator<'a> {
     fn object(&mut self, s: &'a Stmt) -> R<()> {
         self.ctx.stmt_span = Self::stmt_span(s);
         if self.nesting >= MAX_NESTING {
-            return self.err(
-                Self::stmt_span(s),
-                format!("statements nest more than {MAX_NESTING} levels deep"),
-            );
+            return self.fail(EvalError::StatementsTooDeep {
+                limit: MAX_NESTING,
+                span: Self::stmt_span(s),
+            });
         }
         self.nesting += 1;
         let r = self.object_inner(s);
@@ -271,29 +309,33 @@ impl<'a> Evaluator<'a> {
             Stmt::Let(l) => self.parse_top_let(l),
             Stmt::Defset(d) => {
                 if in_mc {
-                    return self.err(d.span, "defset is not allowed inside multiclass");
+                    return self.not_allowed("defset", "multiclass", d.span);
                 }
                 self.parse_defset(d)
             }
             Stmt::Class(c) => {
                 if in_mc {
-                    return self.err(c.span, "class is not allowed inside multiclass");
+                    return self.not_allowed("class", "multiclass", c.span);
                 }
                 if !self.loops.is_empty() {
-                    return self.err(c.span, "class is not allowed inside foreach loop");
+                    return self.not_allowed("class", "foreach loop", c.span);
                 }
                 self.parse_class(c)
             }
             Stmt::Multiclass(m) => {
                 if !self.loops.is_empty() {
-                    return self.err(m.span, "multiclass is not allowed inside foreach loop");
+                    return self.not_allowed("multiclass", "foreach loop", m.span);
                 }
                 if in_mc {
-                    return self.err(m.span, "multiclass is not allowed inside multiclass");
+                    return self.not_allowed("multiclass", "multiclass", m.span);
                 }
                 self.parse_multiclass(m)
             }
         }
+    }
+
+    fn not_allowed<T>(&mut self, what: &'static str, place: &'static str, span: Span) -> R<T> {
+        self.fail(EvalError::NotAllowed { what, place, span })
     }
 
     // -----------------------------------------------------------------
@@ -318,21 +360,18 @@ impl<'a> Evaluator<'a> {
         match self.ctx.class_ids.get(name) {
             Some(&c) => Ok(c),
             None => {
-                let mut d = Diagnostic::error(
-                    "regdesc::eval::undefined-class",
-                    format!("Couldn't find class '{name}'"),
-                    Some(span),
-                )
-                .with_label("not a class");
-                if self.multiclasses.contains_key(name) {
-                    d = d.with_help(format!(
-                        "`{name}` is a multiclass: instantiate it with `defm`"
-                    ));
-                } else if let Some(sugg) = self.suggest_class(name) {
-                    d = d.with_help(format!("did you mean `{sugg}`?"));
-                }
-                self.ctx.errors.push(d);
-                Err(())
+                let is_multiclass = self.multiclasses.contains_key(name);
+                let suggestion = if is_multiclass {
+                    None
+                } else {
+                    self.suggest_class(name)
+                };
+                self.fail(EvalError::UndefinedClass {
+                    name: name.to_string(),
+                    is_multiclass,
+                    suggestion,
+                    span,
+                })
             }
         }
     }

@@ -7,13 +7,13 @@ impl<'a> Evaluator<'a> {
     pub(super) fn parse_defset(&mut self, d: &'a syntax::DefsetStmt) -> R<()> {
         let t = self.parse_type(&d.ty)?;
         let RecTy::List(elt) = t else {
-            return self.err(d.ty.span, "expected list type");
+            return self.type_error(d.ty.span, "expected list type");
         };
         if self.get_global(&d.name.name).is_some() {
-            return self.err(
-                d.name.span,
-                "def or global variable of this name already exists",
-            );
+            return self.fail(EvalError::NameRedefined {
+                scope: Scope::Global,
+                span: d.name.span,
+            });
         }
         self.defsets.push(Defset {
             elt_ty: (*elt).clone(),
@@ -34,13 +34,16 @@ impl<'a> Evaluator<'a> {
         let name = &d.name.name;
         if let Some(scope) = self.scopes.last() {
             if scope.iter().any(|(n, _)| n == name) {
-                return self.err(d.name.span, "local variable of this name already exists");
+                return self.fail(EvalError::NameRedefined {
+                    scope: Scope::Local,
+                    span: d.name.span,
+                });
             }
         } else if self.get_global(name).is_some() {
-            return self.err(
-                d.name.span,
-                "def or global variable of this name already exists",
-            );
+            return self.fail(EvalError::NameRedefined {
+                scope: Scope::Global,
+                span: d.name.span,
+            });
         }
         let v = self.value(&d.value, None, None, Mode::Value)?;
         if let Some(scope) = self.scopes.last_mut() {
@@ -109,16 +112,18 @@ impl<'a> Evaluator<'a> {
                     }
                     Some(_) => {
                         let InitKind::Int(x) = &*v else {
-                            return self.err(e.span, "expected integer or bitrange");
+                            return self.invalid_range("expected integer or bitrange", e.span);
                         };
                         if *x < 0 {
-                            return self.err(e.span, "invalid range, cannot be negative");
+                            return self.invalid_range("invalid range, cannot be negative", e.span);
                         }
                         ranges.push(*x as u32);
                     }
                     None => {
-                        let s = self.s(&v);
-                        return self.err(e.span, format!("expected a list, got '{s}'"));
+                        return self.fail(EvalError::ForeachNotList {
+                            value: self.s(&v),
+                            span: e.span,
+                        });
                     }
                 }
             }
@@ -175,7 +180,7 @@ impl<'a> Evaluator<'a> {
             };
             bl.reverse();
             let v = self.value(&it.value, None, None, Mode::Value)?;
-            recs.push(LetRecord {
+            recs.push(Assignment {
                 name: it.name.name.as_str().into(),
                 bits: bl,
                 bits_span: Self::ranges_span(it.bits.as_deref()).unwrap_or(it.name.span),
@@ -201,16 +206,20 @@ impl<'a> Evaluator<'a> {
         Some(r.iter().fold(first, |a, p| a.to(p.span)))
     }
 
+    fn invalid_range<T>(&mut self, message: &'static str, span: Span) -> R<T> {
+        self.fail(EvalError::InvalidRange { message, span })
+    }
+
     pub(super) fn range_list(&mut self, pieces: &'a [RangePiece]) -> R<Vec<u32>> {
         let mut out = Vec::new();
         for p in pieces {
             let s = self.value(&p.start, None, None, Mode::Value)?;
             let InitKind::Int(start) = &*s else {
-                return self.err(p.start.span, "expected integer or bitrange");
+                return self.invalid_range("expected integer or bitrange", p.start.span);
             };
             let start = *start;
             if start < 0 {
-                return self.err(p.start.span, "invalid range, cannot be negative");
+                return self.invalid_range("invalid range, cannot be negative", p.start.span);
             }
             let Some(end_e) = &p.end else {
                 out.push(start as u32);
@@ -218,19 +227,21 @@ impl<'a> Evaluator<'a> {
             };
             let e = self.value(end_e, None, None, Mode::Value)?;
             let InitKind::Int(end) = &*e else {
-                return self.err(end_e.span, "expected integer value as end of range");
+                return self.invalid_range("expected integer value as end of range", end_e.span);
             };
             let end = *end;
             if end < 0 {
-                return self.err(end_e.span, "invalid range, cannot be negative");
+                return self.invalid_range("invalid range, cannot be negative", end_e.span);
             }
             let count = (start - end).unsigned_abs() as usize + 1;
             if count + out.len() > MAX_RANGE || start > u32::MAX as i64 || end > u32::MAX as i64 {
-                return self.err_code(
-                    "regdesc::eval::limit",
-                    p.span,
-                    format!("range {start}-{end} has {count} elements; regdesc allows at most {MAX_RANGE}"),
-                );
+                return self.fail(EvalError::RangeTooLarge {
+                    start,
+                    end,
+                    count,
+                    limit: MAX_RANGE,
+                    span: p.span,
+                });
             }
             if start < end {
                 out.extend((start..=end).map(|x| x as u32));
