@@ -380,6 +380,9 @@ pub enum EvalError {
     #[error("expanding loops and multiclasses made more than {limit} records")]
     TooManyRecords { limit: u64, span: Span },
 
+    #[error("more than {limit} errors; stopping here")]
+    TooManyErrors { limit: usize, span: Span },
+
     #[error("range {start}-{end} has {count} elements; regdesc allows at most {limit}")]
     RangeTooLarge {
         start: i64,
@@ -450,7 +453,9 @@ impl EvalError {
             | ExpressionTooDeep { .. }
             | StatementsTooDeep { .. }
             | IncludesTooDeep { .. } => "regdesc::eval::too_deep",
-            TooManyRecords { .. } | RangeTooLarge { .. } => "regdesc::eval::limit",
+            TooManyRecords { .. } | RangeTooLarge { .. } | TooManyErrors { .. } => {
+                "regdesc::eval::limit"
+            }
             UnusedTemplateArg { .. } => "regdesc::eval::unused_template_arg",
         }
     }
@@ -521,6 +526,7 @@ impl EvalError {
             | StatementsTooDeep { span, .. }
             | IncludesTooDeep { span }
             | TooManyRecords { span, .. }
+            | TooManyErrors { span, .. }
             | RangeTooLarge { span, .. }
             | UnusedTemplateArg { span, .. } => *span,
         }
@@ -549,6 +555,7 @@ impl EvalError {
             AssertionFailed { message, .. } => message.clone(),
             InstantiationTooDeep { .. } => "this instantiation keeps instantiating itself".into(),
             TooManyRecords { .. } => "while expanding this record".into(),
+            TooManyErrors { .. } => "the next error is here".into(),
             UnusedTemplateArg { .. } => "never referenced".into(),
             _ => return None,
         })
@@ -601,6 +608,9 @@ impl EvalError {
             ),
             TooManyRecords { .. } => {
                 Some("nested `foreach` loops multiply; shrink their ranges".into())
+            }
+            TooManyErrors { .. } => {
+                Some("fix the first errors: later ones often follow from them".into())
             }
             _ => None,
         }

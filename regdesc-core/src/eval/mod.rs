@@ -22,6 +22,9 @@ mod state;
 pub mod types;
 mod walk;
 
+#[cfg(test)]
+mod tests;
+
 pub use error::EvalError;
 pub use record::*;
 

@@ -42,19 +42,36 @@ pub struct Ctx {
     pub expanded: u64,
 }
 
+/// Most errors reported before evaluation stops: one mistake early in a
+/// big file (an undefined base class) can otherwise fail every later
+/// statement.
+pub const MAX_ERRORS: usize = 100;
+
 /// Most records (defs, loop and multiclass expansions, anonymous
 /// instantiations) one evaluation may create. Nested `foreach` loops
 /// multiply; this keeps a runaway description from running for hours.
 pub const MAX_RECORDS: u64 = 2_000_000;
 
 impl Ctx {
-    /// Records an error or a warning.
+    /// Records an error or a warning. Past [`MAX_ERRORS`] errors, records
+    /// that evaluation stops here and drops the rest.
     pub fn report(&mut self, e: EvalError) {
         if e.is_warning() {
             self.warnings.push(e);
-        } else {
+        } else if self.errors.len() < MAX_ERRORS {
             self.errors.push(e);
+        } else if self.errors.len() == MAX_ERRORS {
+            let span = e.span();
+            self.errors.push(EvalError::TooManyErrors {
+                limit: MAX_ERRORS,
+                span,
+            });
         }
+    }
+
+    /// Whether so many errors were reported that evaluation stops.
+    pub fn gave_up(&self) -> bool {
+        self.errors.len() > MAX_ERRORS
     }
 
     /// Where a problem found while folding is reported: the expression

@@ -226,6 +226,9 @@ impl<'a> Evaluator<'a> {
     }
 
     fn top_stmt(&mut self, s: &'a Stmt) {
+        if self.ctx.gave_up() {
+            return;
+        }
         if let Stmt::Include(inc) = s {
             if let Some(f) = inc.file {
                 if self.nesting >= MAX_NESTING {
