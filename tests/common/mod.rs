@@ -23,6 +23,25 @@ pub fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The root of the LLVM 14 source corpus (it holds `llvm/lib/Target` and
+/// `llvm/test/TableGen`): `REGDESC_LLVM_SRC`, else `<repo>/target/llvm-14-src`
+/// (where `tests/corpus/prepare.sh` puts it), following the oracle rule.
+pub fn llvm_src() -> Option<PathBuf> {
+    let root = match std::env::var_os("REGDESC_LLVM_SRC") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => repo_root().join("target/llvm-14-src"),
+    };
+    if root.join("llvm/test/TableGen").is_dir() && root.join("llvm/lib/Target").is_dir() {
+        Some(root)
+    } else {
+        missing_oracle(&format!(
+            "the LLVM 14 source corpus was not found at {} (set REGDESC_LLVM_SRC, or run \
+             tests/corpus/prepare.sh)",
+            root.display()
+        ))
+    }
+}
+
 /// The `-I` directory every fixture is run with.
 pub const FIXTURE_INCLUDE: &str = "tests/fixtures/include";
 
@@ -274,9 +293,15 @@ impl Ran {
 
 /// Runs `cmd` from the repository root, killing it after `limit`.
 /// `Err` describes a command that could not start or ran out of time.
-pub fn run_limited(mut cmd: Command, limit: Duration) -> Result<Ran, String> {
+pub fn run_limited(cmd: Command, limit: Duration) -> Result<Ran, String> {
+    run_limited_in(cmd, repo_root(), limit)
+}
+
+/// Runs `cmd` from directory `dir`, killing it after `limit` (see
+/// [`run_limited`]).
+pub fn run_limited_in(mut cmd: Command, dir: &Path, limit: Duration) -> Result<Ran, String> {
     let shown = format!("{cmd:?}");
-    cmd.current_dir(repo_root())
+    cmd.current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
