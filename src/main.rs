@@ -13,7 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use regdesc_core::check::CheckOptions;
 use regdesc_core::driver::{self, Input, Run, Source};
 use regdesc_core::lanes::LaneMode;
-use regdesc_core::{diag, eval};
+use regdesc_core::{diag, llvm_format};
 
 #[derive(Parser)]
 #[command(
@@ -225,7 +225,7 @@ fn run_records(args: &InputArgs) -> ExitCode {
         return finish(run, ExitCode::from(1));
     };
     let start = std::time::Instant::now();
-    let text = eval::print_records(records);
+    let text = llvm_format::print_records(records);
     write_stdout(&text);
     print_timings(&run, &[("print", start.elapsed())]);
     finish(run, ExitCode::SUCCESS)

@@ -157,7 +157,7 @@ fn run_front_end(seed: &Seed, text: String) -> Result<(), String> {
                     let _ = report.to_json(&run.sources);
                 }
                 if let Some(records) = &run.records {
-                    let _ = eval::print_records(records);
+                    let _ = regdesc_core::llvm_format::print_records(records);
                 }
             }));
             let _ = tx.send(outcome.is_ok());

@@ -8,7 +8,7 @@
 //! `-I <llvm include> -I <corpus>/llvm/lib/Target/<T>`:
 //!
 //! - `--print-records` prints what [`driver::records`] and
-//!   [`eval::print_records`] print;
+//!   [`regdesc_core::llvm_format::print_records`] print;
 //! - llvm-tblgen's whole stderr under `-gen-register-info
 //!   -register-info-debug` (warnings, then the dump) is what
 //!   [`Run::register_info_debug`] gives, with the real Target.td and with
@@ -127,8 +127,12 @@ fn check_records(
     let run = timed(t, "records", || {
         driver::records(&common::input(file, includes))
     });
-    let got = timed(t, "print", || run.records.as_ref().map(eval::print_records))
-        .ok_or_else(|| format!("regdesc records fails:\n{}", first_error(&run)))?;
+    let got = timed(t, "print", || {
+        run.records
+            .as_ref()
+            .map(regdesc_core::llvm_format::print_records)
+    })
+    .ok_or_else(|| format!("regdesc records fails:\n{}", first_error(&run)))?;
     same("--print-records", &expected, &got)
 }
 
