@@ -6,8 +6,8 @@ use crate::eval::RecId;
 
 use super::bank::Builder;
 use super::inference::Inference;
-use super::window::WindowBits;
 use super::sets::Elem;
+use super::window::WindowBits;
 use super::*;
 
 impl<'a> Builder<'a> {
@@ -133,6 +133,7 @@ impl<'a> Builder<'a> {
                 span,
             });
         }
+        let alt_orders = self.alt_orders(def, &members, span)?;
         Ok(RegClass {
             name: rec.name.clone(),
             def: Some(def),
@@ -141,11 +142,17 @@ impl<'a> Builder<'a> {
             topo_sigs: self.topo_sigs_of(&members),
             members,
             order,
+            alt_orders,
+            alt_order_select: rec.get_string("AltOrderSelect").unwrap_or("").to_string(),
+            copy_cost: int_field(rk, def, "CopyCost")?,
+            allocatable: bit_field(rk, def, "isAllocatable")?,
+            allocation_priority: prio as u8,
             rsi,
             artificial,
             namespace: rec.get_string("Namespace").unwrap_or("").to_string(),
             value_types: types.iter().map(|&t| rk.name(t).to_string()).collect(),
             sub_class_with_sub_reg: BTreeMap::new(),
+            super_reg_classes: BTreeMap::new(),
             enum_value: 0,
             sub_classes: Vec::new(),
             super_classes: Vec::new(),

@@ -162,12 +162,18 @@ impl<'b, 'a> Inference<'b, 'a> {
             span: None,
             origin,
             order: members.to_vec(),
+            alt_orders: Vec::new(),
+            alt_order_select: String::new(),
+            copy_cost: 0,
+            allocatable: false,
+            allocation_priority: 0,
             members: members.to_vec(),
             rsi,
             artificial,
             namespace: String::new(),
             value_types: Vec::new(),
             sub_class_with_sub_reg: BTreeMap::new(),
+            super_reg_classes: BTreeMap::new(),
             topo_sigs,
             enum_value: 0,
             sub_classes: Vec::new(),
@@ -362,7 +368,16 @@ impl<'b, 'a> Inference<'b, 'a> {
             let mut touched = std::mem::take(&mut self.touched);
             for &sub_rc in &touched {
                 let n_in = std::mem::take(&mut self.count[sub_rc as usize]) as usize;
-                if n_in == n || self.classes()[sub_rc as usize].artificial {
+                if self.classes()[sub_rc as usize].artificial {
+                    continue;
+                }
+                if n_in == n {
+                    // RC injects completely into SubRC.
+                    self.b.bank.classes[sub_rc as usize]
+                        .super_reg_classes
+                        .entry(idx)
+                        .or_default()
+                        .insert(rc);
                     continue;
                 }
                 let sb = &self.bits[sub_rc as usize];
