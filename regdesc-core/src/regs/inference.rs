@@ -1,33 +1,48 @@
 //! Register class inference: the classes LLVM 14's
 //! `computeInferredRegisterClasses` synthesizes (`RC_with_IDX`,
 //! `RC1_and_RC2`, `RC_with_IDX_in_SubRC`), created in LLVM's order so that
-//! their names and numbers match.
+//! their names and numbers match, and the super-register classes it finds
+//! on the way (LLVM's `SuperRegClasses`).
 //!
-//! LLVM compares every class with every other one, and rebuilds the
-//! (super-register, sub-register) pairs of a class each time it looks for
-//! matching super-register classes. Here the same questions are answered
-//! through indexes that give the same answers in the same order:
+//! LLVM compares every class with every other one, walks every member's
+//! sub-registers for each class, and rebuilds the (super-register,
+//! sub-register) pairs of a class each time it looks for matching
+//! super-register classes. Here the same questions are answered through
+//! indexes that give the same answers in the same order:
+//! - registers of one topological signature have the same indices, at the
+//!   same places in their sub-register maps ([`Shape`]): a class's
+//!   `RC_with_IDX` sets come from its few signatures, not from every
+//!   member's map, and one index's sub-registers are read by position;
+//! - the sub-registers of every member by each index the whole class
+//!   supports are gathered once per class ([`FullIndices`]);
+//! - the classes holding each register, shared by registers held by the
+//!   same classes ([`Membership`]): the candidate sub-register classes are
+//!   the ones holding some sub-register, counted per group of registers;
 //! - each class's members as a [`WindowBits`] (disjoint classes fail
 //!   without touching their bits);
-//! - the classes holding each register, in creation order (the candidate
-//!   sub-register classes are the ones holding some sub-register);
-//! - the sub-registers of every member by each index the whole class
-//!   supports, computed once per class;
 //! - the classes by (members, size), hashed on the member list, looked up
 //!   without building a key and named only when created.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
 use super::bank::Builder;
+use super::membership::Membership;
 use super::window::WindowBits;
 use super::*;
 
 /// A bound on inferred classes (real targets have hundreds).
 const MAX_CLASSES: usize = 100_000;
+
+/// No slot, in the dense scratch tables.
+const NONE: u32 = u32::MAX;
+
+/// The non-artificial indices the registers of one topological signature
+/// have, each with its position in their sub-register maps.
+type Shape = Vec<(IdxId, u32)>;
 
 /// The indices every member of a class has, and each member's sub-register
 /// by them.
@@ -41,25 +56,58 @@ struct FullIndices {
     all: WindowBits,
 }
 
+/// Buffers reused from one class to the next.
+#[derive(Default)]
+struct Scratch {
+    /// By topological signature: its slot among the current class's
+    /// signatures, or [`NONE`].
+    slot_of_sig: Vec<u32>,
+    /// The current class's signatures, by slot.
+    sigs: Vec<u32>,
+    /// How many members have each slot's signature.
+    slot_count: Vec<u32>,
+    /// Each member's slot ([`NONE`] for artificial members).
+    member_slot: Vec<u32>,
+    /// By index: the slots whose signature has it (`words` per index).
+    masks: Vec<u64>,
+    /// The indices some slot has.
+    indices: Vec<IdxId>,
+    /// Masks already turned into a class, with that class.
+    done: Vec<(Vec<u64>, ClassId)>,
+    /// By member group: how many sub-registers are in it.
+    group_count: Vec<u32>,
+    groups: Vec<u32>,
+    /// By class: how many sub-registers it holds, and which of `groups`
+    /// (the first 64) hold them.
+    count: Vec<u32>,
+    group_mask: Vec<u64>,
+    touched: Vec<ClassId>,
+    masks_seen: Vec<u64>,
+    members: Vec<RegId>,
+}
+
 pub(super) struct Inference<'b, 'a> {
     b: &'b mut Builder<'a>,
     /// Classes by (members, size key); defined artificial classes are left
     /// out, like LLVM's `Key2RC`.
     by_key: HashTable<ClassId>,
+    /// The size key of each class.
+    keys: Vec<RegSizeInfo>,
     /// Members of each class.
     bits: Vec<WindowBits>,
-    /// The classes holding each register, in increasing order.
-    reg_classes: Vec<Vec<ClassId>>,
+    /// The classes holding each register.
+    membership: Membership,
+    /// By topological signature, filled on first use.
+    shapes: Vec<Option<Shape>>,
     /// Per class, filled when `sub_class_with_sub_reg` visits it.
     full: Vec<FullIndices>,
     /// While classes from `.0` on are matched against earlier ones: the
     /// members of those classes (a bit set over all registers).
     round: Option<(usize, Vec<u64>)>,
-    // Scratch space, kept between calls.
-    by_idx: Vec<Vec<(RegId, RegId)>>,
-    count: Vec<u32>,
-    touched: Vec<ClassId>,
-    members: Vec<RegId>,
+    /// (SubRC, index, RC): the sub-registers of RC's members by the index
+    /// all lie in SubRC.
+    super_reg_classes: Vec<(ClassId, IdxId, ClassId)>,
+    scratch: Scratch,
 }
 
 fn key_hash(members: &[RegId], size: RegSizeInfo) -> u64 {
@@ -73,21 +121,19 @@ impl<'b, 'a> Inference<'b, 'a> {
     /// Indexes the defined classes of `b`.
     pub(super) fn new(b: &'b mut Builder<'a>) -> Self {
         let classes = &b.bank.classes;
+        let keys: Vec<RegSizeInfo> = classes.iter().map(|c| c.rsi.key()).collect();
         let mut by_key = HashTable::new();
         for (id, rc) in classes.iter().enumerate() {
             if rc.artificial {
                 continue;
             }
-            let key = rc.rsi.key();
+            let key = keys[id];
             let h = key_hash(&rc.members, key);
-            let eq = |&c: &ClassId| {
-                let o = &classes[c as usize];
-                o.members == rc.members && o.rsi.key() == key
-            };
+            let eq =
+                |&c: &ClassId| classes[c as usize].members == rc.members && keys[c as usize] == key;
             if by_key.find(h, eq).is_none() {
                 by_key.insert_unique(h, id as ClassId, |&c| {
-                    let o = &classes[c as usize];
-                    key_hash(&o.members, o.rsi.key())
+                    key_hash(&classes[c as usize].members, keys[c as usize])
                 });
             }
         }
@@ -95,25 +141,26 @@ impl<'b, 'a> Inference<'b, 'a> {
             .iter()
             .map(|c| WindowBits::new(&c.members))
             .collect();
-        let mut reg_classes: Vec<Vec<ClassId>> = vec![Vec::new(); b.bank.registers.len()];
+        let mut membership = Membership::new(b.bank.registers.len());
         for (c, rc) in classes.iter().enumerate() {
-            for &r in &rc.members {
-                reg_classes[r as usize].push(c as ClassId);
-            }
+            membership.add_class(c as ClassId, &rc.members);
         }
-        let nidx = b.bank.sub_reg_indices.len();
         let nclasses = classes.len();
+        let nsigs = b.bank.num_topo_sigs;
         Inference {
             b,
             by_key,
+            keys,
             bits,
-            reg_classes,
+            membership,
+            shapes: vec![None; nsigs],
             full: (0..nclasses).map(|_| FullIndices::default()).collect(),
             round: None,
-            by_idx: vec![Vec::new(); nidx],
-            count: Vec::new(),
-            touched: Vec::new(),
-            members: Vec::new(),
+            super_reg_classes: Vec::new(),
+            scratch: Scratch {
+                slot_of_sig: vec![NONE; nsigs],
+                ..Scratch::default()
+            },
         }
     }
 
@@ -131,26 +178,24 @@ impl<'b, 'a> Inference<'b, 'a> {
         origin: ClassOrigin,
     ) -> ClassId {
         let classes = &self.b.bank.classes;
-        let rsi = &classes[rc as usize].rsi;
-        let key = rsi.key();
+        let keys = &self.keys;
+        let key = keys[rc as usize];
         let h = key_hash(members, key);
         let found = self.by_key.find(h, |&c| {
-            let o = &classes[c as usize];
-            o.members == members && o.rsi.key() == key
+            keys[c as usize] == key && classes[c as usize].members == members
         });
         if let Some(&c) = found {
             return c;
         }
-        let rsi = rsi.clone();
+        let rsi = classes[rc as usize].rsi.clone();
         let id = classes.len() as ClassId;
         let name = name(&self.b.bank);
         let artificial = members.iter().all(|&r| self.b.bank.reg(r).artificial);
         let topo_sigs = self.b.topo_sigs_of(members);
+        self.keys.push(key);
         self.bits.push(WindowBits::new(members));
         self.full.push(FullIndices::default());
-        for &r in members {
-            self.reg_classes[r as usize].push(id);
-        }
+        self.membership.add_class(id, members);
         if let Some((_, bits)) = &mut self.round {
             for &r in members {
                 bit_set(bits, r as usize);
@@ -181,10 +226,9 @@ impl<'b, 'a> Inference<'b, 'a> {
             has_disjunct_sub_regs: false,
             covered_by_sub_regs: true,
         });
-        let classes = &self.b.bank.classes;
+        let (classes, keys) = (&self.b.bank.classes, &self.keys);
         self.by_key.insert_unique(h, id, |&c| {
-            let o = &classes[c as usize];
-            key_hash(&o.members, o.rsi.key())
+            key_hash(&classes[c as usize].members, keys[c as usize])
         });
         id
     }
@@ -228,69 +272,153 @@ impl<'b, 'a> Inference<'b, 'a> {
                 first_new = next_new;
             }
         }
+        self.store_super_reg_classes();
         Ok(())
     }
 
-    /// `RC_with_IDX`: the members having sub-register index IDX, for every
-    /// (non-artificial) index of some (non-artificial) member.
-    fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
-        let mut by_idx = std::mem::take(&mut self.by_idx);
+    /// The shape of the registers of topological signature `sig`, `reg`
+    /// being one of them.
+    fn shape(&mut self, sig: u32, reg: RegId) -> &Shape {
         let bank = &self.b.bank;
-        let members = &bank.classes[rc as usize].members;
-        let n = members.len();
-        for &r in members {
-            let reg = bank.reg(r);
+        self.shapes[sig as usize].get_or_insert_with(|| {
+            bank.reg(reg)
+                .sub_regs
+                .keys()
+                .enumerate()
+                .filter(|(_, &i)| !bank.idx(i).artificial)
+                .map(|(p, &i)| (i, p as u32))
+                .collect()
+        })
+    }
+
+    /// `RC_with_IDX`: for every (non-artificial) index some
+    /// (non-artificial) member has, the members having it. Also gathers
+    /// the sub-registers by the indices all members have.
+    fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
+        let mut sc = std::mem::take(&mut self.scratch);
+        // The members' signatures, each in a slot.
+        sc.sigs.clear();
+        sc.slot_count.clear();
+        sc.member_slot.clear();
+        for k in 0..self.classes()[rc as usize].members.len() {
+            let m = self.classes()[rc as usize].members[k];
+            let reg = self.b.bank.reg(m);
             if reg.artificial {
+                sc.member_slot.push(NONE);
                 continue;
             }
-            for (&i, &s) in &reg.sub_regs {
-                if !bank.idx(i).artificial {
-                    by_idx[i as usize].push((r, s));
+            let sig = reg.topo_sig;
+            let mut slot = sc.slot_of_sig[sig as usize];
+            if slot == NONE {
+                slot = sc.sigs.len() as u32;
+                sc.slot_of_sig[sig as usize] = slot;
+                sc.sigs.push(sig);
+                sc.slot_count.push(0);
+                self.shape(sig, m);
+            }
+            sc.slot_count[slot as usize] += 1;
+            sc.member_slot.push(slot);
+        }
+        for &sig in &sc.sigs {
+            sc.slot_of_sig[sig as usize] = NONE;
+        }
+        // By index, the slots having it.
+        let words = sc.sigs.len().div_ceil(64).max(1);
+        let nidx = self.b.bank.sub_reg_indices.len();
+        sc.masks.clear();
+        sc.masks.resize(nidx * words, 0);
+        sc.indices.clear();
+        for (slot, &sig) in sc.sigs.iter().enumerate() {
+            let Some(shape) = &self.shapes[sig as usize] else {
+                continue;
+            };
+            for &(idx, _) in shape {
+                let m = &mut sc.masks[idx as usize * words..][..words];
+                if m.iter().all(|&w| w == 0) {
+                    sc.indices.push(idx);
+                }
+                m[slot / 64] |= 1 << (slot % 64);
+            }
+        }
+        sc.indices.sort_unstable();
+
+        let n = self.classes()[rc as usize].members.len();
+        let mut full = FullIndices::default();
+        let mut with = BTreeMap::new();
+        sc.done.clear();
+        for &idx in &sc.indices {
+            let mask = &sc.masks[idx as usize * words..][..words];
+            let size: u32 = (0..sc.sigs.len())
+                .filter(|&s| mask[s / 64] & (1 << (s % 64)) != 0)
+                .map(|s| sc.slot_count[s])
+                .sum();
+            if size as usize == n {
+                full.indices.push(idx);
+                with.insert(idx, rc);
+                continue;
+            }
+            // Indices the same signatures have give the same class.
+            if let Some(&(_, c)) = sc.done.iter().find(|(m, _)| m.as_slice() == mask) {
+                with.insert(idx, c);
+                continue;
+            }
+            sc.members.clear();
+            let members = &self.b.bank.classes[rc as usize].members;
+            sc.members.extend(
+                members
+                    .iter()
+                    .zip(&sc.member_slot)
+                    .filter(|(_, &s)| s != NONE && mask[s as usize / 64] & (1 << (s % 64)) != 0)
+                    .map(|(&m, _)| m),
+            );
+            let c = self.get_or_create(
+                rc,
+                &sc.members,
+                |b| format!("{}_with_{}", b.class(rc).name, b.idx(idx).name),
+                ClassOrigin::WithSubReg {
+                    class: rc,
+                    index: idx,
+                },
+            );
+            sc.done.push((mask.to_vec(), c));
+            with.insert(idx, c);
+        }
+
+        // The sub-registers by the full indices, read by position: every
+        // member has a slot when some index is full.
+        if !full.indices.is_empty() {
+            let k = full.indices.len();
+            let mut pos = vec![0u32; sc.sigs.len() * k];
+            for (slot, &sig) in sc.sigs.iter().enumerate() {
+                let Some(shape) = &self.shapes[sig as usize] else {
+                    continue;
+                };
+                let mut it = shape.iter();
+                for (j, &idx) in full.indices.iter().enumerate() {
+                    if let Some(&(_, p)) = it.find(|(i, _)| *i == idx) {
+                        pos[slot * k + j] = p;
+                    }
                 }
             }
-        }
-        let mut full = FullIndices::default();
-        let mut all = Vec::new();
-        let mut with = BTreeMap::new();
-        for (idx, pairs) in by_idx.iter_mut().enumerate() {
-            if pairs.is_empty() {
-                continue;
+            full.subs = vec![0; k * n];
+            let members = &self.b.bank.classes[rc as usize].members;
+            for (mi, (&m, &slot)) in members.iter().zip(&sc.member_slot).enumerate() {
+                let subs = self.b.bank.reg(m).sub_regs.as_slice();
+                for (j, &p) in pos[slot as usize * k..][..k].iter().enumerate() {
+                    full.subs[j * n + mi] = subs[p as usize].1;
+                }
             }
-            let idx = idx as IdxId;
-            let sub = if pairs.len() == n {
-                full.indices.push(idx);
-                full.subs.extend(pairs.iter().map(|p| p.1));
-                all.extend(pairs.iter().map(|p| p.1));
-                rc
-            } else {
-                let mut regs = std::mem::take(&mut self.members);
-                regs.clear();
-                regs.extend(pairs.iter().map(|p| p.0));
-                let c = self.get_or_create(
-                    rc,
-                    &regs,
-                    |b| format!("{}_with_{}", b.class(rc).name, b.idx(idx).name),
-                    ClassOrigin::WithSubReg {
-                        class: rc,
-                        index: idx,
-                    },
-                );
-                self.members = regs;
-                c
-            };
-            with.insert(idx, sub);
-            pairs.clear();
+            full.all = WindowBits::new(&full.subs);
         }
-        self.by_idx = by_idx;
-        full.all = WindowBits::new(&all);
         self.b.bank.classes[rc as usize].sub_class_with_sub_reg = with;
         self.full[rc as usize] = full;
+        self.scratch = sc;
     }
 
     /// `RC1_and_RC2`: the intersection with every earlier class.
     fn common_sub_class(&mut self, rc: ClassId) {
         let last = self.classes().len();
-        let mut inter = std::mem::take(&mut self.members);
+        let mut inter = std::mem::take(&mut self.scratch.members);
         for other in 0..last as ClassId {
             if other == rc || !self.bits[rc as usize].intersects(&self.bits[other as usize]) {
                 continue;
@@ -315,13 +443,13 @@ impl<'b, 'a> Inference<'b, 'a> {
                 ClassOrigin::Common { a, b },
             );
         }
-        self.members = inter;
+        self.scratch.members = inter;
     }
 
     /// `RC_with_IDX_in_SubRC`: for every index all of RC's members have and
     /// every class SubRC (from `first_sub_rc` on) holding some but not all
     /// of their sub-registers by it, the members whose sub-register is in
-    /// SubRC.
+    /// SubRC. A SubRC holding all of them is a super-register class.
     fn matching_super_reg_class(&mut self, rc: ClassId, first_sub_rc: usize) {
         if let Some((from, bits)) = &self.round {
             // None of RC's sub-registers is in a class made since `from`.
@@ -330,66 +458,80 @@ impl<'b, 'a> Inference<'b, 'a> {
             }
         }
         let full = std::mem::take(&mut self.full[rc as usize]);
+        let mut sc = std::mem::take(&mut self.scratch);
         let n = self.classes()[rc as usize].members.len();
-        let mut subset = std::mem::take(&mut self.members);
+        sc.group_count.resize(self.membership.num_groups(), 0);
         for (k, &idx) in full.indices.iter().enumerate() {
             let end = self.classes().len();
             if first_sub_rc >= end {
                 break;
             }
             let subs = &full.subs[k * n..(k + 1) * n];
-            // Count, for every class in [first_sub_rc, end), how many of the
-            // sub-registers it holds: the others hold none, and LLVM skips
-            // them (by topological signature or an empty subset).
-            self.count.resize(end, 0);
-            let mut visit = |c: ClassId| {
-                if self.count[c as usize] == 0 {
-                    self.touched.push(c);
+            // The groups of the sub-registers, then the classes of each
+            // group in [first_sub_rc, end): the other classes hold none of
+            // them, and LLVM skips them (by topological signature or an
+            // empty subset).
+            sc.groups.clear();
+            for &s in subs {
+                let g = self.membership.group(s) as usize;
+                if sc.group_count[g] == 0 {
+                    sc.groups.push(g as u32);
                 }
-                self.count[c as usize] += 1;
-            };
-            for &sub in subs {
-                let rcs = &self.reg_classes[sub as usize];
-                if first_sub_rc == 0 {
-                    rcs.iter()
-                        .take_while(|&&c| (c as usize) < end)
-                        .for_each(|&c| visit(c));
-                } else {
-                    // Few classes are that new: scan from the newest.
-                    rcs.iter()
-                        .rev()
-                        .take_while(|&&c| c as usize >= first_sub_rc)
-                        .filter(|&&c| (c as usize) < end)
-                        .for_each(|&c| visit(c));
+                sc.group_count[g] += 1;
+            }
+            sc.count.resize(end, 0);
+            sc.group_mask.resize(end, 0);
+            for (j, &g) in sc.groups.iter().enumerate() {
+                let in_group = std::mem::take(&mut sc.group_count[g as usize]);
+                let list = self.membership.classes(g);
+                let from = list.partition_point(|&c| (c as usize) < first_sub_rc);
+                for &c in &list[from..] {
+                    if c as usize >= end {
+                        break;
+                    }
+                    if sc.count[c as usize] == 0 {
+                        sc.touched.push(c);
+                    }
+                    sc.count[c as usize] += in_group;
+                    if j < 64 {
+                        sc.group_mask[c as usize] |= 1 << j;
+                    }
                 }
             }
-            // Candidates in class order, as LLVM visits them.
-            self.touched.sort_unstable();
-            let mut touched = std::mem::take(&mut self.touched);
-            for &sub_rc in &touched {
-                let n_in = std::mem::take(&mut self.count[sub_rc as usize]) as usize;
+            // Candidates in class order, as LLVM visits them. Two holding
+            // the sub-registers of the same groups give the same subset.
+            let by_mask = sc.groups.len() <= 64;
+            sc.touched.sort_unstable();
+            sc.masks_seen.clear();
+            for t in 0..sc.touched.len() {
+                let sub_rc = sc.touched[t];
+                let n_in = std::mem::take(&mut sc.count[sub_rc as usize]) as usize;
+                let mask = std::mem::take(&mut sc.group_mask[sub_rc as usize]);
                 if self.classes()[sub_rc as usize].artificial {
                     continue;
                 }
                 if n_in == n {
                     // RC injects completely into SubRC.
-                    self.b.bank.classes[sub_rc as usize]
-                        .super_reg_classes
-                        .entry(idx)
-                        .or_default()
-                        .insert(rc);
+                    self.super_reg_classes.push((sub_rc, idx, rc));
                     continue;
                 }
+                if by_mask {
+                    if sc.masks_seen.contains(&mask) {
+                        continue;
+                    }
+                    sc.masks_seen.push(mask);
+                }
                 let sb = &self.bits[sub_rc as usize];
-                let members = &self.classes()[rc as usize].members;
-                subset.clear();
-                subset.extend(
+                let members = &self.b.bank.classes[rc as usize].members;
+                sc.members.clear();
+                sc.members.extend(
                     members
                         .iter()
                         .zip(subs)
                         .filter(|(_, &s)| sb.contains(s))
                         .map(|(&m, _)| m),
                 );
+                let subset = std::mem::take(&mut sc.members);
                 self.get_or_create(
                     rc,
                     &subset,
@@ -407,12 +549,28 @@ impl<'b, 'a> Inference<'b, 'a> {
                         sub_class: sub_rc,
                     },
                 );
+                sc.members = subset;
+                sc.group_count.resize(self.membership.num_groups(), 0);
             }
-            touched.clear();
-            self.touched = touched;
+            sc.touched.clear();
         }
-        self.members = subset;
+        self.scratch = sc;
         self.full[rc as usize] = full;
+    }
+
+    /// Stores the super-register classes found, by index, in each class.
+    fn store_super_reg_classes(&mut self) {
+        let mut found = std::mem::take(&mut self.super_reg_classes);
+        found.sort_unstable();
+        found.dedup();
+        let classes = &mut self.b.bank.classes;
+        for chunk in found.chunk_by(|a, b| a.0 == b.0) {
+            let map: BTreeMap<IdxId, BTreeSet<ClassId>> = chunk
+                .chunk_by(|a, b| a.1 == b.1)
+                .map(|same| (same[0].1, same.iter().map(|t| t.2).collect()))
+                .collect();
+            classes[chunk[0].0 as usize].super_reg_classes = map;
+        }
     }
 }
 

@@ -15,6 +15,7 @@ mod bank;
 mod class_props;
 mod classes;
 mod inference;
+mod membership;
 pub mod sets;
 mod subregs;
 mod vecmap;

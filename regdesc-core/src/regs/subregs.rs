@@ -20,16 +20,21 @@ pub(super) const NONE: u32 = u32::MAX;
 
 /// The `Composed` maps of all indices, mirrored in a dense table: the
 /// secondary sub-registers add millions of compositions, almost all already
-/// known.
+/// known and changing nothing.
 #[derive(Default)]
 pub(super) struct ComposeTable {
-    rows: Vec<Vec<IdxId>>,
+    /// `rows[this][a]`: the result in the low half ([`NONE`] if unknown);
+    /// in the high half, one more than the [`ComposeTable::epoch`] at which
+    /// adding this entry last changed nothing (0: never).
+    rows: Vec<Vec<u64>>,
+    /// How many offsets [`ComposeTable::add`] has filled in.
+    epoch: u32,
 }
 
 impl ComposeTable {
     /// `this ∘ a = b` (LLVM's `addComposite`); returns a conflicting earlier
     /// composite. Also fills in the offset and size of `b` when unknown.
-    #[inline]
+    #[inline(always)]
     pub(super) fn add(
         &mut self,
         idx: &mut [SubRegIndex],
@@ -37,20 +42,44 @@ impl ComposeTable {
         a: IdxId,
         b: IdxId,
     ) -> Option<IdxId> {
-        let known = self
+        let entry = self
             .rows
             .get(this as usize)
             .and_then(|row| row.get(a as usize))
             .copied();
-        let prev = match known {
-            Some(p) if p != NONE => p,
-            _ => self.insert(idx, this, a, b),
+        if entry == Some((self.epoch as u64 + 1) << 32 | b as u64) {
+            // Added before, and no offset has changed since.
+            return None;
+        }
+        self.add_slow(idx, this, a, b)
+    }
+
+    #[inline(never)]
+    fn add_slow(
+        &mut self,
+        idx: &mut [SubRegIndex],
+        this: IdxId,
+        a: IdxId,
+        b: IdxId,
+    ) -> Option<IdxId> {
+        let entry = self
+            .rows
+            .get(this as usize)
+            .and_then(|row| row.get(a as usize))
+            .map_or(NONE, |&e| e as u32);
+        let prev = match entry {
+            NONE => self.insert(idx, this, a, b),
+            p => p,
         };
         let (t_off, a_off) = (idx[this as usize].offset, idx[a as usize].offset);
         if t_off != UNKNOWN && a_off != UNKNOWN && idx[b as usize].offset == UNKNOWN {
             idx[b as usize].offset = t_off.wrapping_add(a_off);
             idx[b as usize].size = idx[a as usize].size;
+            self.epoch += 1;
         }
+        // Offsets only go from unknown to known: until another one does,
+        // adding this entry again changes nothing.
+        self.rows[this as usize][a as usize] = (self.epoch as u64 + 1) << 32 | prev as u64;
         (prev != b).then_some(prev)
     }
 
@@ -61,9 +90,8 @@ impl ComposeTable {
         }
         let row = &mut self.rows[this as usize];
         if row.len() <= a as usize {
-            row.resize(idx.len().max(a as usize + 1), NONE);
+            row.resize(idx.len().max(a as usize + 1), NONE as u64);
         }
-        row[a as usize] = b;
         idx[this as usize].composed.insert(a, b);
         b
     }
@@ -451,11 +479,12 @@ impl Builder<'_> {
     /// LLVM's `computeSecondarySubRegs`, for every register covered by its
     /// sub-registers.
     pub(super) fn secondary_sub_regs(&mut self) -> Result<(), RegsError> {
+        let mut by_idx = Vec::new();
         for r in 0..self.bank.registers.len() {
             if self.bank.registers[r].covered_by_sub_regs {
                 let r = r as RegId;
                 self.fill_inv(r);
-                let res = self.secondary(r);
+                let res = self.secondary(r, &mut by_idx);
                 self.clear_inv(r);
                 res?;
             }
@@ -466,10 +495,19 @@ impl Builder<'_> {
     /// Adds to `r` every leading super-register of its sub-registers whose
     /// parts are all sub-registers of `r`, under a concatenated index, and
     /// the compositions of those indices. `r`'s inverse is in `inv`.
-    fn secondary(&mut self, r: RegId) -> Result<(), RegsError> {
+    ///
+    /// The new entries are collected apart and merged into `r`'s map at the
+    /// end (they are mostly not in key order); until then `by_idx` answers
+    /// "does `r` have index I".
+    fn secondary(&mut self, r: RegId, by_idx: &mut Vec<bool>) -> Result<(), RegsError> {
         let ri = r as usize;
         let mut new_sub_regs: Vec<(IdxId, RegId)> = Vec::new();
         let mut queue: Vec<RegId> = self.bank.registers[ri].sub_regs.values().copied().collect();
+        by_idx.clear();
+        by_idx.resize(self.bank.sub_reg_indices.len(), false);
+        for &i in self.bank.registers[ri].sub_regs.keys() {
+            by_idx[i as usize] = true;
+        }
         let mut head = 0;
         let mut parts: Vec<IdxId> = Vec::new();
         while head < queue.len() {
@@ -513,11 +551,12 @@ impl Builder<'_> {
                     continue;
                 }
                 let concat = self.concat_index(&parts, r);
-                let reg = &mut self.bank.registers[ri];
-                if reg.sub_regs.contains_key(&concat) {
+                if by_idx.len() <= concat as usize {
+                    by_idx.resize(concat as usize + 1, false);
+                }
+                if std::mem::replace(&mut by_idx[concat as usize], true) {
                     continue;
                 }
-                reg.sub_regs.insert(concat, cand);
                 self.inv[cand as usize] = concat;
                 new_sub_regs.push((concat, cand));
                 queue.push(cand);
@@ -526,19 +565,45 @@ impl Builder<'_> {
         if new_sub_regs.is_empty() {
             return Ok(());
         }
-        for &(new_idx, new_sub) in &new_sub_regs {
+        let mut missing = None;
+        'new: for &(new_idx, new_sub) in &new_sub_regs {
             // Borrow registers and indices separately: no copies in this hot loop.
             let regs = &self.bank.registers;
             let idxs = &mut self.bank.sub_reg_indices;
-            for (&si, &s) in &regs[new_sub as usize].sub_regs {
+            for &(si, s) in regs[new_sub as usize].sub_regs.as_slice() {
                 let sub_idx = self.inv[s as usize];
                 if sub_idx == NONE {
-                    return Err(self.no_sub_reg_index(r, new_sub, s));
+                    missing = Some((new_sub, s));
+                    break 'new;
                 }
                 self.compose.add(idxs, new_idx, si, sub_idx);
             }
         }
-        Ok(())
+        self.merge_sub_regs(r, new_sub_regs);
+        match missing {
+            Some((via, s)) => Err(self.no_sub_reg_index(r, via, s)),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds `new` (indices not in `r`'s map) to `r`'s map.
+    fn merge_sub_regs(&mut self, r: RegId, mut new: Vec<(IdxId, RegId)>) {
+        new.sort_unstable();
+        let old = std::mem::take(&mut self.bank.registers[r as usize].sub_regs);
+        let mut merged = Vec::with_capacity(old.len() + new.len());
+        let mut new = new.into_iter().peekable();
+        for &(i, s) in old.as_slice() {
+            while let Some(&(ni, ns)) = new.peek() {
+                if ni > i {
+                    break;
+                }
+                merged.push((ni, ns));
+                new.next();
+            }
+            merged.push((i, s));
+        }
+        merged.extend(new);
+        self.bank.registers[r as usize].sub_regs = VecMap::from_sorted(merged);
     }
 
     /// Every register's inverse map ([`Register::sub_reg_to_idx`]), from its
