@@ -69,6 +69,10 @@ enum DumpFormat {
     Llvm,
     /// The consumer model (registers, indices, classes, units, lanes) as JSON.
     Json,
+    /// What llvm-tblgen's register-info tables say about register pressure
+    /// (sets with names and limits, class and unit weights and sets), one
+    /// line per item.
+    Pressure,
 }
 
 #[derive(Subcommand)]
@@ -189,6 +193,11 @@ fn main() -> ExitCode {
             lanes,
             format: DumpFormat::Json,
         } => run_dump_json(&input, lanes),
+        Command::Dump {
+            input,
+            lanes,
+            format: DumpFormat::Pressure,
+        } => run_dump_pressure(&input, lanes),
         Command::Emit {
             input,
             lanes,
@@ -256,6 +265,19 @@ fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
         eprint!("{}", diag::render(&run.sources, &notes, color()));
     }
     print_timings(&run, &[("dump", start.elapsed())]);
+    finish(run, ExitCode::SUCCESS)
+}
+
+fn run_dump_pressure(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    let run = driver::bank(&args.input(), mode);
+    if !run.diagnostics.is_empty() {
+        eprint!("{}", run.render(color()));
+    }
+    let Some(bank) = &run.bank else {
+        return finish(run, ExitCode::from(1));
+    };
+    write_stdout(&bank.pressure.to_text(bank));
+    print_timings(&run, &[]);
     finish(run, ExitCode::SUCCESS)
 }
 

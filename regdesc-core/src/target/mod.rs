@@ -167,20 +167,26 @@ pub struct RegUnitInfo {
     /// Whether it is one of the units made for registers (the others were
     /// added for ad hoc aliases).
     pub native: bool,
-    /// Its weight (LLVM's `getRegUnitWeight`).
+    /// Its weight as LLVM's `getRegUnitWeight` answers (1 for every unit
+    /// when no unit weighs more than 1).
     pub weight: u16,
-    /// The pressure sets it counts toward.
+    /// The pressure sets it counts toward, ascending (empty for artificial
+    /// units and units of no allocatable class).
     pub pressure_sets: Vec<PressureSet>,
 }
 
 /// A register pressure set (LLVM's `RegUnitSet`).
 #[derive(Clone, Debug, Serialize)]
 pub struct PressureSetInfo {
-    /// Its name (a class name, or names joined with `_with_`).
+    /// Its name (a class name, or two names joined with `_with_` for the
+    /// union of two sets).
     pub name: String,
-    /// How many units of weight 1 it holds (LLVM's `getRegPressureSetLimit`).
+    /// The sum of its units' weights (LLVM's `getRegPressureSetLimit`,
+    /// before reserved registers are taken out).
     pub limit: u32,
-    /// Its units.
+    /// Its units. LLVM also counts, in `limit`, "adopted" units it creates
+    /// only to even out register weights; they are not register units and
+    /// are not listed.
     pub units: Vec<RegUnit>,
 }
 
@@ -268,11 +274,14 @@ pub struct RegisterClass {
     /// For each index: the classes whose registers' `index` sub-registers
     /// all lie in this class (LLVM's `getSuperRegClasses`), in class order.
     pub super_reg_classes: Vec<(SubRegIdx, Vec<RegClass>)>,
-    /// The pressure sets its registers count toward.
+    /// The pressure sets its registers count toward, ascending (LLVM's
+    /// `getRegClassPressureSets`; empty for a class that is not
+    /// allocatable).
     pub pressure_sets: Vec<PressureSet>,
-    /// LLVM's `RegClassWeight::RegWeight`: units one register takes.
+    /// LLVM's `RegClassWeight::RegWeight`: the weight one register takes
+    /// (the class's `Weight` when set).
     pub weight: u16,
-    /// LLVM's `RegClassWeight::WeightLimit`.
+    /// LLVM's `RegClassWeight::WeightLimit`: the weight of all its units.
     pub weight_limit: u16,
     /// Whether its registers are artificial.
     pub artificial: bool,

@@ -1,0 +1,293 @@
+//! Register pressure parity: what regdesc computes (`regdesc dump --format
+//! pressure`, [`regdesc_core::regs::pressure::Pressure::to_text`]) against
+//! the tables llvm-tblgen 14's `-gen-register-info` writes for the same
+//! file: pressure set names (`getRegPressureSetName`) and limits
+//! (`getRegPressureSetLimit`), each class's weights (`getRegClassWeight`)
+//! and pressure sets (`getRegClassPressureSets`), each unit's weight
+//! (`getRegUnitWeight`) and pressure sets (`getRegUnitPressureSets`).
+//!
+//! Inputs: the register corpus (`tests/fixtures/regs`), the examples, the
+//! AMDGPU wrapper in `tests/fixtures/real_targets`, and LLVM 14's real
+//! register files (`llvm/lib/Target/<T>/<T>RegisterInfo.td` of the corpus,
+//! wrapped with Target.td, the HW modes they need and a `Target` def).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use regdesc_core::driver;
+use regdesc_core::lanes::LaneMode;
+
+/// LLVM 14's targets whose register file goes through llvm-tblgen with a
+/// small wrapper: (directory, file, what the wrapper adds before it).
+const REAL_TARGETS: &[(&str, &str, &str)] = &[
+    ("AArch64", "AArch64RegisterInfo.td", ""),
+    ("ARC", "ARCRegisterInfo.td", ""),
+    ("ARM", "ARMRegisterInfo.td", ""),
+    ("AVR", "AVRRegisterInfo.td", ""),
+    ("BPF", "BPFRegisterInfo.td", ""),
+    ("CSKY", "CSKYRegisterInfo.td", ""),
+    (
+        "Hexagon",
+        "HexagonRegisterInfo.td",
+        "def Hvx64 : HwMode<\"+hvx-length64b\">;\ndef Hvx128 : HwMode<\"+hvx-length128b\">;",
+    ),
+    ("Lanai", "LanaiRegisterInfo.td", ""),
+    ("M68k", "M68kRegisterInfo.td", ""),
+    ("Mips", "MipsRegisterInfo.td", ""),
+    ("MSP430", "MSP430RegisterInfo.td", ""),
+    ("NVPTX", "NVPTXRegisterInfo.td", ""),
+    ("PowerPC", "PPCRegisterInfo.td", ""),
+    (
+        "RISCV",
+        "RISCVRegisterInfo.td",
+        "defvar RV32 = DefaultMode;\ndef RV64 : HwMode<\"+64bit\">;\ninclude \"RISCVSystemOperands.td\"",
+    ),
+    ("Sparc", "SparcRegisterInfo.td", ""),
+    ("SystemZ", "SystemZRegisterInfo.td", ""),
+    ("VE", "VERegisterInfo.td", ""),
+    ("WebAssembly", "WebAssemblyRegisterInfo.td", ""),
+    ("X86", "X86RegisterInfo.td", ""),
+    ("XCore", "XCoreRegisterInfo.td", ""),
+];
+
+/// The text of [`regdesc_core::regs::pressure::Pressure::to_text`], read
+/// back from llvm-tblgen's generated `.inc`.
+fn pressure_from_inc(inc: &str) -> Result<String, String> {
+    let names: Vec<String> = table_body(inc, "PressureNameTable[] = {")?
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            l.strip_prefix('"')
+                .and_then(|l| l.strip_suffix("\","))
+                .map(str::to_string)
+        })
+        .collect();
+    let limits = ints_before_comments(table_body(inc, "PressureLimitTable[] = {")?)?;
+    if names.len() != limits.len() {
+        return Err(format!(
+            "{} set names, {} limits",
+            names.len(),
+            limits.len()
+        ));
+    }
+    // Class weights, one line per class in enum order: `{W, L},  \t// Name`.
+    let mut classes = Vec::new();
+    for line in table_body(inc, "RCWeightTable[] = {")?.lines() {
+        let Some((pair, name)) = line.split_once("//") else {
+            continue;
+        };
+        let pair = pair.trim().trim_end_matches(',');
+        let inner = pair
+            .strip_prefix('{')
+            .and_then(|p| p.strip_suffix('}'))
+            .ok_or_else(|| format!("bad RCWeightTable line {line:?}"))?;
+        let (w, l) = inner
+            .split_once(',')
+            .ok_or_else(|| format!("bad RCWeightTable line {line:?}"))?;
+        classes.push((name.trim().to_string(), int(w)?, int(l)?));
+    }
+    let num_units: usize = {
+        let start = inc
+            .find("getRegUnitWeight(unsigned RegUnit) const {")
+            .ok_or("no getRegUnitWeight")?;
+        let rest = &inc[start..];
+        let a = rest.find("assert(RegUnit < ").ok_or("no unit count")? + 17;
+        let n = &rest[a..];
+        int(&n[..n.find(' ').ok_or("bad unit count")?])? as usize
+    };
+    let unit_weights: Vec<i64> = match table_body(inc, "RUWeightTable[] = {") {
+        Ok(body) => ints(body)?,
+        Err(_) => vec![1; num_units],
+    };
+    let sets_table = ints(
+        &table_body(inc, "RCSetsTable[] = {")?
+            .lines()
+            .map(|l| l.split("*/").last().unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )?;
+    let list_at = |offset: i64| -> Result<String, String> {
+        let tail = sets_table
+            .get(offset as usize..)
+            .ok_or_else(|| format!("offset {offset} past RCSetsTable"))?;
+        let end = tail
+            .iter()
+            .position(|&x| x == -1)
+            .ok_or("unterminated list")?;
+        Ok(tail[..end].iter().map(|s| format!(" {s}")).collect())
+    };
+    let class_starts = ints(table_body(inc, "RCSetStartTable[] = {")?)?;
+    let unit_starts = ints(table_body(inc, "RUSetStartTable[] = {")?)?;
+    if class_starts.len() != classes.len() || unit_starts.len() != num_units {
+        return Err("table sizes disagree".into());
+    }
+
+    let mut out = String::new();
+    for (i, (name, limit)) in names.iter().zip(&limits).enumerate() {
+        out.push_str(&format!("set {i} {name} limit {limit}\n"));
+    }
+    for ((name, w, l), &start) in classes.iter().zip(&class_starts) {
+        out.push_str(&format!(
+            "class {name} weight {w} limit {l} sets{}\n",
+            list_at(start)?
+        ));
+    }
+    for (u, &start) in unit_starts.iter().enumerate() {
+        let w = unit_weights.get(u).ok_or("short RUWeightTable")?;
+        out.push_str(&format!("unit {u} weight {w} sets{}\n", list_at(start)?));
+    }
+    Ok(out)
+}
+
+/// The text between `opening` and the next `};`.
+fn table_body<'a>(inc: &'a str, opening: &str) -> Result<&'a str, String> {
+    let start = inc
+        .find(opening)
+        .ok_or_else(|| format!("no `{opening}` in the .inc"))?
+        + opening.len();
+    let len = inc[start..]
+        .find("};")
+        .ok_or_else(|| format!("`{opening}` is not closed"))?;
+    Ok(&inc[start..start + len])
+}
+
+fn int(s: &str) -> Result<i64, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("not an integer: {s:?}"))
+}
+
+/// Comma-separated integers.
+fn ints(body: &str) -> Result<Vec<i64>, String> {
+    body.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(int)
+        .collect()
+}
+
+/// One integer per line, each followed by a `// ...` comment.
+fn ints_before_comments(body: &str) -> Result<Vec<i64>, String> {
+    body.lines()
+        .filter_map(|l| l.split_once("//").map(|(v, _)| v))
+        .map(|v| int(v.trim().trim_end_matches(',')))
+        .collect()
+}
+
+/// Compares regdesc with llvm-tblgen on `file` with include dirs `incs`.
+fn check(tool: &Path, file: &Path, incs: &[PathBuf]) -> Result<(), String> {
+    let mut cmd = Command::new(tool);
+    cmd.arg("-gen-register-info");
+    for i in incs {
+        cmd.arg("-I").arg(i);
+    }
+    cmd.arg(file);
+    let ran = common::run_limited(cmd, common::tblgen_limit())?;
+    if !ran.success {
+        return Err(format!(
+            "llvm-tblgen failed on {}:\n{}",
+            file.display(),
+            ran.stderr_str()
+        ));
+    }
+    let expected = pressure_from_inc(&ran.stdout_str())
+        .map_err(|e| format!("{}: reading llvm-tblgen's tables: {e}", file.display()))?;
+    let run = driver::bank(&common::input(file, incs), LaneMode::Llvm);
+    let Some(bank) = &run.bank else {
+        return Err(format!(
+            "{}: regdesc fails where llvm-tblgen does not:\n{}",
+            file.display(),
+            run.render(false)
+        ));
+    };
+    let got = bank.pressure.to_text(bank);
+    match common::first_difference(&expected, &got) {
+        None => Ok(()),
+        Some(diff) => Err(format!(
+            "{}: pressure tables differ (- llvm-tblgen, + regdesc)\n{diff}",
+            file.display()
+        )),
+    }
+}
+
+fn finish(failures: Vec<String>, n: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {n} files differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn corpus_and_examples() {
+    let (Some(tool), Some(llvm_inc)) = (common::llvm_tblgen(), common::llvm_include_dir()) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for dir in ["tests/fixtures/regs", "examples"] {
+        for f in common::files_with_extension(&common::repo_root().join(dir), "td") {
+            // Past LLVM's 64 lanes llvm-tblgen fails: nothing to compare.
+            if f.to_string_lossy().contains("simd16") {
+                continue;
+            }
+            n += 1;
+            let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+            if let Err(e) = check(&tool, &f, &[llvm_inc.clone(), dir]) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(n >= 20, "corpus too small: {n}");
+    finish(failures, n);
+}
+
+#[test]
+fn amdgpu() {
+    let (Some(tool), Some(llvm_inc), Some(src)) = (
+        common::llvm_tblgen(),
+        common::llvm_include_dir(),
+        common::llvm_src(),
+    ) else {
+        return;
+    };
+    let file = common::repo_root().join("tests/fixtures/real_targets/AMDGPU-regs.td");
+    let incs = [llvm_inc, src.join("llvm/lib/Target/AMDGPU")];
+    if let Err(e) = check(&tool, &file, &incs) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn real_targets() {
+    let (Some(tool), Some(llvm_inc), Some(src)) = (
+        common::llvm_tblgen(),
+        common::llvm_include_dir(),
+        common::llvm_src(),
+    ) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("regdesc-pressure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let mut failures = Vec::new();
+    for (target, file, before) in REAL_TARGETS {
+        let name = target.replace("PowerPC", "PPC");
+        let wrapper = dir.join(format!("{target}-regs.td"));
+        let text = format!(
+            "include \"llvm/Target/Target.td\"\n{before}\ninclude \"{file}\"\n\
+             def {name}InstrInfo : InstrInfo;\n\
+             def {name} : Target {{ let InstructionSet = {name}InstrInfo; }}\n"
+        );
+        std::fs::write(&wrapper, text).expect("write wrapper");
+        let incs = [llvm_inc.clone(), src.join("llvm/lib/Target").join(target)];
+        match check(&tool, &wrapper, &incs) {
+            Ok(()) => eprintln!("{target}: identical"),
+            Err(e) => failures.push(e),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    finish(failures, REAL_TARGETS.len());
+}
