@@ -13,7 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use regdesc_core::check::CheckOptions;
 use regdesc_core::driver::{self, Input, Run, Source};
 use regdesc_core::lanes::LaneMode;
-use regdesc_core::{diag, eval};
+use regdesc_core::{diag, llvm_format};
 
 #[derive(Parser)]
 #[command(
@@ -106,6 +106,10 @@ enum Command {
         /// when unchanged).
         #[arg(short = 'o', value_name = "OUT.rs")]
         output: PathBuf,
+        /// Write nothing; exit 1 when OUT.rs is not what would be written
+        /// (a staleness check for checked-in generated files).
+        #[arg(long)]
+        check: bool,
     },
     /// Check a register file: summary, lane budget, and every problem found.
     Check {
@@ -191,6 +195,7 @@ fn main() -> ExitCode {
             lane_bits,
             doc_url,
             output,
+            check,
         } => run_emit(
             &input,
             CheckOptions {
@@ -199,6 +204,7 @@ fn main() -> ExitCode {
             },
             doc_url,
             &output,
+            check,
         ),
         Command::Check {
             input,
@@ -225,7 +231,7 @@ fn run_records(args: &InputArgs) -> ExitCode {
         return finish(run, ExitCode::from(1));
     };
     let start = std::time::Instant::now();
-    let text = eval::print_records(records);
+    let text = llvm_format::print_records(records);
     write_stdout(&text);
     print_timings(&run, &[("print", start.elapsed())]);
     finish(run, ExitCode::SUCCESS)
@@ -276,6 +282,7 @@ fn run_emit(
     opts: CheckOptions,
     doc_url: Option<String>,
     output: &std::path::Path,
+    check: bool,
 ) -> ExitCode {
     let run = driver::target(&args.input(), &opts);
     let errors: Vec<diag::Diagnostic> = run
@@ -297,6 +304,7 @@ fn run_emit(
     // The command line that regenerates the file, in its header.
     let command: Vec<String> = std::env::args()
         .skip(1)
+        .filter(|a| a != "--check")
         .map(|a| {
             if a.contains([' ', '"', '\'']) {
                 format!("{a:?}")
@@ -316,6 +324,17 @@ fn run_emit(
             return finish(run, ExitCode::from(1));
         }
     };
+    if check {
+        if std::fs::read(output).is_ok_and(|old| old == text.as_bytes()) {
+            return finish(run, ExitCode::SUCCESS);
+        }
+        eprintln!(
+            "regdesc: {} is stale: regenerate it with `regdesc {}`",
+            output.display(),
+            command.join(" ")
+        );
+        return finish(run, ExitCode::from(1));
+    }
     if let Err(e) = write_if_changed(output, &text) {
         eprintln!("regdesc: cannot write {}: {e}", output.display());
         return finish(run, ExitCode::from(1));

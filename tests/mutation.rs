@@ -15,7 +15,6 @@ use std::time::Duration;
 use proptest::prelude::*;
 use regdesc_core::check::CheckOptions;
 use regdesc_core::driver::{self, Input, Prelude, Source};
-use regdesc_core::eval;
 
 /// How long one mutated input may take to go through every stage and render.
 const CASE_LIMIT: Duration = Duration::from_secs(5);
@@ -157,7 +156,7 @@ fn run_front_end(seed: &Seed, text: String) -> Result<(), String> {
                     let _ = report.to_json(&run.sources);
                 }
                 if let Some(records) = &run.records {
-                    let _ = eval::print_records(records);
+                    let _ = regdesc_core::llvm_format::print_records(records);
                 }
             }));
             let _ = tx.send(outcome.is_ok());

@@ -181,7 +181,7 @@ impl Run {
             text.push_str(&w);
             text.push('\n');
         }
-        text.push_str(&crate::regs::dump::debug_dump(bank, lanes));
+        text.push_str(&crate::llvm_format::debug_dump(bank, lanes));
         Some(text)
     }
 

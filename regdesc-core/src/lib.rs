@@ -1,9 +1,13 @@
 //! regdesc-core: a TableGen front end and LLVM-compatible register bank.
 //!
-//! The pipeline is linear, one module per stage:
-//! `syntax` (pest grammar + AST with spans) → `eval` (records) →
-//! `regs` (register bank) → `lanes` → `check` → `emit`.
-//! `diag` renders every stage's errors with miette.
+//! The pipeline is linear, one module per stage, chained by [`driver`]:
+//! `source` (files and spans) → `syntax` (pest grammar, AST, includes) →
+//! `eval` (records) → `regs` (the register bank, a mirror of LLVM's
+//! `CodeGenRegBank`) → `lanes` (lane masks, `llvm` and `coverage` modes) →
+//! `llvm_format` (llvm-tblgen's record and register-info printers) →
+//! `check` (lints) → `target` (the typed model every consumer reads) →
+//! `emit` (Rust tables, and the library half of `regdesc!`).
+//! `diag` renders every stage's diagnostics with miette.
 
 pub mod check;
 pub mod diag;
@@ -11,6 +15,7 @@ pub mod driver;
 pub mod emit;
 pub mod eval;
 pub mod lanes;
+pub mod llvm_format;
 pub mod prelude;
 pub mod regs;
 pub mod source;

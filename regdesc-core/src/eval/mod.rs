@@ -9,7 +9,8 @@
 //! - `state`: the state those operations share;
 //! - `walk`: the evaluator proper, which acts on the AST as llvm-tblgen's
 //!   parser acts on its tokens;
-//! - `print`: values and records as `--print-records` prints them.
+//! - `print`: values as llvm-tblgen prints them (records are printed by
+//!   `crate::llvm_format`).
 
 mod convert;
 pub mod error;
@@ -80,9 +81,4 @@ pub fn evaluate_with(loaded: &Loaded, opts: &EvalOptions) -> Result<EvalOutput, 
         records: ctx.rk,
         diagnostics,
     })
-}
-
-/// Prints the records exactly as `llvm-tblgen --print-records` does.
-pub fn print_records(rk: &RecordKeeper) -> String {
-    print::print_records(rk)
 }

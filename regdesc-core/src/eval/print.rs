@@ -1,73 +1,9 @@
-//! Printing as llvm-tblgen prints: values (`getAsString`,
-//! `getAsUnquotedString`) and records (`--print-records`).
+//! Values as llvm-tblgen prints them (`getAsString`,
+//! `getAsUnquotedString`): evaluation needs them (`!repr`, string
+//! conversions, names), and `llvm_format::records` prints records with them.
 
 use super::record::*;
 use super::state::{RED_ZONE, STACK_SEGMENT};
-
-fn write_val(rk: &RecordKeeper, v: &RecordVal, out: &mut String) {
-    if v.nonconcrete_ok {
-        out.push_str("field ");
-    }
-    // llvm-tblgen prints a string field holding a `[{...}]` value as `code`.
-    match (&v.ty, &*v.value) {
-        (RecTy::String, InitKind::String { code: true, .. }) => out.push_str("code"),
-        _ => v.ty.write(rk, out),
-    }
-    out.push(' ');
-    out.push_str(&v.name);
-    out.push_str(" = ");
-    write_init(rk, &v.value, out);
-}
-
-fn write_record(rk: &RecordKeeper, r: &Record, out: &mut String) {
-    out.push_str(&r.name);
-    let targs: Vec<_> = r.values.iter().filter(|v| v.is_template_arg).collect();
-    if !targs.is_empty() {
-        out.push('<');
-        for (k, v) in targs.iter().enumerate() {
-            if k > 0 {
-                out.push_str(", ");
-            }
-            write_val(rk, v, out);
-        }
-        out.push('>');
-    }
-    out.push_str(" {");
-    if !r.superclasses.is_empty() {
-        out.push_str("\t//");
-        for (sc, _) in &r.superclasses {
-            out.push(' ');
-            out.push_str(rk.name(*sc));
-        }
-    }
-    out.push('\n');
-    for pass in [true, false] {
-        for v in &r.values {
-            if v.nonconcrete_ok == pass && !v.is_template_arg {
-                out.push_str("  ");
-                write_val(rk, v, out);
-                out.push_str(";\n");
-            }
-        }
-    }
-    out.push_str("}\n");
-}
-
-/// Prints every class, then every def, sorted by name.
-pub fn print_records(rk: &RecordKeeper) -> String {
-    let mut out = String::with_capacity(1 << 20);
-    out.push_str("------------- Classes -----------------\n");
-    for &id in rk.classes.values() {
-        out.push_str("class ");
-        write_record(rk, rk.record(id), &mut out);
-    }
-    out.push_str("------------- Defs -----------------\n");
-    for &id in rk.defs.values() {
-        out.push_str("def ");
-        write_record(rk, rk.record(id), &mut out);
-    }
-    out
-}
 
 /// `getAsUnquotedString`.
 pub fn unquoted(rk: &RecordKeeper, i: &Init) -> String {

@@ -14,7 +14,6 @@
 mod bank;
 mod class_props;
 mod classes;
-pub mod dump;
 pub mod sets;
 mod vecmap;
 

@@ -8,6 +8,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::eval::print::to_string;
 use crate::eval::{Init, InitKind, RecId, RecordKeeper};
 use crate::syntax::Span;
 
@@ -189,7 +190,7 @@ impl<'a> Sets<'a> {
 
     fn bad(&self, span: Option<Span>, what: &str, init: &Init) -> RegsError {
         RegsError::Set {
-            message: format!("{what}: {}", show(self.rk, init)),
+            message: format!("{what}: {}", to_string(self.rk, init)),
             span,
         }
     }
@@ -367,12 +368,12 @@ impl<'a> Sets<'a> {
                 break;
             }
             let name = c_format(&format, cur as u32).map_err(|m| RegsError::Set {
-                message: format!("{m}: {}", show(self.rk, expr)),
+                message: format!("{m}: {}", to_string(self.rk, expr)),
                 span,
             })?;
             let Some(&id) = self.rk.defs.get(&name) else {
                 return Err(RegsError::Set {
-                    message: format!("No def named '{name}': {}", show(self.rk, expr)),
+                    message: format!("No def named '{name}': {}", to_string(self.rk, expr)),
                     span,
                 });
             };
@@ -466,31 +467,6 @@ impl<'a> Sets<'a> {
             elts.insert(Elem::Synth(id));
         }
         Ok(())
-    }
-}
-
-/// A short printable form of a value for messages.
-pub fn show(rk: &RecordKeeper, init: &Init) -> String {
-    match &**init {
-        InitKind::Unset => "?".into(),
-        InitKind::Bit(b) => (*b as u8).to_string(),
-        InitKind::Int(v) => v.to_string(),
-        InitKind::String { value, .. } => format!("\"{value}\""),
-        InitKind::Def(id) => rk.name(*id).to_string(),
-        InitKind::List { elems, .. } => {
-            let parts: Vec<String> = elems.iter().map(|e| show(rk, e)).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        InitKind::Dag { op, args, .. } => {
-            let mut s = format!("({}", show(rk, op));
-            for (i, (a, _)) in args.iter().enumerate() {
-                s.push_str(if i == 0 { " " } else { ", " });
-                s.push_str(&show(rk, a));
-            }
-            s.push(')');
-            s
-        }
-        _ => "<expr>".into(),
     }
 }
 

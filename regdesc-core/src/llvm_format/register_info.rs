@@ -1,9 +1,10 @@
-//! The `-register-info-debug` dump of llvm-tblgen.
+//! `llvm-tblgen -gen-register-info -register-info-debug`: the register
+//! bank and its lane masks, in LLVM's order and format.
 
 use std::fmt::Write;
 
-use super::RegBank;
 use crate::lanes::Lanes;
+use crate::regs::RegBank;
 
 /// Prints the bank exactly as `llvm-tblgen -gen-register-info
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print

@@ -1,0 +1,10 @@
+//! The LLVM-format printers, after every stage they print: the records as
+//! `llvm-tblgen --print-records` prints them, and the register bank as
+//! `-gen-register-info -register-info-debug` dumps it. Both are compared
+//! byte for byte with llvm-tblgen by the parity tests.
+
+mod records;
+mod register_info;
+
+pub use records::print_records;
+pub use register_info::debug_dump;
