@@ -10,6 +10,8 @@
 #![allow(dead_code)]
 
 pub mod gen;
+pub mod oracle;
+pub mod oracle_rust;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -373,8 +373,10 @@ impl Target {
         false
     }
 
-    /// `r`'s sub-registers in LLVM's order (`MCSubRegIterator`): its
-    /// explicit sub-registers depth first, then the others by index.
+    /// `r`'s sub-registers in LLVM's order (`MCSubRegIterator`): a
+    /// pre-order walk where each register lists its explicit sub-registers
+    /// (each followed by its own walk), then its other sub-registers by
+    /// index, every register once.
     pub fn sub_regs_pre_order(&self, r: Reg) -> Vec<Reg> {
         fn walk(t: &Target, r: Reg, out: &mut Vec<Reg>, seen: &mut std::collections::HashSet<Reg>) {
             for &(_, s) in &t.reg(r).explicit_sub_regs {
@@ -383,15 +385,15 @@ impl Target {
                     walk(t, s, out, seen);
                 }
             }
+            for &(_, s) in &t.reg(r).sub_regs {
+                if seen.insert(s) {
+                    out.push(s);
+                }
+            }
         }
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
         walk(self, r, &mut out, &mut seen);
-        for &(_, s) in &self.reg(r).sub_regs {
-            if seen.insert(s) {
-                out.push(s);
-            }
-        }
         out
     }
 
