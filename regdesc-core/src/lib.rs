@@ -2,11 +2,12 @@
 //!
 //! The pipeline is linear, one module per stage:
 //! `syntax` (pest grammar + AST with spans) → `eval` (records) →
-//! `regs` (register bank) → `lanes` → `check` → `emit`.
+//! `regs` (register bank) → `lanes` → `check` → `emit` and `doc` (the consumers).
 //! `diag` renders every stage's errors with miette.
 
 pub mod check;
 pub mod diag;
+pub mod doc;
 pub mod driver;
 pub mod emit;
 pub mod eval;
