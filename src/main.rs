@@ -75,6 +75,14 @@ enum DumpFormat {
     Pressure,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum DocFormat {
+    /// A static site: index, one page per class, indices, register groups.
+    Html,
+    /// One Markdown file, for pasting into a README.
+    Markdown,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print every record, exactly as `llvm-tblgen --print-records` does.
@@ -114,6 +122,26 @@ enum Command {
         /// (a staleness check for checked-in generated files).
         #[arg(long)]
         check: bool,
+    },
+    /// Write documentation: a static HTML site with SVG layouts (works from
+    /// file://), or one Markdown file.
+    Doc {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Where to write: the site's directory; for `--format markdown`, a
+        /// `.md` file, a directory (gets `index.md`) or `-` (stdout).
+        #[arg(short = 'o', value_name = "DIR")]
+        output: PathBuf,
+        /// The lane mode shown first and checked against the budget (masks
+        /// of both modes are shown).
+        #[arg(long, default_value = "coverage", value_parser = parse_lanes)]
+        lanes: LaneMode,
+        /// The lane budget the check reports against.
+        #[arg(long = "lane-bits", default_value_t = 64)]
+        lane_bits: u32,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "html")]
+        format: DocFormat,
     },
     /// Check a register file: summary, lane budget, and every problem found.
     Check {
@@ -214,6 +242,21 @@ fn main() -> ExitCode {
             doc_url,
             &output,
             check,
+        ),
+        Command::Doc {
+            input,
+            output,
+            lanes,
+            lane_bits,
+            format,
+        } => run_doc(
+            &input,
+            CheckOptions {
+                mode: lanes,
+                lane_bits,
+            },
+            format,
+            &output,
         ),
         Command::Check {
             input,
@@ -383,6 +426,76 @@ fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+fn run_doc(
+    args: &InputArgs,
+    opts: CheckOptions,
+    format: DocFormat,
+    output: &std::path::Path,
+) -> ExitCode {
+    let input = args.input();
+    let run = driver::target_both_modes(&input, &opts);
+    let (Some(target), Some(other), Some(check)) = (&run.target, &run.other_target, &run.check)
+    else {
+        // No model: the description cannot be documented; say why.
+        eprint!("{}", run.render(color()));
+        return finish(run, ExitCode::from(1));
+    };
+    let doc_input = regdesc_core::doc::DocInput {
+        target,
+        other,
+        check,
+        sources: &run.sources,
+        source_name: driver::source_name(&input.source).display().to_string(),
+    };
+    let start = std::time::Instant::now();
+    let written = match format {
+        DocFormat::Html => {
+            let site = regdesc_core::doc::site(&doc_input);
+            site.write(output)
+                .map(|()| format!("{} files, {} bytes", site.files.len(), site.size()))
+        }
+        DocFormat::Markdown => {
+            let text = regdesc_core::doc::markdown(&doc_input);
+            if output.as_os_str() == "-" {
+                write_stdout(&text);
+                Ok(String::new())
+            } else {
+                let path = if output.extension().is_some_and(|e| e == "md") {
+                    output.to_path_buf()
+                } else {
+                    output.join("index.md")
+                };
+                path.parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| std::fs::write(&path, &text))
+                    .map(|()| format!("{}, {} bytes", path.display(), text.len()))
+            }
+        }
+    };
+    let elapsed = start.elapsed();
+    match written {
+        Ok(what) => {
+            let counts = [diag::Severity::Error, diag::Severity::Warning]
+                .map(|s| check.diagnostics.iter().filter(|d| d.severity == s).count());
+            if !what.is_empty() {
+                eprintln!(
+                    "regdesc: wrote {what} to {}; check: {} errors, {} warnings (shown in the docs)",
+                    output.display(),
+                    counts[0],
+                    counts[1]
+                );
+            }
+            print_timings(&run, &[("doc", elapsed)]);
+            finish(run, ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("regdesc: cannot write {}: {e}", output.display());
+            finish(run, ExitCode::from(1))
+        }
+    }
 }
 
 fn run_check(args: &InputArgs, opts: CheckOptions, format: Format) -> ExitCode {
