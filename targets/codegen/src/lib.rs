@@ -54,11 +54,11 @@
 //! - [`value`]: values and their LLVM constant text.
 //! - [`diag`]: located diagnostics rendered with miette.
 
-//pub mod cli_values;
+pub mod cli_values;
 pub mod diag;
-//pub mod interp;
+pub mod interp;
 pub mod ir;
-//pub mod uniformity;
+pub mod uniformity;
 pub mod value;
 
 pub use diag::{Diag, Diagnostics};

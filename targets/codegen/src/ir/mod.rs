@@ -7,10 +7,10 @@
 //! instructions in order and ends with its terminator.
 
 pub mod cfg;
-mod literals;
+pub(crate) mod literals;
 pub mod parse;
 pub mod print;
-mod syntax_error;
+pub(crate) mod syntax_error;
 pub mod types;
 pub mod verify;
 
