@@ -2,6 +2,7 @@
 //! hand-written fixtures (`tests/fixtures/*.ll`): wide integers, phis in
 //! loops, `i16`/`half` bit tricks, kernels over global memory.
 
+#[path = "support/mod.rs"]
 mod support;
 
 #[test]

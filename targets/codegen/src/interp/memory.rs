@@ -57,9 +57,18 @@ impl GlobalMemory {
         Ok(())
     }
 
-    /// A load of `ty` at `addr` (`i1` reads bit 0 of its byte).
+    /// A load of `ty` at `addr`. An `i1` occupies a byte holding 0 or 1;
+    /// LLVM leaves the result undefined for any other byte, so that is an
+    /// error here (the subset is poison-free).
     pub fn load(&self, ty: Type, addr: u64) -> Result<Value, String> {
         let r = self.range(addr, ty.store_size(), "load")?;
+        if ty == Type::Int(1) && self.bytes[r.start] > 1 {
+            return Err(format!(
+                "load of i1 at address {addr} finds the byte {}: an i1 in memory is 0 or 1, \
+                 anything else gives an undefined value",
+                self.bytes[r.start]
+            ));
+        }
         Value::from_le_bytes(ty, &self.bytes[r]).ok_or_else(|| format!("cannot load `{ty}`"))
     }
 
@@ -93,5 +102,7 @@ mod tests {
         assert!(m.store(&Value::int(8, 1), u64::MAX).is_err());
         assert!(m.store(&Value::bool(true), 0).is_ok());
         assert_eq!(m.bytes()[0], 1);
+        assert_eq!(m.load(Type::Int(1), 0), Ok(Value::bool(true)));
+        assert!(m.load(Type::Int(1), 5).is_err());
     }
 }

@@ -478,3 +478,4 @@ pub fn compare(lli: &Path, case: &Case) -> Result<(), String> {
 pub fn uniform_args(values: Vec<Value>) -> Vec<LaneArg> {
     values.into_iter().map(LaneArg::Uniform).collect()
 }
+pub mod gen;
