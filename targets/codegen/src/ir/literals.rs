@@ -13,9 +13,36 @@ use crate::value::{IntValue, ScalarValue, Value};
 pub(crate) const TYPES_HELP: &str = "the subset's types are i1, i8, i16, i32, i64, i128, i256, half, \
      float, <2 x i16>, <2 x half>, <2 x i32> and ptr addrspace(1)";
 
+/// The source range of a pair, without the blanks and comments pest
+/// includes after a rule that ends with an optional or repeated part.
 pub(crate) fn span_of(p: &Pair<'_, Rule>) -> Span {
     let s = p.as_span();
-    s.start()..s.end()
+    let start = s.start();
+    let mut text = p.as_str();
+    loop {
+        let trimmed = text.trim_end();
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        let last_line = &trimmed[line_start..];
+        let comment = last_line
+            .char_indices()
+            .scan(false, |quoted, (i, c)| {
+                if c == '"' {
+                    *quoted = !*quoted;
+                }
+                Some((i, c, *quoted))
+            })
+            .find(|(_, c, quoted)| *c == ';' && !quoted)
+            .map(|(i, _, _)| i);
+        let cut = match comment {
+            Some(i) if line_start + i > 0 => &trimmed[..line_start + i],
+            _ => trimmed,
+        };
+        if cut.len() == text.len() {
+            break;
+        }
+        text = cut;
+    }
+    start..start + text.len()
 }
 
 fn unsupported_type(what: &str, span: Span) -> Diag {

@@ -17,12 +17,31 @@ fn describe_rule(rule: &str) -> Option<&'static str> {
         "label_def" => "a label",
         "instruction" | "binop" | "fbinop" | "other_inst" | "known_op" => "an instruction",
         "uint" | "int_lit" => "a number",
-        "top_item" | "define" | "declare" => "`define` or `declare`",
+        "top_item" => "`define` or `declare`",
         "icmp_pred" => "an `icmp` predicate (`eq`, `slt`, ...)",
         "params" | "param" => "a parameter",
         "phi_entry" => "`[ value, %label ]`",
         _ => return None,
     })
+}
+
+/// The opcodes and call prefixes the grammar tries where an instruction may start.
+const OPCODE_TOKENS: [&str; 30] = [
+    "add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr", "fadd", "fsub", "fmul", "icmp",
+    "select", "zext", "sext", "trunc", "bitcast", "extractelement", "insertelement", "phi", "br",
+    "ret", "load", "store", "getelementptr", "call", "tail", "musttail", "notail",
+];
+
+/// Words for a token the parser wanted; `None` for the characters that
+/// would merely continue a name or number (and for blanks).
+fn describe_token(t: &str) -> Option<String> {
+    if OPCODE_TOKENS.contains(&t) {
+        return Some("an instruction".to_string());
+    }
+    let is_range = t.len() == 4 && t.as_bytes().get(1..3) == Some(b"..".as_slice());
+    let continues_name = t.len() == 1 && "\"$-._".contains(t);
+    let blank = t.trim().is_empty() || t == ";";
+    (!(is_range || continues_name || blank)).then(|| format!("`{t}`"))
 }
 
 /// What is at `pos`: a word, a symbol, or the end of the file; and where it ends.
@@ -57,8 +76,7 @@ fn attempts(rule: Rule, text: &str) -> Option<(usize, Vec<String>)> {
     let mut words: Vec<String> = a
         .expected_tokens()
         .into_iter()
-        .map(|t| format!("`{t}`"))
-        .filter(|t| t != "`\n`" && t != "` `" && t != "`\t`" && t != "`\r`" && t != "`;`")
+        .filter_map(|t| describe_token(&t.to_string()))
         .collect();
     for c in a.call_stacks() {
         let deepest = format!("{:?}", c.deepest);
