@@ -300,7 +300,11 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
             if ty != want {
                 let d = Diag::new(
                     "cli::type",
-                    format!("argument {} of @{} has type `{want}`, given `{ty}`", n + 1, f.name),
+                    format!(
+                        "argument {} of @{} has type `{want}`, given `{ty}`",
+                        n + 1,
+                        f.name
+                    ),
                     0..text.len(),
                 )
                 .label(format!("expected `{want}`"));
@@ -312,14 +316,20 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
     let mut mem = GlobalMemory::new(a.mem_size);
     let mut inits = Vec::new();
     for (n, text) in a.mem.iter().enumerate() {
-        let (addr, values) = option_value(&format!("--mem {}", n + 1), text, color, parse_mem_init)?;
+        let (addr, values) =
+            option_value(&format!("--mem {}", n + 1), text, color, parse_mem_init)?;
         let end = addr + values.iter().map(|v| v.ty().store_size()).sum::<u64>();
         mem.ensure_size(end as usize);
         inits.push((addr, values));
     }
     let mut dumps = Vec::new();
     for (n, text) in a.dump_mem.iter().enumerate() {
-        let (addr, count, ty) = option_value(&format!("--dump-mem {}", n + 1), text, color, parse_mem_dump)?;
+        let (addr, count, ty) = option_value(
+            &format!("--dump-mem {}", n + 1),
+            text,
+            color,
+            parse_mem_dump,
+        )?;
         let end = count
             .checked_mul(ty.store_size())
             .and_then(|s| s.checked_add(addr))
@@ -350,7 +360,11 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
         max_steps: a.max_steps,
     };
     let results = interp::run(f, &launch, &mut mem).map_err(|e| {
-        diagnostics(&Diagnostics::new(m.source.clone(), vec![e.to_diag()]), color, 1)
+        diagnostics(
+            &Diagnostics::new(m.source.clone(), vec![e.to_diag()]),
+            color,
+            1,
+        )
     })?;
     let mut out = String::new();
     for (addr, count, ty) in dumps {

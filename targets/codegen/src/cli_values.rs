@@ -68,7 +68,11 @@ pub fn parse_arg(source: &Source, text: &str) -> Result<(Type, LaneArg), Diagnos
     Ok((ty, arg))
 }
 
-fn constant(source: &Source, ty: Type, p: pest::iterators::Pair<'_, Rule>) -> Result<Value, Diagnostics> {
+fn constant(
+    source: &Source,
+    ty: Type,
+    p: pest::iterators::Pair<'_, Rule>,
+) -> Result<Value, Diagnostics> {
     let span = span_of(&p);
     match p.into_inner().next() {
         Some(c) if c.as_rule() == Rule::constant => {
@@ -152,7 +156,11 @@ mod tests {
             r,
             Some((
                 Type::Int(32),
-                LaneArg::PerLane(vec![Value::int(32, 1), Value::int(32, 2), Value::int(32, 3)])
+                LaneArg::PerLane(vec![
+                    Value::int(32, 1),
+                    Value::int(32, 2),
+                    Value::int(32, 3)
+                ])
             ))
         );
         let t = "ptr addrspace(1) 16";
@@ -173,6 +181,9 @@ mod tests {
         assert_eq!(r.as_ref().map(|r| r.0), Some(8));
         assert_eq!(r.map(|r| r.1.len()), Some(2));
         let t = "16: 4 x i32";
-        assert_eq!(parse_mem_dump(&src(t), t).ok(), Some((16, 4, Type::Int(32))));
+        assert_eq!(
+            parse_mem_dump(&src(t), t).ok(),
+            Some((16, 4, Type::Int(32)))
+        );
     }
 }

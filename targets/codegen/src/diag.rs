@@ -4,9 +4,13 @@
 
 use crate::ir::{Source, Span};
 
-/// One located problem.
+/// One located problem (boxed: results carrying it stay small).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diag {
+pub struct Diag(Box<DiagData>);
+
+/// The contents of a [`Diag`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiagData {
     /// A stable code, e.g. `ir::unsupported-instruction`.
     pub code: &'static str,
     pub message: String,
@@ -19,42 +23,50 @@ pub struct Diag {
     pub notes: Vec<(Span, String)>,
 }
 
+impl std::ops::Deref for Diag {
+    type Target = DiagData;
+
+    fn deref(&self) -> &DiagData {
+        &self.0
+    }
+}
+
 impl Diag {
     pub fn new(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diag {
+        Diag(Box::new(DiagData {
             code,
             message: message.into(),
             span: Some(span),
             label: String::new(),
             help: None,
             notes: Vec::new(),
-        }
+        }))
     }
 
     /// A problem with no place in the source (a missing function, say).
     pub fn unlocated(code: &'static str, message: impl Into<String>) -> Self {
-        Diag {
+        Diag(Box::new(DiagData {
             code,
             message: message.into(),
             span: None,
             label: String::new(),
             help: None,
             notes: Vec::new(),
-        }
+        }))
     }
 
     pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = label.into();
+        self.0.label = label.into();
         self
     }
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.0.help = Some(help.into());
         self
     }
 
     pub fn note(mut self, span: Span, text: impl Into<String>) -> Self {
-        self.notes.push((span, text.into()));
+        self.0.notes.push((span, text.into()));
         self
     }
 
@@ -152,10 +164,7 @@ fn to_report(src: &Source, d: &Diag) -> miette::Report {
         } else {
             Some(d.label.clone())
         };
-        m = m.with_label(miette::LabeledSpan::new_with_span(
-            label,
-            clamp(text, span),
-        ));
+        m = m.with_label(miette::LabeledSpan::new_with_span(label, clamp(text, span)));
     }
     for (span, note) in &d.notes {
         m = m.and_label(miette::LabeledSpan::new_with_span(
@@ -168,7 +177,10 @@ fn to_report(src: &Source, d: &Diag) -> miette::Report {
     }
     let report = miette::Report::new(m);
     if d.span.is_some() {
-        report.with_source_code(miette::NamedSource::new(src.name.clone(), src.text.to_string()))
+        report.with_source_code(miette::NamedSource::new(
+            src.name.clone(),
+            src.text.to_string(),
+        ))
     } else {
         report
     }

@@ -350,7 +350,10 @@ impl fmt::Display for Value {
 pub fn float_text(v: f64) -> String {
     if v.is_finite() {
         let e = format!("{v:.6e}");
-        if e.parse::<f64>().ok().is_some_and(|back| back.to_bits() == v.to_bits()) {
+        if e.parse::<f64>()
+            .ok()
+            .is_some_and(|back| back.to_bits() == v.to_bits())
+        {
             if let Some((mantissa, exp)) = e.split_once('e') {
                 let (sign, digits) = match exp.strip_prefix('-') {
                     Some(d) => ('-', d),
@@ -375,9 +378,17 @@ mod tests {
         let min = IntValue::new(8, U256::from(0x80u8));
         assert_eq!(min.signed_decimal(), "-128");
         let min256 = IntValue::new(256, U256::from(1u8) << 255);
-        assert!(min256.signed_decimal().starts_with("-5789604461865809771178549250434395392663"));
-        assert_eq!(IntValue::parse_decimal(8, "300").map(|v| v.low_u64()), Some(44));
-        assert_eq!(IntValue::parse_decimal(16, "-1").map(|v| v.low_u64()), Some(0xffff));
+        assert!(min256
+            .signed_decimal()
+            .starts_with("-5789604461865809771178549250434395392663"));
+        assert_eq!(
+            IntValue::parse_decimal(8, "300").map(|v| v.low_u64()),
+            Some(44)
+        );
+        assert_eq!(
+            IntValue::parse_decimal(16, "-1").map(|v| v.low_u64()),
+            Some(0xffff)
+        );
     }
 
     #[test]
@@ -394,11 +405,20 @@ mod tests {
     #[test]
     fn vectors_and_bits() {
         let v = Value::from_bits(Type::Vec2(Scalar::Int(16)), U256::from(0x0002_0001u32));
-        assert_eq!(v.map(|v| v.to_string()).as_deref(), Some("<2 x i16> <i16 1, i16 2>"));
+        assert_eq!(
+            v.map(|v| v.to_string()).as_deref(),
+            Some("<2 x i16> <i16 1, i16 2>")
+        );
         let z = Value::zero(Type::Vec2(Scalar::Half));
-        assert_eq!(z.map(|v| v.operand_text()).as_deref(), Some("zeroinitializer"));
+        assert_eq!(
+            z.map(|v| v.operand_text()).as_deref(),
+            Some("zeroinitializer")
+        );
         let bytes = Value::int(32, 0x0403_0201).to_le_bytes();
         assert_eq!(bytes, vec![1, 2, 3, 4]);
-        assert_eq!(Value::from_le_bytes(Type::Int(32), &bytes), Some(Value::int(32, 0x0403_0201)));
+        assert_eq!(
+            Value::from_le_bytes(Type::Int(32), &bytes),
+            Some(Value::int(32, 0x0403_0201))
+        );
     }
 }

@@ -9,7 +9,10 @@ mod support;
 fn fixtures_match_lli() {
     let files = support::ll_files("tests/fixtures");
     assert!(files.len() >= 10, "fixtures missing: {files:?}");
-    let cases: Vec<_> = files.iter().flat_map(|f| support::fixture_cases(f)).collect();
+    let cases: Vec<_> = files
+        .iter()
+        .flat_map(|f| support::fixture_cases(f))
+        .collect();
     assert!(cases.len() >= 40, "only {} RUN lines", cases.len());
     // Every case must run in the interpreter, oracle or not.
     for c in &cases {
@@ -25,4 +28,3 @@ fn fixtures_match_lli() {
     eprintln!("compared {} fixture runs with lli-14", cases.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
-

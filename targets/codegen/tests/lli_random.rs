@@ -10,7 +10,13 @@ use proptest::prelude::*;
 use regdesc_codegen::interp::Launch;
 use support::gen::{self, Gen};
 
-fn case(name: &str, text: String, params: &[regdesc_codegen::ir::types::Type], seed: u64, lanes: u32) -> support::Case {
+fn case(
+    name: &str,
+    text: String,
+    params: &[regdesc_codegen::ir::types::Type],
+    seed: u64,
+    lanes: u32,
+) -> support::Case {
     let mut launch = Launch::lanes(lanes, gen::random_args(seed, params, lanes));
     launch.first_workitem = (seed % 61) as u32;
     support::Case {
@@ -58,7 +64,12 @@ proptest! {
 #[test]
 #[ignore]
 fn dump() {
-    let var = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let var = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
     let (seed, size) = (var("SEED"), var("SIZE") as usize);
     let lanes = var("LANES").max(1) as u32;
     let (text, params) = if std::env::var("KIND").is_ok_and(|k| k == "loop") {

@@ -16,7 +16,10 @@ use regdesc_codegen::value::{ScalarValue, Value, U256};
 
 fn read(path: &std::path::Path) -> regdesc_codegen::Module {
     let text = std::fs::read_to_string(path).expect("readable");
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     read_module(&name, &text).unwrap_or_else(|e| panic!("{}", e.render(false)))
 }
 
@@ -24,8 +27,13 @@ fn read(path: &std::path::Path) -> regdesc_codegen::Module {
 fn printing_is_a_fixed_point() {
     for path in support::ll_files("tests/fixtures") {
         let once = module_text(&read(&path));
-        let m2 = read_module("printed.ll", &once)
-            .unwrap_or_else(|e| panic!("{}: printed text does not read back:\n{}\n{once}", path.display(), e.render(false)));
+        let m2 = read_module("printed.ll", &once).unwrap_or_else(|e| {
+            panic!(
+                "{}: printed text does not read back:\n{}\n{once}",
+                path.display(),
+                e.render(false)
+            )
+        });
         assert_eq!(module_text(&m2), once, "{}", path.display());
     }
 }
@@ -61,14 +69,24 @@ fn round_trip_llvm(text: &str, what: &str) -> Option<String> {
     let bc = src.with_extension("bc");
     std::fs::write(&src, text).ok()?;
     let (ok, _, err) = support::run_with_timeout(
-        Command::new(&as_).arg("-opaque-pointers").arg(&src).arg("-o").arg(&bc),
+        Command::new(&as_)
+            .arg("-opaque-pointers")
+            .arg(&src)
+            .arg("-o")
+            .arg(&bc),
         Duration::from_secs(60),
     )
     .expect("llvm-as runs");
     assert!(ok, "llvm-as rejects {what}:\n{err}\n{text}");
-    let (ok, out, err) =
-        support::run_with_timeout(Command::new(&dis).arg("-opaque-pointers").arg(&bc).arg("-o").arg("-"), Duration::from_secs(60))
-            .expect("llvm-dis runs");
+    let (ok, out, err) = support::run_with_timeout(
+        Command::new(&dis)
+            .arg("-opaque-pointers")
+            .arg(&bc)
+            .arg("-o")
+            .arg("-"),
+        Duration::from_secs(60),
+    )
+    .expect("llvm-dis runs");
     assert!(ok, "llvm-dis: {err}");
     let _ = std::fs::remove_file(&src);
     let _ = std::fs::remove_file(&bc);
@@ -80,9 +98,17 @@ fn printed_fixtures_are_valid_llvm() {
     let mut all = String::new();
     for (n, path) in support::ll_files("tests/fixtures").iter().enumerate() {
         // Rename the functions apart so that one module holds them all.
-        let text = module_text(&read(path)).replace("define ", "define ").replace(" @", &format!(" @m{n}_"));
-        let text = text.replace(&format!("@m{n}_llvm."), "@llvm.").replace(&format!("@m{n}__Z13"), "@_Z13");
-        all.push_str(&text.lines().filter(|l| !l.starts_with("declare")).collect::<Vec<_>>().join("\n"));
+        let text = module_text(&read(path)).replace(" @", &format!(" @m{n}_"));
+        let text = text
+            .replace(&format!("@m{n}_llvm."), "@llvm.")
+            .replace(&format!("@m{n}__Z13"), "@_Z13");
+        all.push_str(
+            &text
+                .lines()
+                .filter(|l| !l.starts_with("declare"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
         all.push('\n');
     }
     all.push_str("declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\ndeclare i64 @_Z13get_global_idj(i32)\n");
@@ -111,20 +137,52 @@ fn benchmark_functions_read() {
 fn sample_values() -> Vec<Value> {
     let mut v = Vec::new();
     for w in [1u16, 8, 16, 32, 64, 128, 256] {
-        for x in [0i128, 1, -1, 42, -42, i128::MAX, i128::MIN, 12345678901234567890] {
+        for x in [
+            0i128,
+            1,
+            -1,
+            42,
+            -42,
+            i128::MAX,
+            i128::MIN,
+            12345678901234567890,
+        ] {
             v.push(Value::int(w, x));
         }
-        v.push(Value::Int(regdesc_codegen::value::IntValue::new(w, U256::MAX)));
-        v.push(Value::Int(regdesc_codegen::value::IntValue::new(w, U256::from(1u8) << (w as usize - 1))));
+        v.push(Value::Int(regdesc_codegen::value::IntValue::new(
+            w,
+            U256::MAX,
+        )));
+        v.push(Value::Int(regdesc_codegen::value::IntValue::new(
+            w,
+            U256::from(1u8) << (w as usize - 1),
+        )));
     }
     for f in [
-        0.0f32, -0.0, 1.0, 1.5, -2.25, 0.1, 1.0e10, 16777216.0, 3.4028235e38, 1.0e-45, 1.17549435e-38,
-        f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 123.456, 1.0e-10, 65504.0,
+        0.0f32,
+        -0.0,
+        1.0,
+        1.5,
+        -2.25,
+        0.1,
+        1.0e10,
+        16777216.0,
+        3.4028235e38,
+        1.0e-45,
+        f32::MIN_POSITIVE,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        123.456,
+        1.0e-10,
+        65504.0,
     ] {
         v.push(Value::Float(f));
     }
     v.push(Value::Float(f32::from_bits(0xFFC0_0001)));
-    for h in [0u16, 0x8000, 0x3C00, 0x7BFF, 0x0001, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0x1234] {
+    for h in [
+        0u16, 0x8000, 0x3C00, 0x7BFF, 0x0001, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0x1234,
+    ] {
         v.push(Value::Half(half::f16::from_bits(h)));
     }
     let s16 = |x: i128| ScalarValue::Int(regdesc_codegen::value::IntValue::from_i128(16, x));
@@ -132,7 +190,10 @@ fn sample_values() -> Vec<Value> {
     v.push(Value::Vec2([s16(1), s16(-1)]));
     v.push(Value::Vec2([s16(0), s16(0)]));
     v.push(Value::Vec2([s32(-7), s32(i32::MAX as i128)]));
-    v.push(Value::Vec2([ScalarValue::Half(half::f16::ONE), ScalarValue::Half(half::f16::NEG_ONE)]));
+    v.push(Value::Vec2([
+        ScalarValue::Half(half::f16::ONE),
+        ScalarValue::Half(half::f16::NEG_ONE),
+    ]));
     v.push(Value::zero(Type::Vec2(Scalar::Half)).expect("zero"));
     v.push(Value::Ptr(0));
     v
@@ -148,8 +209,13 @@ fn constants_print_as_llvm_dis_prints_them() {
     // Our reader reads back what it printed.
     let m = read_module("constants.ll", &text).unwrap_or_else(|e| panic!("{}", e.render(false)));
     assert_eq!(m.functions.len(), values.len());
-    let Some(out) = round_trip_llvm(&text, "constants") else { return };
-    let rets: Vec<&str> = out.lines().filter_map(|l| l.trim().strip_prefix("ret ")).collect();
+    let Some(out) = round_trip_llvm(&text, "constants") else {
+        return;
+    };
+    let rets: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("ret "))
+        .collect();
     assert_eq!(rets.len(), values.len());
     for (v, r) in values.iter().zip(rets) {
         assert_eq!(v.to_string(), r, "llvm-dis prints {v:?} as `{r}`");

@@ -63,11 +63,19 @@ fn divergent_branch_makes_join_phis_divergent() {
     let (f, u) = analyze(DIAMOND);
     // Kernel arguments, workgroup ids and values computed in the arms from
     // them are uniform; the phi at the join of the divergent branch is not.
-    assert_split(&f, &u, &["out", "k", "uc", "wg", "t", "e", "same", "u", "q"], &["id", "c", "p"]);
+    assert_split(
+        &f,
+        &u,
+        &["out", "k", "uc", "wg", "t", "e", "same", "u", "q"],
+        &["id", "c", "p"],
+    );
     assert_eq!(u.divergent_branches().len(), 1);
     let entry = f.entry();
     assert!(u.has_divergent_branch(entry));
-    let join = f.block_ids().find(|b| f.block(*b).name == "join").expect("join");
+    let join = f
+        .block_ids()
+        .find(|b| f.block(*b).name == "join")
+        .expect("join");
     assert_eq!(u.join_of(join), Some(entry));
     let p = f.value_ids().find(|v| f.value(*v).name == "p").expect("p");
     assert_eq!(u.value_reason(p), Some(Reason::Join { branch: entry }));
@@ -208,10 +216,18 @@ fn divergent_loop_exit_makes_values_used_after_the_loop_divergent() {
         &["i", "x", "i.next", "unrelated"],
         &["stop", "x.lcssa", "after", "flag", "v"],
     );
-    let header = f.block_ids().find(|b| f.block(*b).name == "loop").expect("loop");
+    let header = f
+        .block_ids()
+        .find(|b| f.block(*b).name == "loop")
+        .expect("loop");
     assert_eq!(u.divergent_exit_cycles(), vec![header]);
-    let after = f.value_ids().find(|v| f.value(*v).name == "after").expect("after");
-    assert!(matches!(u.value_reason(after), Some(Reason::Temporal { header: h, .. }) if h == header));
+    let after = f
+        .value_ids()
+        .find(|v| f.value(*v).name == "after")
+        .expect("after");
+    assert!(
+        matches!(u.value_reason(after), Some(Reason::Temporal { header: h, .. }) if h == header)
+    );
     assert_eq!(u.divergent_branches().len(), 2);
 }
 
@@ -241,8 +257,16 @@ exit:
 }
 ",
     );
-    assert_split(&f, &u, &["o", "o.next", "more", "r", "j", "j.next"], &["c", "jj"]);
-    let inner = f.block_ids().find(|b| f.block(*b).name == "inner").expect("inner");
+    assert_split(
+        &f,
+        &u,
+        &["o", "o.next", "more", "r", "j", "j.next"],
+        &["c", "jj"],
+    );
+    let inner = f
+        .block_ids()
+        .find(|b| f.block(*b).name == "inner")
+        .expect("inner");
     assert_eq!(u.divergent_exit_cycles(), vec![inner]);
 }
 
@@ -306,7 +330,8 @@ exit:
 
 #[test]
 fn the_fixture_kernels_have_the_expected_uniformity() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/uniformity.ll");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/uniformity.ll");
     let text = std::fs::read_to_string(path).expect("fixture");
     let m = read_module("uniformity.ll", &text).unwrap_or_else(|e| panic!("{}", e.render(false)));
     let get = |n: &str| m.function(n).expect("function");

@@ -140,7 +140,11 @@ impl ExecError {
 }
 
 /// Runs `f` once per lane of `launch`, sharing `mem`.
-pub fn run(f: &Function, launch: &Launch, mem: &mut GlobalMemory) -> Result<Vec<LaneResult>, ExecError> {
+pub fn run(
+    f: &Function,
+    launch: &Launch,
+    mem: &mut GlobalMemory,
+) -> Result<Vec<LaneResult>, ExecError> {
     if launch.args.len() != f.params.len() {
         return Err(ExecError {
             help: Some(format!(
@@ -232,12 +236,9 @@ impl<'f> Lane<'f> {
     fn get(&self, o: &Operand) -> Result<Value, ExecError> {
         match &o.kind {
             OperandKind::Const(c) => Ok(*c),
-            OperandKind::Value(v) => self
-                .regs
-                .get(v.index())
-                .copied()
-                .flatten()
-                .ok_or_else(|| ExecError::new("use of a value before its definition", Some(o.span.clone()))),
+            OperandKind::Value(v) => self.regs.get(v.index()).copied().flatten().ok_or_else(|| {
+                ExecError::new("use of a value before its definition", Some(o.span.clone()))
+            }),
         }
     }
 
@@ -255,7 +256,11 @@ impl<'f> Lane<'f> {
     }
 
     /// Runs to `ret`: the returned value and the number of instructions executed.
-    fn run(mut self, args: &[Value], mem: &mut GlobalMemory) -> Result<(Option<Value>, u64), ExecError> {
+    fn run(
+        mut self,
+        args: &[Value],
+        mem: &mut GlobalMemory,
+    ) -> Result<(Option<Value>, u64), ExecError> {
         let f = self.f;
         for (p, a) in f.params.iter().zip(args) {
             self.regs[p.index()] = Some(*a);
@@ -265,14 +270,19 @@ impl<'f> Lane<'f> {
         let mut prev: Option<BlockId> = None;
         'blocks: loop {
             let Some(blk) = f.blocks.get(block.index()) else {
-                return Err(ExecError::new("branch to a block that does not exist", None));
+                return Err(ExecError::new(
+                    "branch to a block that does not exist",
+                    None,
+                ));
             };
             // Phis read their incoming values together, before any is written.
             let mut phis = Vec::new();
             let mut first = 0;
             for &i in &blk.insts {
                 let inst = f.inst(i);
-                let Op::Phi { incoming, .. } = &inst.op else { break };
+                let Op::Phi { incoming, .. } = &inst.op else {
+                    break;
+                };
                 first += 1;
                 let entry = prev.and_then(|p| incoming.iter().find(|e| e.block == p));
                 let Some(e) = entry else {
@@ -294,9 +304,15 @@ impl<'f> Lane<'f> {
                 let inst = f.inst(i);
                 if steps > self.max_steps {
                     return Err(ExecError {
-                        help: Some("raise the limit (`--max-steps`) if the function really runs this long".into()),
+                        help: Some(
+                            "raise the limit (`--max-steps`) if the function really runs this long"
+                                .into(),
+                        ),
                         ..ExecError::new(
-                            format!("more than {} instructions executed: stopped", self.max_steps),
+                            format!(
+                                "more than {} instructions executed: stopped",
+                                self.max_steps
+                            ),
                             Some(inst.span.clone()),
                         )
                     });
@@ -314,7 +330,11 @@ impl<'f> Lane<'f> {
                         on_false,
                     } => {
                         prev = Some(block);
-                        block = if self.int(cond)?.is_zero() { *on_false } else { *on_true };
+                        block = if self.int(cond)?.is_zero() {
+                            *on_false
+                        } else {
+                            *on_true
+                        };
                         continue 'blocks;
                     }
                     Op::Ret { val } => {
@@ -341,7 +361,12 @@ impl<'f> Lane<'f> {
     fn exec(&self, op: &Op, mem: &mut GlobalMemory) -> Result<Option<Value>, String> {
         let get = |o: &Operand| self.get(o).map_err(|e| e.message);
         Ok(Some(match op {
-            Op::Bin { op, flags, lhs, rhs } => ops::bin(*op, *flags, &get(lhs)?, &get(rhs)?)?,
+            Op::Bin {
+                op,
+                flags,
+                lhs,
+                rhs,
+            } => ops::bin(*op, *flags, &get(lhs)?, &get(rhs)?)?,
             Op::FBin { op, fmf, lhs, rhs } => ops::fbin(*op, *fmf, &get(lhs)?, &get(rhs)?)?,
             Op::ICmp { pred, lhs, rhs } => Value::bool(ops::icmp(*pred, &get(lhs)?, &get(rhs)?)?),
             Op::Select {
@@ -349,7 +374,9 @@ impl<'f> Lane<'f> {
                 on_true,
                 on_false,
             } => {
-                let c = get(cond)?.as_int().ok_or("`select` needs an i1 condition")?;
+                let c = get(cond)?
+                    .as_int()
+                    .ok_or("`select` needs an i1 condition")?;
                 if c.is_zero() {
                     get(on_false)?
                 } else {

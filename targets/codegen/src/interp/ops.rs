@@ -33,7 +33,9 @@ fn elementwise(
     f: impl Fn(ScalarValue, ScalarValue) -> Res<ScalarValue>,
 ) -> Res<Value> {
     match (a, b) {
-        (Value::Vec2([a0, a1]), Value::Vec2([b0, b1])) => Ok(Value::Vec2([f(*a0, *b0)?, f(*a1, *b1)?])),
+        (Value::Vec2([a0, a1]), Value::Vec2([b0, b1])) => {
+            Ok(Value::Vec2([f(*a0, *b0)?, f(*a1, *b1)?]))
+        }
         _ => match (a.as_scalar(), b.as_scalar()) {
             (Some(x), Some(y)) => Ok(f(x, y)?.value()),
             _ => Err(format!("operands `{a}` and `{b}` do not fit the operation")),
@@ -44,7 +46,9 @@ fn elementwise(
 /// An integer binary operation (element-wise on integer vectors).
 pub fn bin(op: BinOp, flags: IntFlags, a: &Value, b: &Value) -> Res<Value> {
     elementwise(a, b, |x, y| match (x, y) {
-        (ScalarValue::Int(x), ScalarValue::Int(y)) => Ok(ScalarValue::Int(int_bin(op, flags, x, y)?)),
+        (ScalarValue::Int(x), ScalarValue::Int(y)) => {
+            Ok(ScalarValue::Int(int_bin(op, flags, x, y)?))
+        }
         _ => Err(format!("`{}` needs integer operands", op.name())),
     })
 }
@@ -139,7 +143,9 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
                         return poison("with `nuw` shifts out a set bit");
                     }
                     if flags.nsw && ashr_bits(out, s) != x {
-                        return poison("with `nsw` shifts out a bit that differs from the sign bit");
+                        return poison(
+                            "with `nsw` shifts out a bit that differs from the sign bit",
+                        );
                     }
                     Ok(out)
                 }
@@ -204,7 +210,10 @@ pub fn fbin(op: FBinOp, fmf: FastMath, a: &Value, b: &Value) -> Res<Value> {
             ScalarValue::Int(_) => r,
         };
         if fmf.nnan() && (fa.is_nan() || fb.is_nan() || rf.is_nan()) {
-            return Err(format!("`{}` with `nnan` meets a NaN: the result is poison", op.name()));
+            return Err(format!(
+                "`{}` with `nnan` meets a NaN: the result is poison",
+                op.name()
+            ));
         }
         if fmf.ninf() && (fa.is_infinite() || fb.is_infinite() || rf.is_infinite()) {
             return Err(format!(
@@ -273,10 +282,12 @@ pub fn cast(op: CastOp, v: &Value, to: Type) -> Res<Value> {
 pub fn vector_index(index: &Value) -> Res<usize> {
     match index.as_int().and_then(|i| i.to_u64()) {
         Some(n) if n < 2 => Ok(n as usize),
-        _ => Err(format!(
+        _ => {
+            Err(format!(
             "vector index {} is out of range (the vectors have 2 elements): the result is poison",
             index.as_int().map_or_else(|| index.to_string(), |i| i.bits().to_string())
-        )),
+        ))
+        }
     }
 }
 
@@ -304,11 +315,20 @@ mod tests {
     #[test]
     fn wrapping_and_shifts() {
         assert_eq!(bin(BinOp::Add, NONE, &i(8, 200), &i(8, 100)), Ok(i(8, 44)));
-        assert_eq!(bin(BinOp::Mul, NONE, &i(128, -1), &i(128, -1)), Ok(i(128, 1)));
+        assert_eq!(
+            bin(BinOp::Mul, NONE, &i(128, -1), &i(128, -1)),
+            Ok(i(128, 1))
+        );
         assert_eq!(bin(BinOp::AShr, NONE, &i(16, -8), &i(16, 2)), Ok(i(16, -2)));
-        assert_eq!(bin(BinOp::LShr, NONE, &i(16, -8), &i(16, 2)), Ok(i(16, 0x3ffe)));
+        assert_eq!(
+            bin(BinOp::LShr, NONE, &i(16, -8), &i(16, 2)),
+            Ok(i(16, 0x3ffe))
+        );
         assert!(bin(BinOp::Shl, NONE, &i(32, 1), &i(32, 32)).is_err());
-        assert_eq!(bin(BinOp::Shl, NONE, &i(256, 1), &i(256, 255)).map(|v| v.to_bits() >> 255), Ok(U256::from(1u8)));
+        assert_eq!(
+            bin(BinOp::Shl, NONE, &i(256, 1), &i(256, 255)).map(|v| v.to_bits() >> 255),
+            Ok(U256::from(1u8))
+        );
     }
 
     #[test]
@@ -326,7 +346,10 @@ mod tests {
         assert!(bin(BinOp::Mul, nuw, &i(256, 1 << 100), &i(256, 1 << 100)).is_ok());
         assert!(bin(BinOp::Shl, nsw, &i(8, 64), &i(8, 1)).is_err());
         assert!(bin(BinOp::Shl, nsw, &i(8, -64), &i(8, 1)).is_ok());
-        let exact = IntFlags { exact: true, ..NONE };
+        let exact = IntFlags {
+            exact: true,
+            ..NONE
+        };
         assert!(bin(BinOp::LShr, exact, &i(8, 3), &i(8, 1)).is_err());
     }
 
@@ -334,9 +357,15 @@ mod tests {
     fn signed_compare_and_casts() {
         assert_eq!(icmp(IntPredicate::Slt, &i(64, -1), &i(64, 0)), Ok(true));
         assert_eq!(icmp(IntPredicate::Ult, &i(64, -1), &i(64, 0)), Ok(false));
-        assert_eq!(cast(CastOp::SExt, &i(8, -2), Type::Int(128)), Ok(i(128, -2)));
+        assert_eq!(
+            cast(CastOp::SExt, &i(8, -2), Type::Int(128)),
+            Ok(i(128, -2))
+        );
         assert_eq!(cast(CastOp::ZExt, &i(8, -2), Type::Int(16)), Ok(i(16, 254)));
-        assert_eq!(cast(CastOp::Trunc, &i(32, 0x12345), Type::Int(16)), Ok(i(16, 0x2345)));
+        assert_eq!(
+            cast(CastOp::Trunc, &i(32, 0x12345), Type::Int(16)),
+            Ok(i(16, 0x2345))
+        );
         let h = cast(CastOp::Bitcast, &i(16, 0x3C00), Type::Half);
         assert_eq!(h, Ok(Value::Half(f16::ONE)));
     }
@@ -344,7 +373,10 @@ mod tests {
     #[test]
     fn floats_and_nans() {
         let one = Value::Half(f16::ONE);
-        assert_eq!(fbin(FBinOp::FAdd, FastMath::default(), &one, &one), Ok(Value::Half(f16::from_f32(2.0))));
+        assert_eq!(
+            fbin(FBinOp::FAdd, FastMath::default(), &one, &one),
+            Ok(Value::Half(f16::from_f32(2.0)))
+        );
         let inf = Value::Float(f32::INFINITY);
         let r = fbin(FBinOp::FSub, FastMath::default(), &inf, &inf);
         assert_eq!(r.map(|v| v.to_bits()), Ok(U256::from(0xFFC0_0000u32)));

@@ -10,7 +10,8 @@ use crate::ir::types::{Scalar, Type, INT_WIDTHS};
 use crate::ir::Span;
 use crate::value::{IntValue, ScalarValue, Value};
 
-pub(crate) const TYPES_HELP: &str = "the subset's types are i1, i8, i16, i32, i64, i128, i256, half, \
+pub(crate) const TYPES_HELP: &str =
+    "the subset's types are i1, i8, i16, i32, i64, i128, i256, half, \
      float, <2 x i16>, <2 x half>, <2 x i32> and ptr addrspace(1)";
 
 /// The source range of a pair, without the blanks and comments pest
@@ -132,12 +133,10 @@ fn base_type(base: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag>
 pub(crate) fn parse_value_type(p: Pair<'_, Rule>) -> Result<Type, Diag> {
     let span = span_of(&p);
     match parse_type(p)? {
-        Type::Void => Err(Diag::new(
-            "ir::type-mismatch",
-            "`void` is not a value type",
-            span,
-        )
-        .label("a value cannot have type void")),
+        Type::Void => Err(
+            Diag::new("ir::type-mismatch", "`void` is not a value type", span)
+                .label("a value cannot have type void"),
+        ),
         t => Ok(t),
     }
 }
@@ -159,7 +158,11 @@ pub(crate) struct ConstOptions {
 }
 
 /// A `constant` pair read as a constant of type `ty`.
-pub(crate) fn parse_constant(ty: Type, p: Pair<'_, Rule>, opts: ConstOptions) -> Result<Value, Diag> {
+pub(crate) fn parse_constant(
+    ty: Type,
+    p: Pair<'_, Rule>,
+    opts: ConstOptions,
+) -> Result<Value, Diag> {
     let span = span_of(&p);
     let text = p.as_str().trim().to_string();
     let Some(c) = p.into_inner().next() else {
@@ -256,7 +259,11 @@ fn fp_from_double(ty: Type, v: f64, text: &str, span: Span) -> Result<Value, Dia
                 Err(invalid())
             }
         }
-        _ => Err(bad_constant(ty, &format!("floating-point literal `{text}`"), span)),
+        _ => Err(bad_constant(
+            ty,
+            &format!("floating-point literal `{text}`"),
+            span,
+        )),
     }
 }
 
@@ -278,13 +285,22 @@ fn hex_float(ty: Type, lit: &str, text: &str, span: Span) -> Result<Value, Diag>
     }
 }
 
-fn vector_constant(ty: Type, c: Pair<'_, Rule>, opts: ConstOptions, span: Span) -> Result<Value, Diag> {
+fn vector_constant(
+    ty: Type,
+    c: Pair<'_, Rule>,
+    opts: ConstOptions,
+    span: Span,
+) -> Result<Value, Diag> {
     let Type::Vec2(elem) = ty else {
         return Err(bad_constant(ty, "a vector constant", span));
     };
     let elems: Vec<_> = c.into_inner().collect();
     if elems.len() != 2 {
-        return Err(bad_constant(ty, &format!("a vector of {} elements", elems.len()), span));
+        return Err(bad_constant(
+            ty,
+            &format!("a vector of {} elements", elems.len()),
+            span,
+        ));
     }
     let mut out = [ScalarValue::zero(elem); 2];
     for (slot, tv) in out.iter_mut().zip(elems) {
@@ -303,7 +319,11 @@ fn vector_constant(ty: Type, c: Pair<'_, Rule>, opts: ConstOptions, span: Span) 
             )
             .label(format!("expected `{elem}`")));
         }
-        let Some(cst) = v.into_inner().next().filter(|k| k.as_rule() == Rule::constant) else {
+        let Some(cst) = v
+            .into_inner()
+            .next()
+            .filter(|k| k.as_rule() == Rule::constant)
+        else {
             return Err(bad_constant(ty, "a non-constant element", tv_span));
         };
         let val = parse_constant(et, cst, opts)?;

@@ -73,11 +73,7 @@ impl Source {
         let offset = offset.min(self.text.len());
         let before = self.text.get(..offset).unwrap_or("");
         let line = before.matches('\n').count() + 1;
-        let col = before
-            .rsplit('\n')
-            .next()
-            .map_or(0, |l| l.chars().count())
-            + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         (line, col)
     }
 }
@@ -532,7 +528,8 @@ impl CastOp {
 }
 
 /// The fast-math keywords other than `fast`, in LLVM's printing order.
-pub const FAST_MATH_WORDS: [&str; 7] = ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"];
+pub const FAST_MATH_WORDS: [&str; 7] =
+    ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"];
 
 impl FastMath {
     const ALL: u8 = (1 << FAST_MATH_WORDS.len()) - 1;

@@ -223,8 +223,17 @@ fn calling_convention(word: &str) -> Option<Result<CallingConv, ()>> {
             Some(Err(()))
         }
         w if [
-            "amdgpu_", "x86_", "arm_", "aarch64_", "ptx_", "msp430_", "avr_", "riscv_",
-            "preserve_", "cxx_", "cfguard_",
+            "amdgpu_",
+            "x86_",
+            "arm_",
+            "aarch64_",
+            "ptx_",
+            "msp430_",
+            "avr_",
+            "riscv_",
+            "preserve_",
+            "cxx_",
+            "cfguard_",
         ]
         .iter()
         .any(|p| w.starts_with(p)) =>
@@ -256,7 +265,11 @@ impl FnBuilder {
         for p in def.into_inner() {
             match p.as_rule() {
                 Rule::fn_prefix => {
-                    let w = p.clone().into_inner().next().map(|w| w.as_str().to_string());
+                    let w = p
+                        .clone()
+                        .into_inner()
+                        .next()
+                        .map(|w| w.as_str().to_string());
                     match w.as_deref().and_then(calling_convention) {
                         Some(Ok(c)) => cconv = c,
                         Some(Err(())) => {
@@ -484,7 +497,11 @@ impl FnBuilder {
                 b
             }
             Some(Named::Value(v)) => {
-                return Err(redefinition(&name, span, self.values[v.index()].span.clone()))
+                return Err(redefinition(
+                    &name,
+                    span,
+                    self.values[v.index()].span.clone(),
+                ))
             }
             None => {
                 let b = self.blocks.len() as u32;
@@ -583,7 +600,10 @@ impl FnBuilder {
             Rule::local_name => self.use_value(&inner, ty),
             Rule::global_name => Err(Diag::new(
                 "ir::unsupported-global",
-                format!("global `{}` cannot be used as a value in the subset", inner.as_str()),
+                format!(
+                    "global `{}` cannot be used as a value in the subset",
+                    inner.as_str()
+                ),
                 span,
             )
             .label("global reference")
@@ -722,7 +742,15 @@ impl FnBuilder {
                                 _ => flags.exact = true,
                             }
                         }
-                        Ok((Op::Bin { op, flags, lhs, rhs }, ty))
+                        Ok((
+                            Op::Bin {
+                                op,
+                                flags,
+                                lhs,
+                                rhs,
+                            },
+                            ty,
+                        ))
                     }
                     Rule::fbinop => {
                         let op = find(Rule::fbinop_kw)
@@ -975,7 +1003,9 @@ impl FnBuilder {
                 let mut ak = a.into_inner();
                 let t = ak.next().ok_or_else(missing)?;
                 let ty = parse_value_type(t)?;
-                let v = ak.find(|k| k.as_rule() == Rule::value).ok_or_else(missing)?;
+                let v = ak
+                    .find(|k| k.as_rule() == Rule::value)
+                    .ok_or_else(missing)?;
                 args.push(self.operand(ty, v)?);
             }
         }

@@ -66,7 +66,11 @@ pub fn inst_text(f: &Function, id: InstId) -> String {
             rhs,
         } => {
             s.push_str(op.name());
-            for (on, w) in [(flags.nuw, "nuw"), (flags.nsw, "nsw"), (flags.exact, "exact")] {
+            for (on, w) in [
+                (flags.nuw, "nuw"),
+                (flags.nsw, "nsw"),
+                (flags.exact, "exact"),
+            ] {
                 if on {
                     let _ = write!(s, " {w}");
                 }

@@ -28,7 +28,10 @@ pub fn verify_module(m: &Module) -> Result<(), Diagnostics> {
 
 /// Every problem of one function, in source order.
 pub fn verify_function(f: &Function) -> Vec<Diag> {
-    let mut v = Verifier { f, diags: Vec::new() };
+    let mut v = Verifier {
+        f,
+        diags: Vec::new(),
+    };
     if f.blocks.is_empty() {
         v.diags.push(Diag::new(
             "ir::empty-function",
@@ -47,7 +50,8 @@ pub fn verify_function(f: &Function) -> Vec<Diag> {
         v.phis(&cfg);
         v.dominance(&cfg);
     }
-    v.diags.sort_by_key(|d| d.span.as_ref().map(|s| (s.start, s.end)));
+    v.diags
+        .sort_by_key(|d| d.span.as_ref().map(|s| (s.start, s.end)));
     v.diags
 }
 
@@ -107,7 +111,10 @@ impl Verifier<'_> {
                 self.diags.push(
                     Diag::new(
                         "ir::no-terminator",
-                        format!("block '{}' does not end with a terminator", local(&block.name)),
+                        format!(
+                            "block '{}' does not end with a terminator",
+                            local(&block.name)
+                        ),
                         last.span.clone(),
                     )
                     .label("the block ends here")
@@ -190,7 +197,11 @@ impl Verifier<'_> {
                 lhs,
                 rhs,
             } => {
-                self.expect(lhs.ty.is_int_or_int_vector(), lhs, "an integer or integer vector");
+                self.expect(
+                    lhs.ty.is_int_or_int_vector(),
+                    lhs,
+                    "an integer or integer vector",
+                );
                 self.expect(rhs.ty == lhs.ty, rhs, &format!("`{}`", lhs.ty));
                 let wraps = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl);
                 let shr = matches!(op, BinOp::LShr | BinOp::AShr);
@@ -208,12 +219,20 @@ impl Verifier<'_> {
                 Some(lhs.ty)
             }
             Op::FBin { lhs, rhs, .. } => {
-                self.expect(lhs.ty.is_fp_or_fp_vector(), lhs, "`half`, `float` or `<2 x half>`");
+                self.expect(
+                    lhs.ty.is_fp_or_fp_vector(),
+                    lhs,
+                    "`half`, `float` or `<2 x half>`",
+                );
                 self.expect(rhs.ty == lhs.ty, rhs, &format!("`{}`", lhs.ty));
                 Some(lhs.ty)
             }
             Op::ICmp { lhs, rhs, .. } => {
-                self.expect(lhs.ty.is_int() || lhs.ty == Type::Ptr, lhs, "an integer or pointer");
+                self.expect(
+                    lhs.ty.is_int() || lhs.ty == Type::Ptr,
+                    lhs,
+                    "an integer or pointer",
+                );
                 self.expect(rhs.ty == lhs.ty, rhs, &format!("`{}`", lhs.ty));
                 Some(Type::Int(1))
             }
@@ -223,7 +242,11 @@ impl Verifier<'_> {
                 on_false,
             } => {
                 self.expect(cond.ty == Type::Int(1), cond, "`i1`");
-                self.expect(on_false.ty == on_true.ty, on_false, &format!("`{}`", on_true.ty));
+                self.expect(
+                    on_false.ty == on_true.ty,
+                    on_false,
+                    &format!("`{}`", on_true.ty),
+                );
                 Some(on_true.ty)
             }
             Op::Cast { op, val, to } => {
@@ -303,13 +326,11 @@ impl Verifier<'_> {
             Op::Ret { val } => {
                 match val {
                     Some(v) => self.expect(v.ty == f.ret_ty, v, &format!("`{}`", f.ret_ty)),
-                    None if f.ret_ty != Type::Void => self.diags.push(
-                        type_error(
-                            format!("function returns '{}', not void", f.ret_ty),
-                            inst.span.clone(),
-                            "`ret void` in a non-void function",
-                        ),
-                    ),
+                    None if f.ret_ty != Type::Void => self.diags.push(type_error(
+                        format!("function returns '{}', not void", f.ret_ty),
+                        inst.span.clone(),
+                        "`ret void` in a non-void function",
+                    )),
                     None => {}
                 }
                 None

@@ -302,7 +302,11 @@ impl<'f> Analysis<'f> {
     /// The blocks between a divergent branch in `b` and its immediate
     /// post-dominator `stop` (which is included), and among them the join
     /// points: blocks reached with the labels of two different successors.
-    fn sync_joins(&self, b: BlockId, stop: Option<PostDom>) -> (BTreeSet<BlockId>, BTreeSet<BlockId>) {
+    fn sync_joins(
+        &self,
+        b: BlockId,
+        stop: Option<PostDom>,
+    ) -> (BTreeSet<BlockId>, BTreeSet<BlockId>) {
         let stop_block = match stop {
             Some(PostDom::Block(p)) => Some(p),
             _ => None,

@@ -22,7 +22,10 @@ fn reason_text(f: &Function, r: Reason) -> String {
             block(header)
         ),
         Reason::IrreducibleEntry { header } => {
-            format!("header {} of an irreducible cycle entered divergently", block(header))
+            format!(
+                "header {} of an irreducible cycle entered divergently",
+                block(header)
+            )
         }
     }
 }
@@ -47,7 +50,12 @@ pub fn report(f: &Function, u: &Uniformity) -> String {
     for p in &f.params {
         let d = f.value(*p);
         lines.push((
-            format!("  {} argument {} {}", status(u.is_divergent(*p)), d.ty, local(&d.name)),
+            format!(
+                "  {} argument {} {}",
+                status(u.is_divergent(*p)),
+                d.ty,
+                local(&d.name)
+            ),
             u.value_reason(*p)
                 .map(|r| reason_text(f, r))
                 .unwrap_or_default(),
@@ -57,12 +65,18 @@ pub fn report(f: &Function, u: &Uniformity) -> String {
     for b in f.block_ids() {
         let mut notes = Vec::new();
         if let Some(br) = u.join_of(b) {
-            notes.push(format!("join point of the divergent branch in {}", local(&f.block(br).name)));
+            notes.push(format!(
+                "join point of the divergent branch in {}",
+                local(&f.block(br).name)
+            ));
         }
         if exits.contains(&b) {
             notes.push("loop header: lanes leave this loop in different iterations".to_string());
         }
-        lines.push((format!("{}:", local(&f.block(b).name)[1..].to_string()), notes.join("; ")));
+        lines.push((
+            format!("{}:", &local(&f.block(b).name)[1..]),
+            notes.join("; "),
+        ));
         for &i in &f.block(b).insts {
             let inst = f.inst(i);
             let why = u.inst_reason(i);
@@ -72,7 +86,10 @@ pub fn report(f: &Function, u: &Uniformity) -> String {
                     note = format!("divergent branch ({note})");
                 }
             }
-            lines.push((format!("  {} {}", status(why.is_some()), inst_text(f, i)), note));
+            lines.push((
+                format!("  {} {}", status(why.is_some()), inst_text(f, i)),
+                note,
+            ));
         }
     }
     let values = f.values.len();
@@ -97,7 +114,11 @@ pub fn report(f: &Function, u: &Uniformity) -> String {
         "; {values} values: {} uniform, {divergent} divergent; {} divergent branch{}",
         values - divergent,
         u.divergent_branches().len(),
-        if u.divergent_branches().len() == 1 { "" } else { "es" }
+        if u.divergent_branches().len() == 1 {
+            ""
+        } else {
+            "es"
+        }
     );
     out
 }

@@ -160,9 +160,13 @@ impl Gen {
         if o.starts_with('%') {
             o
         } else {
-            let z = Value::zero(ty).map(|v| v.operand_text()).unwrap_or_default();
+            let z = Value::zero(ty)
+                .map(|v| v.operand_text())
+                .unwrap_or_default();
             match ty {
-                Type::Int(_) | Type::Vec2(Scalar::Int(_)) => self.def(ty, format!("xor {ty} {o}, {z}")),
+                Type::Int(_) | Type::Vec2(Scalar::Int(_)) => {
+                    self.def(ty, format!("xor {ty} {o}, {z}"))
+                }
                 _ => self.def(ty, format!("select i1 true, {ty} {o}, {ty} {z}")),
             }
         }
@@ -183,19 +187,31 @@ impl Gen {
                 } else {
                     ("i32", 0x7fff_ffff, 0x7f80_0000)
                 };
-                let it_ty = if ty == Type::Half { Type::Int(16) } else { Type::Int(32) };
+                let it_ty = if ty == Type::Half {
+                    Type::Int(16)
+                } else {
+                    Type::Int(32)
+                };
                 let b = self.def(it_ty, format!("bitcast {ty} {v} to {it}"));
                 let m = self.def(it_ty, format!("and {it} {b}, {mask}"));
                 let bad = self.def(Type::Int(1), format!("icmp uge {it} {m}, {inf}"));
-                let z = Value::zero(ty).map(|z| z.operand_text()).unwrap_or_default();
+                let z = Value::zero(ty)
+                    .map(|z| z.operand_text())
+                    .unwrap_or_default();
                 self.def(ty, format!("select i1 {bad}, {ty} {z}, {ty} {v}"))
             }
             Type::Vec2(Scalar::Half) => {
                 let mut out = "zeroinitializer".to_string();
                 for k in 0..2 {
-                    let e = self.def(Type::Half, format!("extractelement <2 x half> {v}, i32 {k}"));
+                    let e = self.def(
+                        Type::Half,
+                        format!("extractelement <2 x half> {v}, i32 {k}"),
+                    );
                     let f = self.finite(Type::Half, e);
-                    out = self.def(ty, format!("insertelement <2 x half> {out}, half {f}, i32 {k}"));
+                    out = self.def(
+                        ty,
+                        format!("insertelement <2 x half> {out}, half {f}, i32 {k}"),
+                    );
                 }
                 out
             }
@@ -243,7 +259,9 @@ impl Gen {
                 self.def(ty, format!("{op} {ty} {v}, {masked}"));
             }
             4 => {
-                let ty = self.rng.pick(&[Type::Half, Type::Float, Type::Vec2(Scalar::Half)]);
+                let ty = self
+                    .rng
+                    .pick(&[Type::Half, Type::Float, Type::Vec2(Scalar::Half)]);
                 let op = self.rng.pick(&["fadd", "fsub", "fmul"]);
                 let (a, b) = (self.non_constant(ty), self.operand(ty));
                 let (a, b) = (self.finite(ty, a), self.finite(ty, b));
@@ -259,9 +277,9 @@ impl Gen {
                     Type::Int(128),
                     Type::Int(256),
                 ]);
-                let pred = self
-                    .rng
-                    .pick(&["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"]);
+                let pred = self.rng.pick(&[
+                    "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
+                ]);
                 let (a, b) = (self.non_constant(ty), self.operand(ty));
                 self.def(Type::Int(1), format!("icmp {pred} {ty} {a}, {b}"));
             }
@@ -346,13 +364,22 @@ impl Gen {
                 // offset. (No i1: random bytes are not valid i1s in memory.)
                 let ty = self.rng.pick(&TYPES[1..]);
                 let off = if self.rng.chance(50) {
-                    format!("{}", DATA + SLOT * self.rng.below(((MEM_SIZE - DATA) / SLOT) as usize) as u64)
+                    format!(
+                        "{}",
+                        DATA + SLOT * self.rng.below(((MEM_SIZE - DATA) / SLOT) as usize) as u64
+                    )
                 } else {
                     let x = self.operand(Type::Int(64));
-                    let m = self.def(Type::Int(64), format!("and i64 {x}, {}", MEM_SIZE - DATA - SLOT));
+                    let m = self.def(
+                        Type::Int(64),
+                        format!("and i64 {x}, {}", MEM_SIZE - DATA - SLOT),
+                    );
                     self.def(Type::Int(64), format!("add i64 {m}, {DATA}"))
                 };
-                let p = self.def(Type::Ptr, format!("getelementptr i8, ptr addrspace(1) %mem, i64 {off}"));
+                let p = self.def(
+                    Type::Ptr,
+                    format!("getelementptr i8, ptr addrspace(1) %mem, i64 {off}"),
+                );
                 if self.rng.chance(60) {
                     self.def(ty, format!("load {ty}, ptr addrspace(1) {p}"));
                 } else {
@@ -407,7 +434,10 @@ impl Gen {
         let head = g.header(ret);
         g.lines.push("entry:".into());
         if g.rng.chance(30) {
-            g.def(Type::Int(32), "call i32 @llvm.amdgcn.workitem.id.x()".into());
+            g.def(
+                Type::Int(32),
+                "call i32 @llvm.amdgcn.workitem.id.x()".into(),
+            );
         }
         for _ in 0..size {
             g.step(true);
@@ -446,7 +476,9 @@ impl Gen {
         g.lines.push("\nloop:".into());
         g.emit("%i = phi i32 [ 0, %entry ], [ %i.next, %latch ]".into());
         for (name, ty, init) in &carried {
-            g.emit(format!("{name} = phi {ty} [ {init}, %entry ], [ {name}.next, %latch ]"));
+            g.emit(format!(
+                "{name} = phi {ty} [ {init}, %entry ], [ {name}.next, %latch ]"
+            ));
         }
         for (name, ty, _) in &carried {
             g.scope.push((name.clone(), *ty));
@@ -494,7 +526,11 @@ impl Gen {
 }
 
 /// Random arguments for `params` (after `%mem`), one set per lane.
-pub fn random_args(seed: u64, params: &[Type], lanes: u32) -> Vec<regdesc_codegen::interp::LaneArg> {
+pub fn random_args(
+    seed: u64,
+    params: &[Type],
+    lanes: u32,
+) -> Vec<regdesc_codegen::interp::LaneArg> {
     let mut rng = Rng::new(seed ^ 0x5555_5555);
     let mut args = vec![regdesc_codegen::interp::LaneArg::Uniform(Value::Ptr(0))];
     for ty in params {

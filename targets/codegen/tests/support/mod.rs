@@ -128,7 +128,10 @@ pub fn split_words(line: &str) -> Vec<String> {
 /// The cases of a fixture's `; RUN:` lines.
 pub fn fixture_cases(path: &Path) -> Vec<Case> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     text.lines()
         .filter_map(|l| l.trim().strip_prefix("; RUN:"))
         .enumerate()
@@ -146,7 +149,10 @@ pub fn case_from_options(name: &str, text: &str, words: &[String]) -> Case {
     let mut it = words.iter();
     while let Some(w) = it.next() {
         let v = it.next().cloned().unwrap_or_default();
-        let num = || v.parse::<u32>().unwrap_or_else(|_| panic!("{name}: bad number {v}"));
+        let num = || {
+            v.parse::<u32>()
+                .unwrap_or_else(|_| panic!("{name}: bad number {v}"))
+        };
         match w.as_str() {
             "--fn" => func = v.clone(),
             "--arg" => {
@@ -254,7 +260,10 @@ pub fn lli_wrapper(case: &Case, module: &Module) -> String {
     let wg_size = l.workgroup_size.unwrap_or(l.lanes);
     out.push_str(&format!(
         "\n@__rd_mem = addrspace(1) global [{size} x i8] c\"{}\", align 32\n",
-        case.memory.iter().map(|b| format!("\\{b:02X}")).collect::<String>()
+        case.memory
+            .iter()
+            .map(|b| format!("\\{b:02X}"))
+            .collect::<String>()
     ));
     out.push_str("@__rd_wi = global i32 0\n");
     out.push_str("@__rd_fmt_r = private constant [6 x i8] c\"R %d \\00\"\n");
@@ -342,7 +351,11 @@ fn main_fn(case: &Case, module: &Module) -> String {
             print(&mut s, "@__rd_fmt_void", 5, None);
         } else {
             let r = tmp();
-            s.push_str(&format!("  {r} = call {ret} @{}({})\n", f.name, args.join(", ")));
+            s.push_str(&format!(
+                "  {r} = call {ret} @{}({})\n",
+                f.name,
+                args.join(", ")
+            ));
             // The result's bits as an integer of whole 64-bit chunks.
             let bits = ret.bits();
             let chunks = bits.div_ceil(64).max(1);
@@ -359,11 +372,18 @@ fn main_fn(case: &Case, module: &Module) -> String {
                 Type::Int(_) => r,
                 other => {
                     let t = tmp();
-                    s.push_str(&format!("  {t} = bitcast {other} {r} to i{}\n", other.bits()));
+                    s.push_str(&format!(
+                        "  {t} = bitcast {other} {r} to i{}\n",
+                        other.bits()
+                    ));
                     t
                 }
             };
-            let int_ty = if ret == Type::Ptr { "i64".to_string() } else { format!("i{bits}") };
+            let int_ty = if ret == Type::Ptr {
+                "i64".to_string()
+            } else {
+                format!("i{bits}")
+            };
             let w = tmp();
             if int_ty == wide {
                 s.push_str(&format!("  {w} = add {wide} {as_int}, 0\n"));
@@ -396,7 +416,10 @@ fn main_fn(case: &Case, module: &Module) -> String {
 }
 
 /// Runs a command with a time limit: (status ok, stdout, stderr).
-pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<(bool, String, String), String> {
+pub fn run_with_timeout(
+    cmd: &mut Command,
+    limit: Duration,
+) -> Result<(bool, String, String), String> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -438,7 +461,11 @@ pub fn lli_output(lli: &Path, case: &Case) -> Result<String, String> {
     let text = lli_wrapper(case, &m);
     let dir = std::env::temp_dir().join("regdesc-codegen-lli");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let file = dir.join(format!("{}-{}.ll", case.name.replace(['#', '/'], "_"), std::process::id()));
+    let file = dir.join(format!(
+        "{}-{}.ll",
+        case.name.replace(['#', '/'], "_"),
+        std::process::id()
+    ));
     std::fs::write(&file, &text).map_err(|e| e.to_string())?;
     let (ok, out, err) = run_with_timeout(
         Command::new(lli).arg("-opaque-pointers").arg(&file),
