@@ -57,6 +57,9 @@ pub struct Cfg {
     rpo: Vec<BlockId>,
     reachable: Vec<bool>,
     dom: Dominators<NodeIndex>,
+    /// Pre- and post-order numbers in the dominator tree (for O(1)
+    /// dominance queries); `None` for unreachable blocks.
+    dom_order: Vec<Option<(u32, u32)>>,
     postdom: Dominators<NodeIndex>,
     exit: NodeIndex,
     cycles: Vec<Cycle>,
@@ -96,6 +99,10 @@ impl Cfg {
             rpo.reverse();
         }
         let dom = simple_fast(&graph, entry);
+        let dom_order = tree_order(n, &rpo, |b| {
+            dom.immediate_dominator(NodeIndex::new(b.index()))
+                .map(|d| BlockId(d.index() as u32))
+        });
 
         // Reversed graph with a virtual exit (node n) before every block
         // that returns.
@@ -121,6 +128,7 @@ impl Cfg {
             rpo,
             reachable,
             dom,
+            dom_order,
             postdom,
             exit,
             cycles,
@@ -152,9 +160,13 @@ impl Cfg {
 
     /// Whether `a` dominates `b` (reflexive). Only meaningful for reachable blocks.
     pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
-        self.dom
-            .dominators(NodeIndex::new(b.index()))
-            .is_some_and(|mut it| it.any(|d| d.index() == a.index()))
+        match (
+            self.dom_order.get(a.index()).copied().flatten(),
+            self.dom_order.get(b.index()).copied().flatten(),
+        ) {
+            (Some((pre_a, post_a)), Some((pre_b, post_b))) => pre_a <= pre_b && post_b <= post_a,
+            _ => false,
+        }
     }
 
     pub fn idom(&self, b: BlockId) -> Option<BlockId> {
@@ -195,6 +207,45 @@ impl Cfg {
     pub fn graph(&self) -> &DiGraph<BlockId, ()> {
         &self.graph
     }
+}
+
+/// Pre- and post-order numbers of the tree given by `parent` over the
+/// blocks in `rpo` (the first is the root).
+fn tree_order(
+    n: usize,
+    rpo: &[BlockId],
+    parent: impl Fn(BlockId) -> Option<BlockId>,
+) -> Vec<Option<(u32, u32)>> {
+    let mut children: Vec<Vec<BlockId>> = vec![Vec::new(); n];
+    for &b in rpo.iter().skip(1) {
+        if let Some(p) = parent(b) {
+            if p != b {
+                children[p.index()].push(b);
+            }
+        }
+    }
+    let mut order = vec![None; n];
+    let Some(&root) = rpo.first() else {
+        return order;
+    };
+    let (mut pre, mut post) = (0u32, 0u32);
+    let mut pre_of = vec![0u32; n];
+    // (block, index of the next child to visit)
+    let mut stack = vec![(root, 0usize)];
+    pre_of[root.index()] = pre;
+    pre += 1;
+    while let Some((b, next)) = stack.pop() {
+        if let Some(&c) = children[b.index()].get(next) {
+            stack.push((b, next + 1));
+            pre_of[c.index()] = pre;
+            pre += 1;
+            stack.push((c, 0));
+        } else {
+            order[b.index()] = Some((pre_of[b.index()], post));
+            post += 1;
+        }
+    }
+    order
 }
 
 /// The cycle nesting forest of the reachable part of `graph`.
@@ -303,6 +354,39 @@ mod tests {
         assert_eq!(cycles[1].headers, vec![BlockId(2)]);
         assert_eq!(cycles[1].parent, Some(0));
         assert!(!cycles[0].is_irreducible());
+    }
+
+    #[test]
+    fn dominance_numbering_agrees_with_the_dominator_chain() {
+        // Random CFGs: block k branches to two pseudo-random blocks > 0.
+        let mut x: u64 = 0x1234_5678;
+        for _ in 0..40 {
+            let n = 2 + (x % 12) as usize;
+            let mut text = String::from("define void @f(i1 %c) {\n");
+            for k in 0..n {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (t, e) = (1 + (x >> 33) as usize % (n - 1), 1 + (x >> 17) as usize % (n - 1));
+                text.push_str(&format!("b{k}:\n"));
+                if x % 5 == 0 {
+                    text.push_str("  ret void\n");
+                } else {
+                    text.push_str(&format!("  br i1 %c, label %b{t}, label %b{e}\n"));
+                }
+            }
+            text.push_str("}\n");
+            let f = func(&text);
+            let cfg = Cfg::new(&f);
+            for a in f.block_ids() {
+                for b in f.block_ids() {
+                    let chain = cfg
+                        .dom
+                        .dominators(NodeIndex::new(b.index()))
+                        .is_some_and(|mut it| it.any(|d| d.index() == a.index()));
+                    let reachable = cfg.is_reachable(a) && cfg.is_reachable(b);
+                    assert_eq!(cfg.dominates(a, b), chain && reachable, "{a:?} {b:?} in\n{text}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -95,9 +95,21 @@ fn found_at(text: &str, pos: usize) -> (String, usize) {
 /// Re-parses with pest's detailed error tracking to learn the tokens and
 /// rules tried at the furthest position.
 fn attempts(rule: Rule, text: &str) -> Option<(usize, Vec<String>)> {
-    pest::set_error_detail(true);
+    // pest's switch is process-wide: count the threads that need it on.
+    static USERS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+    {
+        let mut n = USERS.lock().unwrap_or_else(|p| p.into_inner());
+        *n += 1;
+        pest::set_error_detail(true);
+    }
     let result = IrParser::parse(rule, text);
-    pest::set_error_detail(false);
+    {
+        let mut n = USERS.lock().unwrap_or_else(|p| p.into_inner());
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            pest::set_error_detail(false);
+        }
+    }
     let e = result.err()?;
     let a = e.parse_attempts()?;
     let mut words: Vec<String> = a
