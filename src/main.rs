@@ -1,17 +1,19 @@
-//! The `regdesc` command line.
+//! The `regdesc` command line: a thin shell over `regdesc_core::driver`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 // The evaluator makes and drops millions of small values; mimalloc handles
 // that pattern markedly faster than the system allocator.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use regdesc_core::check::CheckOptions;
+use regdesc_core::driver::{self, Input, Run, Source};
 use regdesc_core::lanes::LaneMode;
-use regdesc_core::syntax::{self, LoadOptions};
-use regdesc_core::{check, diag, eval};
+use regdesc_core::{diag, eval};
 
 #[derive(Parser)]
 #[command(
@@ -32,22 +34,78 @@ struct InputArgs {
     /// Define a preprocessor macro.
     #[arg(short = 'D', value_name = "NAME")]
     define: Vec<String>,
-    /// The TableGen file to read.
-    file: PathBuf,
+    /// Accepted for llvm-tblgen compatibility: do not warn about unused
+    /// template arguments.
+    #[arg(long = "no-warn-on-unused-template-args")]
+    no_warn_unused_template_args: bool,
+    /// The TableGen file to read; `-` or none reads standard input.
+    file: Option<PathBuf>,
+}
+
+impl InputArgs {
+    fn input(&self) -> Input {
+        let source = match &self.file {
+            None => Source::Stdin,
+            Some(p) if p.as_os_str() == "-" => Source::Stdin,
+            Some(p) => Source::File(p.clone()),
+        };
+        let mut input = Input::new(source);
+        input.include_dirs = self.include.clone();
+        input.defines = self.define.clone();
+        input.warn_unused_template_args = !self.no_warn_unused_template_args;
+        input
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DumpFormat {
+    /// llvm-tblgen's `-register-info-debug` stream.
+    Llvm,
+    /// The consumer model (registers, indices, classes, units, lanes) as JSON.
+    Json,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Print every record, exactly as `llvm-tblgen --print-records` does.
     Records(InputArgs),
-    /// Print the register bank as `llvm-tblgen -gen-register-info
-    /// -register-info-debug` does on stderr.
+    /// Print what `llvm-tblgen -gen-register-info -register-info-debug`
+    /// prints on stderr (its warnings, then the register bank), or the
+    /// consumer model as JSON.
     Dump {
         #[command(flatten)]
         input: InputArgs,
         /// Lane mask assignment: `llvm` (bit-exact) or `coverage`.
         #[arg(long, default_value = "llvm", value_parser = parse_lanes)]
         lanes: LaneMode,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "llvm")]
+        format: DumpFormat,
+    },
+    /// Write the Rust tables of a register file (what `regdesc!` expands to).
+    Emit {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Lane mask assignment.
+        #[arg(long, default_value = "coverage", value_parser = parse_lanes)]
+        lanes: LaneMode,
+        /// The lane budget: more lanes than this is an error (the generated
+        /// `LaneMask` is as wide as the lanes need, up to any width).
+        #[arg(long = "lane-bits", default_value_t = 64)]
+        lane_bits: u32,
+        /// Link the rustdoc of generated items to a `regdesc doc` site here.
+        #[arg(long = "doc-url", value_name = "URL")]
+        doc_url: Option<String>,
+        /// Where to write the Rust file (replaced atomically; left untouched
+        /// when unchanged).
+        #[arg(short = 'o', value_name = "OUT.rs")]
+        output: PathBuf,
     },
     /// Check a register file: summary, lane budget, and every problem found.
     Check {
@@ -59,9 +117,10 @@ enum Command {
         /// The lane budget (LLVM's LaneBitmask is 64 bits wide).
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
-        /// Output format.
-        #[arg(long, default_value = "human", value_parser = ["human", "json"])]
-        format: String,
+        /// Output format: a summary and rendered diagnostics, or one JSON
+        /// object (always printed, whatever stage failed).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
     },
 }
 
@@ -69,37 +128,17 @@ fn parse_lanes(s: &str) -> Result<LaneMode, String> {
     s.parse()
 }
 
-/// With `REGDESC_TIMINGS=1`, prints how long each stage took to stderr.
-struct Timings {
-    on: bool,
-    last: std::time::Instant,
-}
-
-impl Timings {
-    fn new() -> Self {
-        Timings {
-            on: std::env::var_os("REGDESC_TIMINGS").is_some_and(|v| v == "1"),
-            last: std::time::Instant::now(),
+/// With `REGDESC_TIMINGS=1`, prints how long each step took to stderr.
+fn print_timings(run: &Run, more: &[(&str, std::time::Duration)]) {
+    if std::env::var_os("REGDESC_TIMINGS").is_some_and(|v| v == "1") {
+        for (stage, t) in run
+            .timings
+            .iter()
+            .map(|(s, t)| (*s, *t))
+            .chain(more.iter().copied())
+        {
+            eprintln!("regdesc: {stage:>8}: {:8.2} ms", t.as_secs_f64() * 1e3);
         }
-    }
-
-    fn lap(&mut self, stage: &str) {
-        let now = std::time::Instant::now();
-        if self.on {
-            eprintln!(
-                "regdesc: {stage:>8}: {:8.2} ms",
-                (now - self.last).as_secs_f64() * 1e3
-            );
-        }
-        self.last = now;
-    }
-}
-
-fn load_options(args: &InputArgs) -> LoadOptions {
-    LoadOptions {
-        include_dirs: args.include.clone(),
-        defines: args.define.clone(),
-        builtin_files: regdesc_core::prelude::builtin_files(),
     }
 }
 
@@ -117,135 +156,208 @@ fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Dump { input, lanes } => run_dump(&input, lanes),
-        Command::Check {
-            input,
-            lanes,
-            lane_bits,
-            format,
-        } => run_check(&input, lanes, lane_bits, &format),
-        Command::Records(args) => {
-            let mut t = Timings::new();
-            let (loaded, out) = match load_and_evaluate(&args) {
-                Ok(x) => x,
-                Err(code) => return code,
-            };
-            t.lap("parse+evaluate");
-            let text = eval::print_records(&out.records);
-            t.lap("print");
-            write_stdout(&text);
-            t.lap("write");
-            // The process is about to exit: skip tearing down the record
-            // graph and the ASTs (hundreds of thousands of nodes).
-            std::mem::forget(out);
-            std::mem::forget(loaded);
-            ExitCode::SUCCESS
-        }
-    }
-}
-
-/// Loads and evaluates (parsing later files while earlier ones evaluate);
-/// renders every diagnostic so far to stderr.
-fn load_and_evaluate(args: &InputArgs) -> Result<(syntax::Loaded, eval::EvalOutput), ExitCode> {
-    let opts = load_options(args);
-    match syntax::load_file_then(&args.file, &opts, eval::evaluate) {
-        Ok((loaded, evaluated)) => {
-            let mut diags = loaded.diagnostics.clone();
-            let result = match evaluated {
-                Ok(out) => {
-                    diags.extend(out.diagnostics.iter().cloned());
-                    Ok(out)
-                }
-                Err(errs) => {
-                    diags.extend(errs);
-                    Err(ExitCode::from(1))
-                }
-            };
-            if !diags.is_empty() {
-                eprint!("{}", diag::render(&loaded.sources, &diags, color()));
-            }
-            result.map(|out| (loaded, out))
-        }
-        Err((sources, diags)) => {
-            eprint!("{}", diag::render(&sources, &diags, color()));
-            Err(ExitCode::from(1))
-        }
-    }
-}
-
-fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
-    let mut t = Timings::new();
-    let (loaded, out) = match load_and_evaluate(args) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    t.lap("evaluate");
-    let eval_warnings: Vec<_> = out
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity != diag::Severity::Note)
-        .cloned()
-        .collect();
-    if !eval_warnings.is_empty() {
-        eprint!("{}", diag::render(&loaded.sources, &eval_warnings, color()));
-    }
-    let bank = match regdesc_core::regs::RegBank::build(&out.records) {
-        Ok(b) => b,
-        Err(e) => {
-            eprint!(
-                "{}",
-                diag::render(&loaded.sources, &[e.to_diagnostic()], color())
-            );
-            return ExitCode::from(1);
-        }
-    };
-    t.lap("bank");
-    for w in bank.warnings() {
-        eprintln!("warning: {w}");
-    }
-    let lanes = regdesc_core::lanes::Lanes::compute(&bank, mode);
-    t.lap("lanes");
-    let text = regdesc_core::regs::dump::debug_dump(&bank, &lanes);
-    t.lap("dump");
-    write_stdout(&text);
-    t.lap("write");
-    std::mem::forget(bank);
-    std::mem::forget(out);
-    std::mem::forget(loaded);
-    ExitCode::SUCCESS
-}
-
-fn run_check(args: &InputArgs, mode: LaneMode, lane_bits: u32, format: &str) -> ExitCode {
-    let (loaded, out) = match load_and_evaluate(args) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    let opts = check::CheckOptions { mode, lane_bits };
-    let mut report = check::check(&out.records, &opts);
-    report.builtin_prelude = loaded
-        .diagnostics
-        .iter()
-        .any(|d| d.code == "regdesc::syntax::builtin_include");
-    let failed = report.has_errors();
-    if format == "json" {
-        write_stdout(&check::to_json(&report, &loaded.sources));
-    } else {
-        write_stdout(&check::render_summary(&report));
-        if !report.diagnostics.is_empty() {
-            eprint!(
-                "{}",
-                diag::render(&loaded.sources, &report.diagnostics, color())
-            );
-        }
-    }
-    std::mem::forget(out);
-    std::mem::forget(loaded);
+fn exit_code(failed: bool) -> ExitCode {
     if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Ends the process without tearing down the record graph and the bank
+/// (hundreds of thousands of nodes): the process is about to exit anyway.
+fn finish(run: Run, code: ExitCode) -> ExitCode {
+    std::mem::forget(run);
+    code
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Records(args) => run_records(&args),
+        Command::Dump {
+            input,
+            lanes,
+            format: DumpFormat::Llvm,
+        } => run_dump(&input, lanes),
+        Command::Dump {
+            input,
+            lanes,
+            format: DumpFormat::Json,
+        } => run_dump_json(&input, lanes),
+        Command::Emit {
+            input,
+            lanes,
+            lane_bits,
+            doc_url,
+            output,
+        } => run_emit(
+            &input,
+            CheckOptions {
+                mode: lanes,
+                lane_bits,
+            },
+            doc_url,
+            &output,
+        ),
+        Command::Check {
+            input,
+            lanes,
+            lane_bits,
+            format,
+        } => run_check(
+            &input,
+            CheckOptions {
+                mode: lanes,
+                lane_bits,
+            },
+            format,
+        ),
+    }
+}
+
+fn run_records(args: &InputArgs) -> ExitCode {
+    let run = driver::records(&args.input());
+    if !run.diagnostics.is_empty() {
+        eprint!("{}", run.render(color()));
+    }
+    let Some(records) = &run.records else {
+        return finish(run, ExitCode::from(1));
+    };
+    let start = std::time::Instant::now();
+    let text = eval::print_records(records);
+    write_stdout(&text);
+    print_timings(&run, &[("print", start.elapsed())]);
+    finish(run, ExitCode::SUCCESS)
+}
+
+fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    let run = driver::bank(&args.input(), mode);
+    let start = std::time::Instant::now();
+    let Some(text) = run.register_info_debug() else {
+        eprint!("{}", run.render(color()));
+        return finish(run, ExitCode::from(1));
+    };
+    write_stdout(&text);
+    // Notes (the built-in prelude) are regdesc's own: stderr.
+    let notes: Vec<diag::Diagnostic> = run
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == diag::Severity::Note)
+        .cloned()
+        .collect();
+    if !notes.is_empty() {
+        eprint!("{}", diag::render(&run.sources, &notes, color()));
+    }
+    print_timings(&run, &[("dump", start.elapsed())]);
+    finish(run, ExitCode::SUCCESS)
+}
+
+fn run_dump_json(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    // The model of the whole file: no lane budget.
+    let opts = CheckOptions {
+        mode,
+        lane_bits: u32::MAX,
+    };
+    let run = driver::target(&args.input(), &opts);
+    if !run.diagnostics.is_empty() {
+        eprint!("{}", run.render(color()));
+    }
+    let Some(target) = &run.target else {
+        return finish(run, ExitCode::from(1));
+    };
+    write_stdout(&target.to_json());
+    print_timings(&run, &[]);
+    finish(run, ExitCode::SUCCESS)
+}
+
+fn run_emit(
+    args: &InputArgs,
+    opts: CheckOptions,
+    doc_url: Option<String>,
+    output: &std::path::Path,
+) -> ExitCode {
+    let run = driver::target(&args.input(), &opts);
+    let errors: Vec<diag::Diagnostic> = run
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != diag::Severity::Note)
+        .cloned()
+        .collect();
+    if !errors.is_empty() {
+        eprint!("{}", diag::render(&run.sources, &errors, color()));
+    }
+    let Some(target) = &run.target else {
+        return finish(run, ExitCode::from(1));
+    };
+    let emit_opts = regdesc_core::emit::EmitOptions {
+        min_lane_bits: 32,
+        doc_url,
+    };
+    // The command line that regenerates the file, in its header.
+    let command: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.contains([' ', '"', '\'']) {
+                format!("{a:?}")
+            } else {
+                a
+            }
+        })
+        .collect();
+    let header = format!("generated by `regdesc {}`, do not edit", command.join(" "));
+    let text = match regdesc_core::emit::file(target, &emit_opts, &header) {
+        Ok(t) => t,
+        Err(e) => {
+            eprint!(
+                "{}",
+                diag::render(&run.sources, &[e.to_diagnostic()], color())
+            );
+            return finish(run, ExitCode::from(1));
+        }
+    };
+    if let Err(e) = write_if_changed(output, &text) {
+        eprintln!("regdesc: cannot write {}: {e}", output.display());
+        return finish(run, ExitCode::from(1));
+    }
+    finish(run, ExitCode::SUCCESS)
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, and not
+/// at all when the file already holds it (build systems see no change).
+fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out.rs".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+fn run_check(args: &InputArgs, opts: CheckOptions, format: Format) -> ExitCode {
+    let run = driver::check(&args.input(), &opts);
+    let failed = run.has_errors();
+    if let Some(report) = &run.check {
+        match format {
+            Format::Json => write_stdout(&report.to_json(&run.sources)),
+            Format::Human => {
+                write_stdout(&report.render_summary());
+                if !run.diagnostics.is_empty() {
+                    eprint!("{}", run.render(color()));
+                }
+            }
+        }
+    }
+    print_timings(&run, &[]);
+    finish(run, exit_code(failed))
 }

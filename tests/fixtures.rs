@@ -23,8 +23,8 @@ use common::{
     first_difference, fixtures, llvm_include_dir, llvm_tblgen, repo_root, run_limited, Fixture,
 };
 use regdesc_core::diag::{self, Diagnostic};
-use regdesc_core::eval;
-use regdesc_core::syntax::{self, LoadOptions, SourceMap};
+use regdesc_core::driver::{self, Input, Prelude};
+use regdesc_core::source::SourceMap;
 
 const PASS_DIR: &str = "tests/fixtures/pass";
 const FAIL_DIR: &str = "tests/fixtures/fail";
@@ -234,12 +234,10 @@ struct Rejection {
 /// Loads and evaluates `f` in-process. `Ok(None)`: regdesc accepted it.
 fn evaluate_in_process(f: &Fixture, llvm_inc: Option<&Path>) -> Result<Option<Rejection>, String> {
     let (include_dirs, defines) = f.include_dirs_and_defines(llvm_inc);
-    let opts = LoadOptions {
-        include_dirs,
-        defines,
-        builtin_files: Vec::new(),
-    };
-    let path = f.path.clone();
+    let mut input = Input::file(f.path.clone());
+    input.include_dirs = include_dirs;
+    input.defines = defines;
+    input.prelude = Prelude::Off;
     let (tx, rx) = mpsc::channel();
     // A thread of its own: a generous stack for deep (but bounded)
     // recursion, and a time limit so a hang fails instead of blocking.
@@ -247,15 +245,12 @@ fn evaluate_in_process(f: &Fixture, llvm_inc: Option<&Path>) -> Result<Option<Re
         .name(format!("fail fixture {}", f.name))
         .stack_size(256 << 20)
         .spawn(move || {
-            let result = catch_unwind(AssertUnwindSafe(|| match syntax::load_file(&path, &opts) {
-                Err((sources, diags)) => Some(Rejection { sources, diags }),
-                Ok(loaded) => match eval::evaluate(&loaded) {
-                    Err(diags) => Some(Rejection {
-                        sources: loaded.sources.clone(),
-                        diags,
-                    }),
-                    Ok(_) => None,
-                },
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                let run = driver::records(&input);
+                run.failed.map(|_| Rejection {
+                    sources: run.sources,
+                    diags: run.diagnostics,
+                })
             }));
             let _ = tx.send(result.map_err(|p| panic_message(&*p)));
         });

@@ -13,10 +13,11 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use regdesc_core::syntax::{self, LoadOptions};
-use regdesc_core::{diag, eval};
+use regdesc_core::check::CheckOptions;
+use regdesc_core::driver::{self, Input, Prelude, Source};
+use regdesc_core::eval;
 
-/// How long one mutated input may take to load, evaluate and render.
+/// How long one mutated input may take to go through every stage and render.
 const CASE_LIMIT: Duration = Duration::from_secs(5);
 
 /// A pass fixture cut into tokens: runs of identifier characters, runs of
@@ -132,37 +133,31 @@ fn mutate(seed: &Seed, mutations: &[Mutation]) -> String {
     tokens.concat()
 }
 
-/// Loads, evaluates and renders `text`; `Err` on a panic or a hang.
+/// Runs every stage of `regdesc check` on `text` and renders the results;
+/// `Err` on a panic or a hang.
 fn run_front_end(seed: &Seed, text: String) -> Result<(), String> {
-    let opts = LoadOptions {
-        include_dirs: seed.include_dirs.clone(),
-        defines: seed.defines.clone(),
-        builtin_files: Vec::new(),
-    };
-    let name = seed.name.clone();
+    let mut input = Input::new(Source::Text {
+        // Loaded under the fixture's own name, as if it were the file.
+        name: seed.name.clone(),
+        text,
+    });
+    input.include_dirs = seed.include_dirs.clone();
+    input.defines = seed.defines.clone();
+    input.prelude = Prelude::Off;
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || {
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                // Loaded under the fixture's own name, as if it were the file.
-                match syntax::load_str(&name, &text, &opts) {
-                    Err((sources, diags)) => {
-                        let _ = diag::render(&sources, &diags, false);
-                    }
-                    Ok(loaded) => {
-                        let _ = diag::render(&loaded.sources, &loaded.diagnostics, false);
-                        match eval::evaluate(&loaded) {
-                            Ok(out) => {
-                                let _ = diag::render(&loaded.sources, &out.diagnostics, true);
-                                let _ = eval::print_records(&out.records);
-                            }
-                            Err(diags) => {
-                                let _ = diag::render(&loaded.sources, &diags, false);
-                                let _ = diag::render(&loaded.sources, &diags, true);
-                            }
-                        }
-                    }
+                // Every stage, as `regdesc check` runs it, then the outputs.
+                let run = driver::check(&input, &CheckOptions::default());
+                let _ = run.render(false);
+                let _ = run.render(true);
+                if let Some(report) = &run.check {
+                    let _ = report.to_json(&run.sources);
+                }
+                if let Some(records) = &run.records {
+                    let _ = eval::print_records(records);
                 }
             }));
             let _ = tx.send(outcome.is_ok());

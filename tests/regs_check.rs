@@ -3,30 +3,32 @@
 
 use std::path::Path;
 
-use regdesc_core::check::{self, CheckOptions, CheckReport};
+use regdesc_core::check::{CheckOptions, CheckReport};
+use regdesc_core::driver::{self, Input};
 use regdesc_core::lanes::LaneMode;
-use regdesc_core::syntax::{self, LoadOptions, SourceMap};
-use regdesc_core::{diag, eval, prelude};
+use regdesc_core::source::SourceMap;
 
 fn run(file: &str, mode: LaneMode, lane_bits: u32) -> (CheckReport, SourceMap) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let opts = LoadOptions {
-        include_dirs: Vec::new(),
-        defines: Vec::new(),
-        builtin_files: prelude::builtin_files(),
-    };
-    let loaded =
-        syntax::load_file(&path, &opts).unwrap_or_else(|(_, d)| panic!("load {file}: {d:?}"));
-    let out = eval::evaluate(&loaded).unwrap_or_else(|d| panic!("eval {file}: {d:?}"));
-    let report = check::check(&out.records, &CheckOptions { mode, lane_bits });
-    (report, loaded.sources)
+    let run = driver::check(&Input::file(path), &CheckOptions { mode, lane_bits });
+    assert!(
+        run.records.is_some(),
+        "{file} did not evaluate:\n{}",
+        run.render(false)
+    );
+    let report = run.check.expect("check always reports");
+    (report, run.sources)
 }
 
 /// Summary plus rendered diagnostics, with the absolute path made relative.
 fn rendered(file: &str, mode: LaneMode) -> String {
     let (report, sources) = run(file, mode, 64);
-    let mut text = check::render_summary(&report);
-    text.push_str(&diag::render(&sources, &report.diagnostics, false));
+    let mut text = report.render_summary();
+    text.push_str(&regdesc_core::diag::render(
+        &sources,
+        &report.diagnostics,
+        false,
+    ));
     text.replace(env!("CARGO_MANIFEST_DIR"), "")
         .replace("\\", "/")
 }
@@ -80,7 +82,7 @@ fn json_shape() {
         LaneMode::Coverage,
         64,
     );
-    let v: serde_json::Value = serde_json::from_str(&check::to_json(&r, &sources)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.to_json(&sources)).unwrap();
     for key in [
         "registers",
         "classes",
@@ -169,6 +171,50 @@ snap!(
     LaneMode::Coverage,
     "regdesc::check::unused_index"
 );
+
+/// Issue 6: a file declaring `subd0..subd15` whose SIMD8 tuples use only
+/// `subd0..subd7`. Unused indices take no coverage lane.
+#[test]
+fn unused_indices_take_no_coverage_lane() {
+    let file = "tests/fixtures/regs_check/unused_simd_indices.td";
+    let (r, _) = run(file, LaneMode::Coverage, 64);
+    let s = r.summary.clone().unwrap();
+    assert_eq!(s.lanes_coverage, 64);
+    assert!(!r.has_errors(), "{:?}", codes(&r));
+    let warnings: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == regdesc_core::diag::Severity::Warning)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{:?}", codes(&r));
+    assert_eq!(warnings[0].code, "regdesc::check::unused_index");
+    for i in 8..16 {
+        assert!(
+            warnings[0].message.contains(&format!("subd{i}")),
+            "{}",
+            warnings[0].message
+        );
+    }
+    // LLVM gives them lanes: over budget, and they are the first cause.
+    let (r, _) = run(file, LaneMode::Llvm, 64);
+    assert!(r.has_errors());
+    let budget = r
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "regdesc::check::lane_budget")
+        .expect("lane budget error");
+    let help = budget.help.as_deref().unwrap_or("");
+    let first_cause = help.lines().find(|l| l.trim_start().starts_with("- "));
+    assert!(
+        first_cause.is_some_and(|l| l.contains("no register uses") && l.contains("subd8")),
+        "{help}"
+    );
+    insta::assert_snapshot!(
+        "unused_simd_indices_coverage",
+        rendered(file, LaneMode::Coverage)
+    );
+    insta::assert_snapshot!("unused_simd_indices_llvm", rendered(file, LaneMode::Llvm));
+}
 
 #[test]
 fn shared_units_are_not_duplicate_registers() {

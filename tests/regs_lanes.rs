@@ -8,25 +8,19 @@
 
 use proptest::prelude::*;
 
-#[path = "regs_common/gen.rs"]
-mod gen;
-use gen::{spec, td};
+mod common;
+use common::gen::{spec, td};
 
+use regdesc_core::driver::{self, Input};
 use regdesc_core::lanes::{LaneMode, Lanes};
 use regdesc_core::regs::RegBank;
-use regdesc_core::syntax::{self, LoadOptions};
-use regdesc_core::{eval, prelude};
 
 fn bank_of(text: &str) -> RegBank {
-    let opts = LoadOptions {
-        include_dirs: Vec::new(),
-        defines: Vec::new(),
-        builtin_files: prelude::builtin_files(),
-    };
-    let loaded = syntax::load_str("random.td", text, &opts)
-        .unwrap_or_else(|(_, d)| panic!("load: {d:?}\n{text}"));
-    let out = eval::evaluate(&loaded).unwrap_or_else(|d| panic!("eval: {d:?}\n{text}"));
-    RegBank::build(&out.records).unwrap_or_else(|e| panic!("bank: {e}\n{text}"))
+    let run = driver::bank(&Input::text("random.td", text), LaneMode::Llvm);
+    match run.bank {
+        Some(bank) => bank,
+        None => panic!("{}\n{text}", run.render(false)),
+    }
 }
 
 fn subset(a: &[u32], b: &[u32]) -> bool {

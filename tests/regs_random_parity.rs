@@ -1,24 +1,20 @@
 //! Dump parity with llvm-tblgen on random register files (tuples, tuples of
 //! tuples, halves, artificial registers, aliases, composed indices, set
-//! operators). Files llvm-tblgen rejects or crashes on are skipped.
+//! operators). Files llvm-tblgen rejects must be rejected by regdesc too,
+//! unless llvm-tblgen crashed or ran out of lane-mask bits.
 
-#[path = "regs_common/mod.rs"]
 mod common;
-#[path = "regs_common/gen.rs"]
-mod gen;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-use regdesc_core::lanes::{LaneMode, Lanes};
-use regdesc_core::regs::{dump::debug_dump, RegBank};
-use regdesc_core::syntax::{self, LoadOptions};
-use regdesc_core::{eval, prelude};
+use common::gen;
+use regdesc_core::driver::{self, Input};
+use regdesc_core::lanes::LaneMode;
 
 #[test]
 fn random_files_dump_like_llvm_tblgen() {
-    let Some(tool) = common::oracle() else {
-        eprintln!("llvm-tblgen not on PATH: skipped");
+    let (Some(tool), Some(llvm_inc)) = (common::llvm_tblgen(), common::llvm_include_dir()) else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("regdesc-random-{}", std::process::id()));
@@ -36,47 +32,29 @@ fn random_files_dump_like_llvm_tblgen() {
         let text = gen::td(&s);
         let file = dir.join("random.td");
         std::fs::write(&file, &text).unwrap();
-        std::env::set_var("REGDESC_TBLGEN_TIMEOUT", "20");
-        let (ok, _, stderr) = common::tblgen(
-            &tool,
-            &[
-                "-gen-register-info",
-                "-register-info-debug",
-                "-o",
-                "/dev/null",
-            ],
-            &file,
-            &[common::llvm_include()],
-        );
-        let opts = LoadOptions {
-            include_dirs: Vec::new(),
-            defines: Vec::new(),
-            builtin_files: prelude::builtin_files(),
-        };
-        let loaded = syntax::load_str("random.td", &text, &opts)
-            .map_err(|(_, d)| TestCaseError::fail(format!("{d:?}")))?;
-        let out = eval::evaluate(&loaded).map_err(|d| TestCaseError::fail(format!("{d:?}")))?;
-        let bank = RegBank::build(&out.records);
+        let (ok, stderr) =
+            common::tblgen_register_info_debug(&tool, &file, std::slice::from_ref(&llvm_inc))
+                .map_err(TestCaseError::fail)?;
+        let run = driver::bank(&Input::text("random.td", text.clone()), LaneMode::Llvm);
         if !ok {
             // llvm-tblgen rejected it: regdesc must reject it too unless
             // llvm-tblgen crashed or ran out of lanes.
             if stderr.contains("error:") && !stderr.contains("Ran out of lanemask bits") {
                 prop_assert!(
-                    bank.is_err(),
+                    run.failed.is_some(),
                     "llvm-tblgen rejected, regdesc accepted:\n{stderr}\n{text}"
                 );
             }
             return Ok(());
         }
-        let bank = bank.map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        let (warnings, expected) = common::split_warnings(&stderr);
-        let got = debug_dump(&bank, &Lanes::compute(&bank, LaneMode::Llvm));
-        if got != expected {
-            let _ = std::fs::write(dir.join("expected.txt"), &expected);
+        let got = run
+            .register_info_debug()
+            .ok_or_else(|| TestCaseError::fail(format!("{}\n{text}", run.render(false))))?;
+        if got != stderr {
+            let _ = std::fs::write(dir.join("expected.txt"), &stderr);
             let _ = std::fs::write(dir.join("got.txt"), &got);
         }
-        prop_assert!(got == expected, "dump differs ({}):\n{text}", dir.display());
-        prop_assert_eq!(bank.warnings(), warnings);
+        prop_assert!(got == stderr, "dump differs ({}):\n{text}", dir.display());
         compared.set(compared.get() + 1);
         Ok(())
     });

@@ -3,9 +3,11 @@
 //! Each stage has its own error enum carrying [`Span`]s; each converts into
 //! [`Diagnostic`], which this module renders against the [`SourceMap`].
 
-use crate::syntax::{SourceMap, Span};
+use crate::source::{SourceMap, Span};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
@@ -94,6 +96,45 @@ impl Diagnostic {
     }
 }
 
+/// A diagnostic as JSON consumers see it: located by file, line and column
+/// (1-based), `null` where it has no location.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LocatedDiagnostic {
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// The JSON view of this diagnostic.
+    pub fn located(&self, sources: &SourceMap) -> LocatedDiagnostic {
+        let (file, line, column) = match self.span {
+            Some(sp) if (sp.file as usize) < sources.files.len() => {
+                let (l, c) = sources.line_col(sp.file, sp.start);
+                (
+                    Some(sources.file(sp.file).path.display().to_string()),
+                    Some(l),
+                    Some(c),
+                )
+            }
+            _ => (None, None, None),
+        };
+        LocatedDiagnostic {
+            severity: self.severity,
+            code: self.code,
+            message: self.message.clone(),
+            file,
+            line,
+            column,
+            help: self.help.clone(),
+        }
+    }
+}
+
 /// The width plain (`color == false`) output is wrapped at.
 pub const PLAIN_WIDTH: usize = 100;
 
@@ -113,18 +154,129 @@ pub fn render(sources: &SourceMap, diags: &[Diagnostic], color: bool) -> String 
         .with_links(false)
         .with_urls(false)
         .tab_width(4)
-        .with_show_related_as_nested(true);
+        .with_show_related_as_nested(true)
+        .with_break_words(false)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .with_word_separator(textwrap::WordSeparator::Custom(code_aware_words));
     let mut out = String::new();
     for d in diags {
-        let report = Report::new(sources, d);
+        let report = Report::new(sources, &with_include_notes(sources, d));
         let mut one = String::new();
         if handler.render_report(&mut one, &report).is_err() {
-            one = fallback(sources, d);
+            one = fallback(sources, &with_include_notes(sources, d));
         }
         out.push_str(&one);
         if !out.ends_with('\n') {
             out.push('\n');
         }
+    }
+    out
+}
+
+/// Splits a line into words at spaces, keeping each `` `code` `` span (and
+/// the text glued to it) one word, so that wrapping never breaks code
+/// across lines.
+fn code_aware_words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    let bytes = line.as_bytes();
+    let mut words = Vec::new();
+    let (mut start, mut in_code, mut i) = (0, false, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'`' => in_code = !in_code,
+            b' ' if !in_code => {
+                let mut end = i;
+                while end < bytes.len() && bytes[end] == b' ' {
+                    end += 1;
+                }
+                words.push(textwrap::core::Word::from(&line[start..end]));
+                start = end;
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < line.len() {
+        words.push(textwrap::core::Word::from(&line[start..]));
+    }
+    Box::new(words.into_iter())
+}
+
+/// `d` with an "included from here" note for each step of the include
+/// chain of the file its span is in (innermost first), after its own notes.
+pub fn with_include_notes(sources: &SourceMap, d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    if let Some(span) = d.span {
+        for (file, from) in sources.include_chain(span.file) {
+            d.related.push(Related {
+                span: Some(from),
+                message: format!("`{}` included from here", file.path.display()),
+            });
+        }
+    }
+    d
+}
+
+/// Renders diagnostics the way LLVM's `SourceMgr` prints them on
+/// llvm-tblgen's stderr: an `Included from FILE:LINE:` line per level of the
+/// include chain (outermost first), `FILE:LINE:COL: warning: MESSAGE`, then
+/// the source line (tabs expanded to 8-column stops) and a caret under the
+/// column. Without a location, just `warning: MESSAGE`. Related notes and
+/// help are regdesc's own and are left out.
+pub fn render_llvm(sources: &SourceMap, diags: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diags {
+        let kind = d.severity.as_str();
+        let located = d.span.filter(|sp| (sp.file as usize) < sources.files.len());
+        let Some(span) = located else {
+            out.push_str(&format!("{kind}: {}\n", d.message));
+            continue;
+        };
+        for (_, from) in sources.include_chain(span.file).iter().rev() {
+            let (line, _) = sources.line_col(from.file, from.start);
+            out.push_str(&format!(
+                "Included from {}:{line}:\n",
+                sources.file(from.file).path.display()
+            ));
+        }
+        let file = sources.file(span.file);
+        let (line, col) = sources.line_col(span.file, span.start);
+        out.push_str(&format!(
+            "{}:{line}:{col}: {kind}: {}\n",
+            file.path.display(),
+            d.message
+        ));
+        let text = &file.text;
+        let at = (span.start as usize).min(text.len());
+        let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+        let line_end = text[at..].find('\n').map_or(text.len(), |p| at + p);
+        let (mut shown, mut caret) = (String::new(), String::new());
+        for (i, ch) in text[line_start..line_end].char_indices() {
+            let here = line_start + i == at;
+            if ch == '\t' {
+                let pad = 8 - shown.chars().count() % 8;
+                shown.extend(std::iter::repeat_n(' ', pad));
+                if !here {
+                    caret.extend(std::iter::repeat_n(' ', pad));
+                }
+            } else {
+                shown.push(ch);
+                if !here {
+                    caret.push(' ');
+                }
+            }
+            if here {
+                caret.push('^');
+            }
+        }
+        if at == line_end {
+            caret.push('^');
+        }
+        out.push_str(shown.trim_end_matches('\r'));
+        out.push('\n');
+        out.push_str(caret.trim_end());
+        out.push('\n');
     }
     out
 }
@@ -311,7 +463,7 @@ impl miette::Diagnostic for Report<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::SourceFile;
+    use crate::source::SourceFile;
     use std::path::PathBuf;
 
     fn sources() -> SourceMap {
@@ -321,11 +473,13 @@ mod tests {
                     path: PathBuf::from("main.td"),
                     text: "include \"a.td\"\ndef X : Foo;\n".into(),
                     included_from: None,
+                    builtin: false,
                 },
                 SourceFile {
                     path: PathBuf::from("a.td"),
                     text: "class A {\n  int x\n}\n".into(),
                     included_from: Some(Span::new(0, 0, 14)),
+                    builtin: false,
                 },
             ],
         }

@@ -7,8 +7,12 @@
 
 pub mod check;
 pub mod diag;
+pub mod driver;
+pub mod emit;
 pub mod eval;
 pub mod lanes;
 pub mod prelude;
 pub mod regs;
+pub mod source;
 pub mod syntax;
+pub mod target;

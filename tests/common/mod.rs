@@ -9,6 +9,8 @@
 
 #![allow(dead_code)]
 
+pub mod gen;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,6 +21,25 @@ use std::time::{Duration, Instant};
 /// every tool from here so that paths in outputs and diagnostics are stable.
 pub fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The root of the LLVM 14 source corpus (it holds `llvm/lib/Target` and
+/// `llvm/test/TableGen`): `REGDESC_LLVM_SRC`, else `<repo>/target/llvm-14-src`
+/// (where `tests/corpus/prepare.sh` puts it), following the oracle rule.
+pub fn llvm_src() -> Option<PathBuf> {
+    let root = match std::env::var_os("REGDESC_LLVM_SRC") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => repo_root().join("target/llvm-14-src"),
+    };
+    if root.join("llvm/test/TableGen").is_dir() && root.join("llvm/lib/Target").is_dir() {
+        Some(root)
+    } else {
+        missing_oracle(&format!(
+            "the LLVM 14 source corpus was not found at {} (set REGDESC_LLVM_SRC, or run \
+             tests/corpus/prepare.sh)",
+            root.display()
+        ))
+    }
 }
 
 /// The `-I` directory every fixture is run with.
@@ -272,9 +293,15 @@ impl Ran {
 
 /// Runs `cmd` from the repository root, killing it after `limit`.
 /// `Err` describes a command that could not start or ran out of time.
-pub fn run_limited(mut cmd: Command, limit: Duration) -> Result<Ran, String> {
+pub fn run_limited(cmd: Command, limit: Duration) -> Result<Ran, String> {
+    run_limited_in(cmd, repo_root(), limit)
+}
+
+/// Runs `cmd` from directory `dir`, killing it after `limit` (see
+/// [`run_limited`]).
+pub fn run_limited_in(mut cmd: Command, dir: &Path, limit: Duration) -> Result<Ran, String> {
     let shown = format!("{cmd:?}");
-    cmd.current_dir(repo_root())
+    cmd.current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -408,4 +435,52 @@ pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     walk(dir, ext, &mut out, 0);
     out.sort();
     out
+}
+
+/// How long one llvm-tblgen run may take (`REGDESC_TBLGEN_TIMEOUT` seconds,
+/// default 120): llvm-tblgen 14 loops forever on some inputs (artificial
+/// registers in odd classes).
+pub fn tblgen_limit() -> Duration {
+    let secs = std::env::var("REGDESC_TBLGEN_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120u64);
+    Duration::from_secs(secs)
+}
+
+/// What `llvm-tblgen -gen-register-info -register-info-debug` prints on
+/// stderr for `file` (its warnings, then the dump): `Ok((accepted, stderr))`,
+/// `Err` when it could not run or did not finish in time.
+pub fn tblgen_register_info_debug(
+    tool: &Path,
+    file: &Path,
+    includes: &[PathBuf],
+) -> Result<(bool, String), String> {
+    let mut cmd = Command::new(tool);
+    cmd.args([
+        "-gen-register-info",
+        "-register-info-debug",
+        "-o",
+        "/dev/null",
+    ]);
+    for i in includes {
+        cmd.arg("-I").arg(i);
+    }
+    cmd.arg(file);
+    let ran = run_limited(cmd, tblgen_limit())?;
+    Ok((ran.success, ran.stderr_str()))
+}
+
+/// The driver's input for `file` with these include directories.
+pub fn input(file: &Path, includes: &[PathBuf]) -> regdesc_core::driver::Input {
+    let mut input = regdesc_core::driver::Input::file(file);
+    input.include_dirs = includes.to_vec();
+    input
+}
+
+/// What `regdesc dump --lanes llvm` prints for `input` (the whole stream
+/// llvm-tblgen prints on stderr), or the rendered diagnostics.
+pub fn regdesc_register_info_debug(input: &regdesc_core::driver::Input) -> Result<String, String> {
+    let run = regdesc_core::driver::bank(input, regdesc_core::lanes::LaneMode::Llvm);
+    run.register_info_debug().ok_or_else(|| run.render(false))
 }

@@ -1,16 +1,31 @@
 //! Stage 2: AST → records, as llvm-tblgen 14's record keeper holds them.
 //!
-//! `record` is the data model, `types` the type relations, `init` the value
-//! operations (conversion, folding, resolution, printing), `walk` the
-//! evaluator proper and `print` the `--print-records` output.
+//! - `record`: the data model (records, values, types);
+//! - `types`: relations between types (`typeIsConvertibleTo`, ...);
+//! - value operations, each after the llvm-tblgen `Init` methods of the same
+//!   purpose: `convert` (types of values, conversions, bits, slices),
+//!   `fold` (operators), `resolve` (variables), `instantiate` (records as a
+//!   whole: anonymous classes, final resolution, assertions);
+//! - `state`: the state those operations share;
+//! - `walk`: the evaluator proper, which acts on the AST as llvm-tblgen's
+//!   parser acts on its tokens;
+//! - `print`: values and records as `--print-records` prints them.
 
-pub mod init;
+mod convert;
+pub mod error;
+mod fold;
+mod instantiate;
 pub mod print;
 pub mod record;
+mod resolve;
+mod state;
 pub mod types;
-#[allow(clippy::collapsible_match)]
-pub mod walk;
+mod walk;
 
+#[cfg(test)]
+mod tests;
+
+pub use error::EvalError;
 pub use record::*;
 
 use crate::diag::Diagnostic;
@@ -23,27 +38,47 @@ pub struct EvalOutput {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// How to evaluate.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Warn about template arguments a class never uses (llvm-tblgen does,
+    /// unless given `--no-warn-on-unused-template-args`).
+    pub warn_unused_template_args: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            warn_unused_template_args: true,
+        }
+    }
+}
+
+/// Evaluates a loaded set of files with the default options.
+pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
+    evaluate_with(loaded, &EvalOptions::default())
+}
+
 /// Evaluates a loaded set of files. On failure, returns every independent
 /// error (and the warnings seen before them).
-pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
+pub fn evaluate_with(loaded: &Loaded, opts: &EvalOptions) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ev = walk::Evaluator::new(loaded);
+    ev.warn_unused_targs = opts.warn_unused_template_args;
     ev.run();
     let mut ctx = ev.ctx;
     ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();
     ctx.rk.classes = std::mem::take(&mut ctx.class_ids).into_iter().collect();
-    for d in ctx.errors.iter_mut().chain(ctx.warnings.iter_mut()) {
-        if let Some(sp) = d.span {
-            crate::syntax::add_include_notes(&loaded.sources, sp.file, d);
-        }
-    }
+    let located = |errors: &[EvalError]| -> Vec<Diagnostic> {
+        errors.iter().map(EvalError::to_diagnostic).collect()
+    };
+    let mut diagnostics = located(&ctx.warnings);
     if !ctx.errors.is_empty() {
-        let mut all = ctx.warnings;
-        all.append(&mut ctx.errors);
-        return Err(all);
+        diagnostics.extend(located(&ctx.errors));
+        return Err(diagnostics);
     }
     Ok(EvalOutput {
         records: ctx.rk,
-        diagnostics: ctx.warnings,
+        diagnostics,
     })
 }
 

@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::syntax::{BangOp, Span};
+use crate::syntax::Span;
 
 /// Index of a record (class or def) in [`RecordKeeper::records`].
 pub type RecId = u32;
@@ -227,13 +227,6 @@ pub enum InitKind {
     AnonymousName(u32),
 }
 
-impl InitKind {
-    /// Maps a bang operator to nothing; kept so the AST and eval share names.
-    pub fn bang_name(op: BangOp) -> &'static str {
-        op.name()
-    }
-}
-
 /// One field (or template argument) of a record.
 #[derive(Clone, Debug)]
 pub struct RecordVal {
@@ -437,9 +430,9 @@ pub struct RecordKeeper {
     pub defs: BTreeMap<String, RecId>,
     /// Named `defset` lists.
     pub global_vars: BTreeMap<String, Init>,
-    /// Types of defs, computed on first use (a def's classes never change
-    /// once it is referenced).
-    pub def_types: std::cell::RefCell<Vec<Option<RecTy>>>,
+    /// Types of defs, computed on first use, with the number of
+    /// superclasses each was computed from (see [`super::types::def_type`]).
+    pub def_types: std::cell::RefCell<Vec<Option<(usize, RecTy)>>>,
 }
 
 impl RecordKeeper {

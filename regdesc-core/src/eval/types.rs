@@ -70,11 +70,19 @@ pub fn direct_superclasses(rk: &RecordKeeper, rec: RecId) -> Vec<RecId> {
 }
 
 /// The type of a def (`DefInit`): its direct superclasses.
+///
+/// Cached per record, together with the number of superclasses it was
+/// computed from: a def under construction (`def F0 : Fa, Fb<F0>, Fc<F0>`)
+/// is referenced while its superclasses are still being added.
 pub fn def_type(rk: &RecordKeeper, rec: RecId) -> RecTy {
-    let cacheable = !rk.record(rec).is_class && !rk.record(rec).superclasses.is_empty();
+    let r = rk.record(rec);
+    let supers = r.superclasses.len();
+    let cacheable = !r.is_class && supers > 0;
     if cacheable {
-        if let Some(Some(t)) = rk.def_types.borrow().get(rec as usize) {
-            return t.clone();
+        if let Some(Some((n, t))) = rk.def_types.borrow().get(rec as usize) {
+            if *n == supers {
+                return t.clone();
+            }
         }
     }
     let t = record_ty(rk, direct_superclasses(rk, rec));
@@ -83,7 +91,7 @@ pub fn def_type(rk: &RecordKeeper, rec: RecId) -> RecTy {
         if c.len() <= rec as usize {
             c.resize(rec as usize + 1, None);
         }
-        c[rec as usize] = Some(t.clone());
+        c[rec as usize] = Some((supers, t.clone()));
     }
     t
 }

@@ -29,6 +29,15 @@
 //! Steps 1–3 repeat until nothing changes (each round makes at least one more
 //! leaf private, so there are at most as many rounds as leaves).
 //!
+//! # Unused indices
+//!
+//! A leaf index that no register uses (declared, but in no register's
+//! sub-register map) takes no lane and does not count toward the lane total:
+//! its mask is empty, and so is the part of any composite mask that would
+//! come from it. LLVM gives such an index a lane of its own (`--lanes llvm`
+//! keeps that). No register has a sub-register at an unused index, so no
+//! liveness question ever reads its mask.
+//!
 //! # Why the invariants hold
 //!
 //! Take a register `R` and indices `I`, `J` valid in `R`. In LLVM's lane
@@ -131,8 +140,14 @@ pub(super) fn compute(bank: &RegBank) -> (Vec<LaneMask>, u32, CoverageReport) {
     let (llvm, _) = super::llvm_index_masks(bank);
     let n = bank.sub_reg_indices.len();
     let leaves: Vec<IdxId> = (0..n as IdxId).filter(|&i| bank.idx(i).is_leaf()).collect();
+    let mut used = vec![false; n];
+    for reg in &bank.registers {
+        for &i in reg.sub_regs.keys() {
+            used[i as usize] = true;
+        }
+    }
     let mut key: HashMap<IdxId, Key> = HashMap::default();
-    for &l in &leaves {
+    for &l in leaves.iter().filter(|&&l| used[l as usize]) {
         let idx = bank.idx(l);
         let k = if idx.offset == crate::regs::UNKNOWN
             || idx.size == crate::regs::UNKNOWN
@@ -270,7 +285,7 @@ pub(super) fn compute(bank: &RegBank) -> (Vec<LaneMask>, u32, CoverageReport) {
     // Number the lanes in order of their first leaf.
     let mut lane_of_key: HashMap<Key, u32> = HashMap::default();
     let mut lane_of_leaf: HashMap<IdxId, u32> = HashMap::default();
-    for &l in &leaves {
+    for &l in leaves.iter().filter(|&&l| used[l as usize]) {
         let next = lane_of_key.len() as u32;
         let lane = *lane_of_key.entry(key[&l]).or_insert(next);
         lane_of_leaf.insert(l, lane);
@@ -288,7 +303,10 @@ pub(super) fn compute(bank: &RegBank) -> (Vec<LaneMask>, u32, CoverageReport) {
             let mut out = LaneMask::none();
             for lane in m.lanes() {
                 if let Some(&leaf) = llvm_lane_leaf.get(lane as usize) {
-                    out.set(lane_of_leaf[&leaf]);
+                    // Unused leaves have no lane.
+                    if let Some(&l) = lane_of_leaf.get(&leaf) {
+                        out.set(l);
+                    }
                 } else {
                     // Beyond the leaves: only LLVM's "all lanes" cycle marker.
                     out.set(lane);

@@ -206,6 +206,13 @@ impl LaneMask {
     }
 }
 
+/// Serialized as hex digits, most significant first (16 per 64 lanes).
+impl serde::Serialize for LaneMask {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex(1))
+    }
+}
+
 impl fmt::Debug for LaneMask {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "LaneMask({})", self.to_hex(1))

@@ -19,10 +19,11 @@ mod mask;
 pub use coverage::{ConflictKind, CoverageReport, OffsetConflict};
 pub use mask::LaneMask;
 
-use crate::regs::{IdxId, RegBank};
+use crate::regs::{IdxId, RegBank, RegId};
 
 /// Which lane assignment to compute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LaneMode {
     Llvm,
     Coverage,
@@ -101,7 +102,7 @@ impl Lanes {
 
     /// The lane pairs `(lane of A, lane of I∘A)` over the leaves `A` that
     /// compose with `I` into a leaf (LLVM's `CompositionLaneMaskTransform`).
-    fn lane_map(&self, bank: &RegBank, i: IdxId) -> Vec<(u32, u32)> {
+    pub fn lane_map(&self, bank: &RegBank, i: IdxId) -> Vec<(u32, u32)> {
         let idx = bank.idx(i);
         if idx.is_leaf() {
             // From a register without sub-registers (lane 0) into I.
@@ -136,6 +137,41 @@ impl Lanes {
             }
         }
         out
+    }
+
+    /// The lane mask of each register unit of `r`, in the order of
+    /// `Register::units` (LLVM's `RegUnitLaneMasks`): the union of the masks
+    /// of the indices naming leaf sub-registers over that unit. A register
+    /// without sub-registers has empty masks, which LLVM reads as "the whole
+    /// register".
+    pub fn unit_masks(&self, bank: &RegBank, r: RegId) -> Vec<LaneMask> {
+        let reg = bank.reg(r);
+        let mut masks = vec![LaneMask::none(); reg.units.len()];
+        for (&i, &s) in &reg.sub_regs {
+            let sub = bank.reg(s);
+            if !sub.sub_regs.is_empty() {
+                continue;
+            }
+            let m = &self.index_masks[i as usize];
+            for u in &sub.units {
+                if let Ok(k) = reg.units.binary_search(u) {
+                    masks[k].or_assign(m);
+                }
+            }
+        }
+        masks
+    }
+
+    /// The lanes of indices used by a register not covered by its
+    /// sub-registers: LLVM's `CoveringLanes` is every lane except these.
+    pub fn uncovered(&self, bank: &RegBank) -> LaneMask {
+        let mut m = LaneMask::none();
+        for (i, idx) in bank.sub_reg_indices.iter().enumerate() {
+            if !idx.all_super_regs_covered {
+                m.or_assign(&self.index_masks[i]);
+            }
+        }
+        m
     }
 
     /// Hex words needed to print every mask of this bank.

@@ -65,6 +65,7 @@ impl<'a> Builder<'a> {
         self.artificial_indices();
         self.bank.num_native_reg_units = self.bank.reg_units.len();
         self.classes()?;
+        self.inherit_properties();
         self.bank.stage = Stage::Classes;
         self.composites()?;
         self.class_flags();
@@ -255,6 +256,8 @@ impl<'a> Builder<'a> {
                     tuple: None,
                     span: Some(rec.span),
                     asm_name: rec.get_string("AsmName").unwrap_or("").to_string(),
+                    alt_names: alt_names(rk, id),
+                    hw_encoding: hw_encoding(rk, id),
                     namespace: rec.get_string("Namespace").unwrap_or("").to_string(),
                     cost_per_use: list_of_ints(rk, id, "CostPerUse")?,
                     covered_by_sub_regs: bit_field(rk, id, "CoveredBySubRegs")?,
@@ -264,12 +267,23 @@ impl<'a> Builder<'a> {
             }
             Elem::Synth(i) => {
                 let s = &self.sets.synth[i as usize];
+                // Fields the tuple does not set come from its first member.
+                let mut proto = s.proto;
+                while let Elem::Synth(p) = proto {
+                    proto = self.sets.synth[p as usize].proto;
+                }
+                let (alt, enc) = match proto {
+                    Elem::Rec(p) => (alt_names(rk, p), hw_encoding(rk, p)),
+                    Elem::Synth(_) => (Vec::new(), 0),
+                };
                 Register {
                     name: s.name.clone(),
                     def: None,
                     tuple: Some(s.tuple),
                     span: Some(rk.record(s.tuple).span),
                     asm_name: s.asm_name.clone(),
+                    alt_names: alt,
+                    hw_encoding: enc,
                     namespace: s.namespace.clone(),
                     cost_per_use: s.cost_per_use.clone(),
                     covered_by_sub_regs: true,
@@ -1001,6 +1015,34 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// `HWEncoding` as llvm-tblgen emits it: set bits, unset ones as 0.
+fn hw_encoding(rk: &RecordKeeper, id: RecId) -> u16 {
+    let Some(init) = rk.record(id).get("HWEncoding") else {
+        return 0;
+    };
+    match &**init {
+        crate::eval::InitKind::Bits(bits) => bits
+            .iter()
+            .take(16)
+            .enumerate()
+            .filter(|(_, b)| b.as_bit() == Some(true))
+            .fold(0u16, |v, (i, _)| v | (1 << i)),
+        _ => init.as_int().map_or(0, |v| v as u16),
+    }
+}
+
+/// `AltNames`, or none.
+fn alt_names(rk: &RecordKeeper, id: RecId) -> Vec<String> {
+    rk.record(id)
+        .get_list("AltNames")
+        .map(|l| {
+            l.iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn empty_register() -> Register {
     Register {
         name: String::new(),
@@ -1008,6 +1050,8 @@ fn empty_register() -> Register {
         tuple: None,
         span: None,
         asm_name: String::new(),
+        alt_names: Vec::new(),
+        hw_encoding: 0,
         namespace: String::new(),
         cost_per_use: Vec::new(),
         covered_by_sub_regs: false,

@@ -138,6 +138,7 @@ impl<'a> Builder<'a> {
                 span,
             });
         }
+        let alt_orders = self.alt_orders(def, &members, span)?;
         Ok(RegClass {
             name: rec.name.clone(),
             def: Some(def),
@@ -146,11 +147,17 @@ impl<'a> Builder<'a> {
             topo_sigs: self.topo_sigs_of(&members),
             members,
             order,
+            alt_orders,
+            alt_order_select: rec.get_string("AltOrderSelect").unwrap_or("").to_string(),
+            copy_cost: int_field(rk, def, "CopyCost")?,
+            allocatable: bit_field(rk, def, "isAllocatable")?,
+            allocation_priority: prio as u8,
             rsi,
             artificial,
             namespace: rec.get_string("Namespace").unwrap_or("").to_string(),
             value_types: types.iter().map(|&t| rk.name(t).to_string()).collect(),
             sub_class_with_sub_reg: BTreeMap::new(),
+            super_reg_classes: BTreeMap::new(),
             enum_value: 0,
             sub_classes: Vec::new(),
             super_classes: Vec::new(),
@@ -347,12 +354,18 @@ impl Inference<'_, '_> {
             span: None,
             origin,
             order: members.clone(),
+            alt_orders: Vec::new(),
+            alt_order_select: String::new(),
+            copy_cost: 0,
+            allocatable: false,
+            allocation_priority: 0,
             members,
             rsi,
             artificial,
             namespace: String::new(),
             value_types: Vec::new(),
             sub_class_with_sub_reg: BTreeMap::new(),
+            super_reg_classes: BTreeMap::new(),
             topo_sigs,
             enum_value: 0,
             sub_classes: Vec::new(),
@@ -524,7 +537,16 @@ impl Inference<'_, '_> {
             for (sub_rc, n_in) in candidates {
                 let sub_rc = sub_rc as usize;
                 let src = &self.classes()[sub_rc];
-                if src.artificial || n_in == pairs.len() {
+                if src.artificial {
+                    continue;
+                }
+                if n_in == pairs.len() {
+                    // RC injects completely into SubRC.
+                    self.b.bank.classes[sub_rc]
+                        .super_reg_classes
+                        .entry(idx)
+                        .or_default()
+                        .insert(rc);
                     continue;
                 }
                 let sb = &self.bits[sub_rc];

@@ -12,12 +12,13 @@
 //! Lane masks are not computed here: see [`crate::lanes`].
 
 mod bank;
+mod class_props;
 mod classes;
 pub mod dump;
 pub mod sets;
 mod vecmap;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -102,6 +103,10 @@ pub struct Register {
     pub tuple: Option<RecId>,
     pub span: Option<Span>,
     pub asm_name: String,
+    /// `AltNames` (tuples take their first member's).
+    pub alt_names: Vec<String>,
+    /// `HWEncoding`, unset bits as 0 (tuples take their first member's).
+    pub hw_encoding: u16,
     pub namespace: String,
     pub cost_per_use: Vec<i64>,
     pub covered_by_sub_regs: bool,
@@ -215,15 +220,33 @@ pub struct RegClass {
     pub origin: ClassOrigin,
     /// Members sorted by register number, without duplicates.
     pub members: Vec<RegId>,
-    /// The allocation order as written (default order only).
+    /// The default allocation order: as written for a defined class; for a
+    /// synthesized one, its closest super-class's order without foreign
+    /// registers.
     pub order: Vec<RegId>,
+    /// `AltOrders`, each evaluated like the member list (inherited the same
+    /// way as `order`).
+    pub alt_orders: Vec<Vec<RegId>>,
+    /// `AltOrderSelect` (C++ code choosing an order; kept as text).
+    pub alt_order_select: String,
+    /// `CopyCost` (inherited by synthesized classes).
+    pub copy_cost: i64,
+    /// `isAllocatable` (a synthesized class is allocatable if any of its
+    /// super-classes is).
+    pub allocatable: bool,
+    /// `AllocationPriority`, 0..=63 (inherited).
+    pub allocation_priority: u8,
     pub rsi: RegSizeInfoByHwMode,
     pub artificial: bool,
     pub namespace: String,
     /// Value type names (`RegTypes`).
     pub value_types: Vec<String>,
-    /// Register size in bits per value type, where known.
+    /// For each index, the largest sub-class whose members all have it.
     pub sub_class_with_sub_reg: BTreeMap<IdxId, ClassId>,
+    /// For each index, the classes whose members' sub-registers at that
+    /// index all lie in this class (LLVM's `SuperRegClasses`, filled by
+    /// class inference).
+    pub super_reg_classes: BTreeMap<IdxId, BTreeSet<ClassId>>,
     /// Bit set of the members' topological signatures.
     pub topo_sigs: Vec<u64>,
     /// Position in the topological order (LLVM's enum value).
@@ -346,6 +369,11 @@ pub enum RegsError {
     },
     #[error("{message}")]
     Class { message: String, span: Option<Span> },
+    /// llvm-tblgen's register-info backend needs exactly one `Target` def.
+    #[error("No 'Target' subclasses defined!")]
+    NoTarget,
+    #[error("Multiple subclasses of Target defined!")]
+    MultipleTargets { span: Option<Span> },
 }
 
 impl RegsError {
@@ -359,7 +387,8 @@ impl RegsError {
 
     pub fn span(&self) -> Option<Span> {
         match self {
-            RegsError::MissingClass { .. } => None,
+            RegsError::MissingClass { .. } | RegsError::NoTarget => None,
+            RegsError::MultipleTargets { span } => *span,
             RegsError::Field { span, .. }
             | RegsError::Set { span, .. }
             | RegsError::Tuple { span, .. }
@@ -376,6 +405,7 @@ impl RegsError {
             RegsError::Tuple { .. } => "regdesc::regs::tuple",
             RegsError::SubRegs { .. } => "regdesc::regs::sub_regs",
             RegsError::Class { .. } => "regdesc::regs::class",
+            RegsError::NoTarget | RegsError::MultipleTargets { .. } => "regdesc::regs::target",
         }
     }
 
@@ -384,11 +414,33 @@ impl RegsError {
         if let RegsError::SubRegs { help: Some(h), .. } = self {
             d = d.with_help(h.clone());
         }
-        if let RegsError::MissingClass { .. } = self {
-            d = d
-                .with_help("add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)");
+        match self {
+            RegsError::MissingClass { .. } => {
+                d = d.with_help(
+                    "add `include \"llvm/Target/Target.td\"` (regdesc has a built-in copy)",
+                )
+            }
+            RegsError::NoTarget => {
+                d = d.with_help(
+                    "llvm-tblgen -gen-register-info needs one `def MyTarget : Target;` (regdesc check does not)",
+                )
+            }
+            _ => {}
         }
         d
+    }
+}
+
+/// What llvm-tblgen's register-info backend requires before it builds the
+/// bank (`CodeGenTarget`): exactly one def deriving from `Target`.
+pub fn require_one_target(rk: &RecordKeeper) -> Result<(), RegsError> {
+    let targets = rk.all_derived_definitions("Target");
+    match targets.as_slice() {
+        [] => Err(RegsError::NoTarget),
+        [_] => Ok(()),
+        [_, second, ..] => Err(RegsError::MultipleTargets {
+            span: Some(rk.record(*second).span),
+        }),
     }
 }
 

@@ -6,35 +6,7 @@
 
 use std::fmt;
 
-/// Index of a file in the [`crate::syntax::SourceMap`].
-pub type FileId = u32;
-
-/// A byte range in one source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span {
-            file,
-            start: start as u32,
-            end: end as u32,
-        }
-    }
-
-    /// The smallest span covering both (they must be in the same file).
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-}
+pub use crate::source::{FileId, Span};
 
 /// An identifier as written, with its span.
 #[derive(Clone, Debug, PartialEq, Eq)]

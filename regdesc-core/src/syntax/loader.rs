@@ -9,13 +9,16 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Related};
+use crate::diag::Diagnostic;
 use crate::syntax::error::SyntaxError;
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
 use crate::syntax::{
     parser, with_big_stack, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap,
     Span, Stmt,
 };
+
+/// The directory built-in files appear under in diagnostics.
+const BUILTIN_DIR: &str = "<builtin>";
 
 /// Maximum include nesting.
 pub const MAX_INCLUDE_DEPTH: usize = 128;
@@ -174,10 +177,12 @@ impl<'o> Loader<'o> {
         canonical: Option<PathBuf>,
     ) -> FileId {
         let id = self.sources.files.len() as FileId;
+        let builtin = path.starts_with(BUILTIN_DIR);
         self.sources.files.push(SourceFile {
             path,
             text,
             included_from,
+            builtin,
         });
         self.asts.push(SourceFileAst::default());
         self.canonical.push(canonical);
@@ -221,11 +226,7 @@ impl<'o> Loader<'o> {
     }
 
     fn error(&mut self, e: &SyntaxError) {
-        let mut d = e.to_diagnostic();
-        if let Some(span) = e.span() {
-            add_include_notes(&self.sources, span.file, &mut d);
-        }
-        self.errors.push(d);
+        self.errors.push(e.to_diagnostic());
     }
 
     fn finish(mut self, root: FileId) -> LoadResult {
@@ -325,13 +326,7 @@ impl<'o> Loader<'o> {
         let failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
         let Some(result) = result.filter(|_| failures.is_empty()) else {
             let mut errors = Vec::new();
-            for e in &failures {
-                let mut d = e.to_diagnostic();
-                if let Some(span) = e.span() {
-                    add_include_notes(&loaded.sources, span.file, &mut d);
-                }
-                errors.push(d);
-            }
+            errors.extend(failures.iter().map(SyntaxError::to_diagnostic));
             if errors.is_empty() {
                 errors.push(Diagnostic::error(
                     "regdesc::syntax::internal",
@@ -394,7 +389,7 @@ impl PreprocessHost for Loader<'_> {
                 match builtin {
                     Some(text) => {
                         if self.builtin_noted.insert(path.to_string()) {
-                            let mut d = Diagnostic::note(
+                            let d = Diagnostic::note(
                                 "regdesc::syntax::builtin_include",
                                 format!(
                                     "`{path}` not found on the include path; using regdesc's built-in copy"
@@ -406,10 +401,9 @@ impl PreprocessHost for Loader<'_> {
                                 "searched: {}; add `-I DIR` to use the file on disk",
                                 searched.join(", ")
                             ));
-                            add_include_notes(&self.sources, parent, &mut d);
                             self.notes.push(d);
                         }
-                        (PathBuf::from(format!("<builtin>/{path}")), text, None)
+                        (Path::new(BUILTIN_DIR).join(path), text, None)
                     }
                     None => {
                         // Point at the file name, not at the `include` keyword.
@@ -448,24 +442,6 @@ impl PreprocessHost for Loader<'_> {
         let id = self.add_file(file_path, text, Some(span), canon);
         self.includes[parent as usize].insert(span.start, id);
         self.process(id);
-    }
-}
-
-/// Adds "included from here" notes for the include chain of `file`.
-pub fn add_include_notes(sources: &SourceMap, file: FileId, d: &mut Diagnostic) {
-    let mut cur = file;
-    let mut guard = 0;
-    while let Some(sf) = sources.files.get(cur as usize) {
-        let Some(from) = sf.included_from else { break };
-        d.related.push(Related {
-            span: Some(from),
-            message: format!("`{}` included from here", sf.path.display()),
-        });
-        cur = from.file;
-        guard += 1;
-        if guard > MAX_INCLUDE_DEPTH + 1 {
-            break;
-        }
     }
 }
 

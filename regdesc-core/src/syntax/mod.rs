@@ -26,7 +26,6 @@
 pub mod ast;
 pub mod error;
 mod loader;
-pub use loader::add_include_notes;
 mod parser;
 pub mod preprocess;
 
@@ -36,39 +35,7 @@ pub use parser::{parse, parse_value};
 
 use std::path::PathBuf;
 
-/// One loaded source file.
-#[derive(Clone, Debug)]
-pub struct SourceFile {
-    /// The path as it was opened (used in diagnostics).
-    pub path: PathBuf,
-    /// The original text.
-    pub text: String,
-    /// Where it was included from (`None` for the root file).
-    pub included_from: Option<Span>,
-}
-
-/// All files read for one run, indexed by [`FileId`].
-#[derive(Clone, Debug, Default)]
-pub struct SourceMap {
-    pub files: Vec<SourceFile>,
-}
-
-impl SourceMap {
-    pub fn file(&self, id: FileId) -> &SourceFile {
-        &self.files[id as usize]
-    }
-
-    /// 1-based line and column (in chars) of a byte offset.
-    pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
-        let text = &self.files[file as usize].text;
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
-        let col = before[line_start..].chars().count() + 1;
-        (line, col)
-    }
-}
+pub use crate::source::{SourceFile, SourceMap};
 
 use crate::diag::Diagnostic;
 use std::path::Path;

@@ -1,0 +1,58 @@
+//! An example target crate: `regdesc!` turns the seed's word-based Intel
+//! GRF description (`examples/intel_grf.td`) into Rust tables at compile
+//! time, and the program asks them a few of the questions a code generator
+//! asks.
+//!
+//! Run it with `cargo run -p intel-grf-example`.
+
+use regdesc_runtime::RegisterInfo;
+
+regdesc_macros::regdesc!(include "../intel_grf.td", lanes = coverage);
+
+fn main() {
+    let t = IntelGPU.tables();
+    println!(
+        "{} registers, {} sub-register indices, {} classes, {} register units",
+        t.num_regs(),
+        t.num_sub_reg_indices(),
+        t.num_classes(),
+        t.num_units()
+    );
+
+    // A SIMD8 dword tuple: its dword lanes and the words of its third lane.
+    let r = t
+        .members(classes::RegD_SIMD8)
+        .next()
+        .expect("RegD_SIMD8 has registers");
+    let d2 = t
+        .sub_reg(r, sub_regs::subd2)
+        .expect("a SIMD8 tuple has a subd2");
+    print!("{}: subd2 = {}, words:", t.name(r), t.name(d2));
+    for w in t.sub_regs(d2) {
+        print!(" {}", t.name(w));
+    }
+    println!();
+
+    // Register units, overlap and class membership.
+    let units: Vec<String> = t.units(d2).map(|u| format!("{u:?}")).collect();
+    println!("{} units: {}", t.name(d2), units.join(", "));
+    println!(
+        "{} overlaps {}: {}; RegD_SIMD8 contains it: {}; RegD_Uniform contains it: {}",
+        t.name(r),
+        t.name(d2),
+        t.regs_overlap(r, d2),
+        t.contains(classes::RegD_SIMD8, r),
+        t.contains(classes::RegD_Uniform, r)
+    );
+
+    // The lane masks, composed through an index.
+    let lm = t.sub_reg_index_lane_mask(sub_regs::subd2);
+    println!(
+        "lanes of subd2: {lm:?}; covering lanes: {:?}",
+        t.covering_lanes()
+    );
+    let c = t
+        .compose_sub_reg_indices(sub_regs::subd2, sub_regs::w1)
+        .map(|i| t.sub_reg_index_name(i));
+    println!("subd2 then w1 = {c:?}");
+}

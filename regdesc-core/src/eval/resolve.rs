@@ -1,0 +1,577 @@
+//! Resolution (llvm-tblgen's `resolveReferences`): replacing variables in
+//! a value by what a [`Resolver`] maps them to, refolding every operator
+//! whose operands changed.
+//!
+//! The resolvers mirror llvm-tblgen's: [`MapResolver`] (template arguments,
+//! loop iterators, `NAME`), [`RecordResolver`] (a record's own fields, for
+//! its final resolution), and the wrappers that shadow, track or detect
+//! names.
+
+use rustc_hash::FxHashMap as HashMap;
+use std::rc::Rc;
+
+use super::convert::*;
+use super::fold::{fold, fold_field};
+use super::instantiate::instantiate;
+use super::record::*;
+use super::state::{Ctx, CurRec, RED_ZONE, STACK_SEGMENT};
+
+/// Looks up variables during `resolve`.
+pub trait Resolver {
+    fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init>;
+    fn cur(&self) -> Option<&CurRec>;
+    fn is_final(&self) -> bool {
+        false
+    }
+    fn keep_unset_bits(&self) -> bool {
+        false
+    }
+}
+
+/// Name comparison with a pointer fast path: variable references share the
+/// allocation of the field or argument they name.
+#[inline]
+pub fn name_eq(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || a == b
+}
+
+pub fn same(a: &Init, b: &Init) -> bool {
+    Rc::ptr_eq(&a.0, &b.0) || a == b
+}
+
+/// Maps names to values (template arguments, iterators, `NAME`).
+pub struct MapResolver {
+    pub map: Vec<(Rc<str>, Init, bool)>,
+    pub cur: Option<CurRec>,
+}
+
+impl MapResolver {
+    pub fn new(cur: Option<CurRec>) -> Self {
+        MapResolver {
+            map: Vec::new(),
+            cur,
+        }
+    }
+
+    /// Maps the variable named by `key` (a string value) to `value`.
+    pub fn set(&mut self, key: Init, value: Init) {
+        if let InitKind::String { value: k, .. } = &*key {
+            self.set_str(k.clone(), value);
+        }
+    }
+
+    pub fn set_str(&mut self, key: Rc<str>, value: Init) {
+        if let Some(e) = self.map.iter_mut().find(|e| name_eq(&e.0, &key)) {
+            e.1 = value;
+            e.2 = false;
+        } else {
+            self.map.push((key, value, false));
+        }
+    }
+
+    pub fn get_str(&self, key: &str) -> Option<&Init> {
+        self.map.iter().find(|e| &*e.0 == key).map(|e| &e.1)
+    }
+}
+
+impl Resolver for MapResolver {
+    fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init> {
+        let InitKind::String { value: key, .. } = &**name else {
+            return None;
+        };
+        let idx = self.map.iter().position(|e| name_eq(&e.0, key))?;
+        if !self.map[idx].2 && self.map.len() > 1 {
+            let (k, v, _) = self.map.remove(idx);
+            let v = resolve(ctx, &v, self);
+            self.map.push((k, v.clone(), true));
+            return Some(v);
+        }
+        Some(self.map[idx].1.clone())
+    }
+    fn cur(&self) -> Option<&CurRec> {
+        self.cur.as_ref()
+    }
+}
+
+/// Resolves every variable that names a field of the current record,
+/// except fields that are unset (llvm-tblgen's `RecordResolver`).
+pub struct RecordResolver {
+    pub vals: Vec<(Rc<str>, Init)>,
+    pub new_name: Option<Init>,
+    pub cache: HashMap<Init, Init>,
+    pub stack: Vec<Init>,
+    pub cur: CurRec,
+    pub is_final: bool,
+}
+
+impl RecordResolver {
+    pub fn new(rec: &Record, cur: CurRec) -> Self {
+        RecordResolver {
+            vals: rec
+                .values
+                .iter()
+                .map(|v| (v.name.clone(), v.value.clone()))
+                .collect(),
+            new_name: None,
+            cache: HashMap::default(),
+            stack: Vec::new(),
+            cur,
+            is_final: true,
+        }
+    }
+}
+
+impl Resolver for RecordResolver {
+    fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init> {
+        if let Some(v) = self.cache.get(name) {
+            return Some(v.clone());
+        }
+        if self.stack.iter().any(|s| same(s, name)) {
+            return None;
+        }
+        let mut val = None;
+        let field = match &**name {
+            InitKind::String { value, .. } => self
+                .vals
+                .iter()
+                .find(|(n, _)| **n == **value)
+                .map(|v| v.1.clone()),
+            _ => None,
+        };
+        if let Some(fv) = field {
+            if !fv.is_unset() {
+                self.stack.push(name.clone());
+                val = Some(resolve(ctx, &fv, self));
+                self.stack.pop();
+            }
+        } else if let Some(nn) = self.new_name.clone() {
+            if same(name, &self.cur.name) {
+                self.stack.push(name.clone());
+                val = Some(resolve(ctx, &nn, self));
+                self.stack.pop();
+            }
+        }
+        if let Some(v) = &val {
+            self.cache.insert(name.clone(), v.clone());
+        }
+        val
+    }
+    fn cur(&self) -> Option<&CurRec> {
+        Some(&self.cur)
+    }
+    fn is_final(&self) -> bool {
+        self.is_final
+    }
+    fn keep_unset_bits(&self) -> bool {
+        true
+    }
+}
+
+/// Delegates, but hides some names (the variables of `!foreach`, `!foldl`).
+pub struct ShadowResolver<'a> {
+    pub inner: &'a mut dyn Resolver,
+    pub shadowed: Vec<Init>,
+}
+
+impl Resolver for ShadowResolver<'_> {
+    fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init> {
+        if self.shadowed.iter().any(|s| same(s, name)) {
+            return None;
+        }
+        self.inner.resolve(ctx, name)
+    }
+    fn cur(&self) -> Option<&CurRec> {
+        self.inner.cur()
+    }
+    fn is_final(&self) -> bool {
+        self.inner.is_final()
+    }
+}
+
+/// Optionally delegates, and records whether any variable stayed unresolved.
+pub struct TrackUnresolvedResolver<'a> {
+    pub inner: Option<&'a mut dyn Resolver>,
+    pub found_unresolved: bool,
+}
+
+impl Resolver for TrackUnresolvedResolver<'_> {
+    fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init> {
+        let mut out = None;
+        if let Some(inner) = self.inner.as_mut() {
+            out = inner.resolve(ctx, name);
+            if let Some(i) = &out {
+                if !self.found_unresolved {
+                    let mut sub = TrackUnresolvedResolver {
+                        inner: None,
+                        found_unresolved: false,
+                    };
+                    resolve(ctx, i, &mut sub);
+                    self.found_unresolved |= sub.found_unresolved;
+                }
+            }
+        }
+        if out.is_none() {
+            self.found_unresolved = true;
+        }
+        out
+    }
+    fn cur(&self) -> Option<&CurRec> {
+        self.inner.as_ref().and_then(|r| r.cur())
+    }
+}
+
+/// Resolves nothing; records whether one name is referenced.
+pub struct HasReferenceResolver {
+    pub name: Init,
+    pub found: bool,
+}
+
+impl Resolver for HasReferenceResolver {
+    fn resolve(&mut self, _ctx: &mut Ctx, name: &Init) -> Option<Init> {
+        if same(name, &self.name) {
+            self.found = true;
+        }
+        None
+    }
+    fn cur(&self) -> Option<&CurRec> {
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Resolution
+
+/// `resolveReferences`.
+pub fn resolve(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
+    // Checking the stack costs a thread-local read; doing it every 32
+    // levels keeps deep values safe without taxing the common shallow case.
+    ctx.resolve_depth += 1;
+    let out = if ctx.resolve_depth.is_multiple_of(32) {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || resolve_inner(ctx, i, r))
+    } else {
+        resolve_inner(ctx, i, r)
+    };
+    ctx.resolve_depth -= 1;
+    out
+}
+
+fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
+    match &**i {
+        InitKind::Unset
+        | InitKind::Bit(_)
+        | InitKind::Int(_)
+        | InitKind::String { .. }
+        | InitKind::Def(_) => i.clone(),
+        InitKind::Bits(bs) => {
+            let mut changed = false;
+            let mut out = Vec::with_capacity(bs.len());
+            let mut cache: Option<(Init, Init)> = None;
+            for cb in bs {
+                let nb = if let InitKind::VarBit { var, bit } = &**cb {
+                    let resolved = match &cache {
+                        Some((k, v)) if Rc::ptr_eq(&k.0, &var.0) => v.clone(),
+                        _ => {
+                            let v = resolve(ctx, var, r);
+                            cache = Some((var.clone(), v.clone()));
+                            v
+                        }
+                    };
+                    if Rc::ptr_eq(&resolved.0, &var.0) {
+                        cb.clone()
+                    } else {
+                        get_bit(&ctx.rk, &resolved, *bit)
+                    }
+                } else {
+                    let v = resolve(ctx, cb, r);
+                    if Rc::ptr_eq(&v.0, &cb.0) {
+                        cb.clone()
+                    } else {
+                        get_bit(&ctx.rk, &v, 0)
+                    }
+                };
+                let nb = if nb.is_unset() && r.keep_unset_bits() {
+                    cb.clone()
+                } else {
+                    nb
+                };
+                if !same(&nb, cb) {
+                    changed = true;
+                }
+                out.push(nb);
+            }
+            if changed {
+                bits(out)
+            } else {
+                i.clone()
+            }
+        }
+        InitKind::List { elems, elem_ty } => {
+            let mut changed = false;
+            let mut out = Vec::with_capacity(elems.len());
+            for e in elems {
+                let n = resolve(ctx, e, r);
+                if !Rc::ptr_eq(&n.0, &e.0) {
+                    changed = true;
+                }
+                out.push(n);
+            }
+            if changed {
+                list(out, elem_ty.clone())
+            } else {
+                i.clone()
+            }
+        }
+        InitKind::Dag { op, op_name, args } => {
+            let nop = resolve(ctx, op, r);
+            let mut changed = !Rc::ptr_eq(&nop.0, &op.0);
+            let mut nargs = Vec::with_capacity(args.len());
+            for (a, n) in args {
+                let na = resolve(ctx, a, r);
+                if !Rc::ptr_eq(&na.0, &a.0) {
+                    changed = true;
+                }
+                nargs.push((na, n.clone()));
+            }
+            if changed {
+                InitKind::Dag {
+                    op: nop,
+                    op_name: op_name.clone(),
+                    args: nargs,
+                }
+                .into()
+            } else {
+                i.clone()
+            }
+        }
+        InitKind::Var { name, .. } => r.resolve(ctx, name).unwrap_or_else(|| i.clone()),
+        InitKind::AnonymousName(_) => {
+            let new = r.resolve(ctx, i).unwrap_or_else(|| i.clone());
+            if r.is_final() {
+                if let InitKind::AnonymousName(m) = &*new {
+                    return str_init(&format!("anonymous_{m}"));
+                }
+            }
+            new
+        }
+        InitKind::VarBit { var, bit } => {
+            let n = resolve(ctx, var, r);
+            if !same(&n, var) {
+                get_bit(&ctx.rk, &n, *bit)
+            } else {
+                i.clone()
+            }
+        }
+        InitKind::VarListElem { list: l, index } => {
+            let n = resolve(ctx, l, r);
+            if let InitKind::List { elems, .. } = &*n {
+                if (*index as usize) < elems.len() {
+                    return elems[*index as usize].clone();
+                }
+            }
+            if !same(&n, l) && is_typed(&n) {
+                return InitKind::VarListElem {
+                    list: n,
+                    index: *index,
+                }
+                .into();
+            }
+            i.clone()
+        }
+        InitKind::Field { rec, field, ty } => {
+            let n = resolve(ctx, rec, r);
+            if !same(&n, rec) {
+                let ty = field_type(&ctx.rk, &n, field).unwrap_or_else(|| ty.clone());
+                let f: Init = InitKind::Field {
+                    rec: n,
+                    field: field.clone(),
+                    ty,
+                }
+                .into();
+                let cur = r.cur().cloned();
+                return fold_field(ctx, &f, cur.as_ref());
+            }
+            i.clone()
+        }
+        InitKind::UnOp { op, arg, ty } => {
+            let n = resolve(ctx, arg, r);
+            if !same(&n, arg) || (r.is_final() && *op == UnOp::Cast) {
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::UnOp {
+                        op: *op,
+                        arg: n,
+                        ty: ty.clone(),
+                    },
+                    r.is_final(),
+                );
+            }
+            i.clone()
+        }
+        InitKind::BinOp { op, lhs, rhs, ty } => {
+            let a = resolve(ctx, lhs, r);
+            let b = resolve(ctx, rhs, r);
+            if !same(&a, lhs) || !same(&b, rhs) {
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::BinOp {
+                        op: *op,
+                        lhs: a,
+                        rhs: b,
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
+            }
+            i.clone()
+        }
+        InitKind::TernOp { op, a, b, c, ty } => {
+            let na = resolve(ctx, a, r);
+            if *op == TernOp::If && !same(&na, a) {
+                if let Some(v) = as_int(&ctx.rk, &na) {
+                    return if v != 0 {
+                        resolve(ctx, b, r)
+                    } else {
+                        resolve(ctx, c, r)
+                    };
+                }
+            }
+            let nb = resolve(ctx, b, r);
+            let nc = if *op == TernOp::Foreach || *op == TernOp::Filter {
+                let mut sr = ShadowResolver {
+                    inner: r,
+                    shadowed: vec![na.clone()],
+                };
+                resolve(ctx, c, &mut sr)
+            } else {
+                resolve(ctx, c, r)
+            };
+            if !same(&na, a) || !same(&nb, b) || !same(&nc, c) {
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::TernOp {
+                        op: *op,
+                        a: na,
+                        b: nb,
+                        c: nc,
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
+            }
+            i.clone()
+        }
+        InitKind::Fold {
+            start,
+            list: l,
+            a,
+            b,
+            expr,
+            ty,
+        } => {
+            let ns = resolve(ctx, start, r);
+            let nl = resolve(ctx, l, r);
+            let ne = {
+                let mut sr = ShadowResolver {
+                    inner: r,
+                    shadowed: vec![a.clone(), b.clone()],
+                };
+                resolve(ctx, expr, &mut sr)
+            };
+            if same(&ns, start) && same(&nl, l) && same(&ne, expr) {
+                return i.clone();
+            }
+            refold(
+                ctx,
+                r,
+                InitKind::Fold {
+                    start: ns,
+                    list: nl,
+                    a: a.clone(),
+                    b: b.clone(),
+                    expr: ne,
+                    ty: ty.clone(),
+                },
+                false,
+            )
+        }
+        InitKind::IsA { check, expr } => {
+            let n = resolve(ctx, expr, r);
+            if !same(&n, expr) {
+                let u: Init = InitKind::IsA {
+                    check: check.clone(),
+                    expr: n,
+                }
+                .into();
+                return fold(ctx, &u, None, false);
+            }
+            i.clone()
+        }
+        InitKind::Cond { conds, vals, ty } => {
+            let mut changed = false;
+            let mut nc = Vec::with_capacity(conds.len());
+            for c in conds {
+                let n = resolve(ctx, c, r);
+                changed |= !same(&n, c);
+                nc.push(n);
+            }
+            let mut nv = Vec::with_capacity(vals.len());
+            for v in vals {
+                let n = resolve(ctx, v, r);
+                changed |= !same(&n, v);
+                nv.push(n);
+            }
+            if changed {
+                return refold(
+                    ctx,
+                    r,
+                    InitKind::Cond {
+                        conds: nc,
+                        vals: nv,
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
+            }
+            i.clone()
+        }
+        InitKind::VarDef { class, args, site } => {
+            let mut changed = false;
+            let mut nargs = Vec::with_capacity(args.len());
+            let found_unresolved;
+            {
+                let mut t = TrackUnresolvedResolver {
+                    inner: Some(r),
+                    found_unresolved: false,
+                };
+                for a in args {
+                    let n = resolve(ctx, a, &mut t);
+                    changed |= !same(&n, a);
+                    nargs.push(n);
+                }
+                found_unresolved = t.found_unresolved;
+            }
+            if changed {
+                if !found_unresolved {
+                    return instantiate(ctx, *class, &nargs, *site);
+                }
+                return InitKind::VarDef {
+                    class: *class,
+                    args: nargs,
+                    site: *site,
+                }
+                .into();
+            }
+            i.clone()
+        }
+    }
+}
+
+/// Builds a node from resolved operands and folds it against the
+/// resolver's current record.
+fn refold(ctx: &mut Ctx, r: &dyn Resolver, node: InitKind, is_final: bool) -> Init {
+    let cur = r.cur().cloned();
+    fold(ctx, &node.into(), cur.as_ref(), is_final)
+}

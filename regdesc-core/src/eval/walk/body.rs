@@ -1,0 +1,463 @@
+//! Record bodies: fields (`AddValue`, `SetValue`), `let`s, superclasses
+//! and their template arguments, and `class` statements.
+
+use super::*;
+
+impl<'a> Evaluator<'a> {
+    /// `AddValue`.
+    fn add_value(&mut self, rec: &mut Record, span: Span, rv: RecordVal) -> R<()> {
+        if let Some(k) = rec.values.iter().position(|v| v.name == rv.name) {
+            let ty = rec.values[k].ty.clone();
+            match set_value_cast(&mut self.ctx, &rv.value, &ty) {
+                Some(v) => rec.values[k].value = v,
+                None => {
+                    return self.fail(EvalError::FieldRedeclared {
+                        field: rv.name.to_string(),
+                        new_ty: self.ty_str(&rv.ty),
+                        old_ty: self.ty_str(&ty),
+                        span,
+                    });
+                }
+            }
+        } else {
+            let mut rv = rv;
+            if let (RecTy::Bits(n), InitKind::Unset) = (&rv.ty, &*rv.value) {
+                rv.value = bits(vec![Init::unset(); *n as usize]);
+            }
+            rec.values.push(rv);
+        }
+        Ok(())
+    }
+
+    /// `SetValue`.
+    fn set_value(&mut self, rec: &mut Record, a: &Assignment) -> R<()> {
+        let (name, span) = (&*a.name, a.span);
+        let Some(k) = rec.values.iter().position(|x| &*x.name == name) else {
+            return self.fail(EvalError::UnknownField {
+                name: name.to_string(),
+                span,
+            });
+        };
+        let mut v = a.value.clone();
+        if a.bits.is_empty() {
+            if let InitKind::Var { name: vn, .. } = &*v {
+                if vn.as_str() == Some(name) {
+                    return self.fail(EvalError::SelfAssignment { span });
+                }
+            }
+        } else {
+            let cur = rec.values[k].value.clone();
+            let InitKind::Bits(curbits) = &*cur else {
+                return self.type_error(span, format!("Value '{name}' is not a bits type"));
+            };
+            let Some(bi) = cast_to(&mut self.ctx, &v, &RecTy::Bits(a.bits.len() as u32)) else {
+                return self.type_error(span, "Initializer is not compatible with bit range");
+            };
+            let mut newbits: Vec<Option<Init>> = vec![None; curbits.len()];
+            for (i, &b) in a.bits.iter().enumerate() {
+                let Some(slot) = newbits.get_mut(b as usize) else {
+                    return self.fail(EvalError::BitOutOfRange {
+                        bit: b,
+                        field: name.to_string(),
+                        width: curbits.len(),
+                        span: a.bits_span,
+                    });
+                };
+                if slot.is_some() {
+                    return self.fail(EvalError::BitSetTwice {
+                        bit: b,
+                        field: name.to_string(),
+                        span,
+                    });
+                }
+                *slot = Some(get_bit(&self.ctx.rk, &bi, i as u32));
+            }
+            let nb: Vec<Init> = newbits
+                .into_iter()
+                .enumerate()
+                .map(|(i, b)| b.unwrap_or_else(|| curbits[i].clone()))
+                .collect();
+            v = bits(nb);
+        }
+        let ty = rec.values[k].ty.clone();
+        match set_value_cast(&mut self.ctx, &v, &ty) {
+            Some(nv) => {
+                rec.values[k].value = nv;
+                rec.values[k].span = a.value_span;
+                Ok(())
+            }
+            None => {
+                let value_ty = match &*v {
+                    InitKind::Bits(b) => Some(format!("bit initializer with length {}", b.len())),
+                    _ => type_of(self.rk(), &v).map(|t| format!("'{}'", self.ty_str(&t))),
+                };
+                self.fail(EvalError::FieldType {
+                    field: name.to_string(),
+                    field_ty: self.ty_str(&ty),
+                    value: self.s(&v),
+                    value_ty,
+                    span: a.value_span,
+                })
+            }
+        }
+    }
+
+    /// `AddSubClass`.
+    fn add_subclass(&mut self, rec: &mut Record, sc_ref: &SubClassRef) -> R<()> {
+        let sc = self.rec(sc_ref.rec);
+        let sc_values = sc.values.clone();
+        let sc_targs = sc.template_args.clone();
+        let sc_supers = sc.superclasses.clone();
+        let sc_asserts = sc.assertions.clone();
+        let sc_name = sc.name.clone();
+        let cur = CurRec {
+            id: if rec.id != u32::MAX {
+                Some(rec.id)
+            } else {
+                None
+            },
+            name: rec.name_init.clone(),
+            span: rec.span,
+        };
+        let mut r = MapResolver::new(Some(cur.clone()));
+        for f in sc_values {
+            if f.is_template_arg {
+                r.set_str(f.name.clone(), f.value);
+            } else {
+                self.add_value(rec, sc_ref.span, f)?;
+            }
+        }
+        for (i, ta) in sc_targs.iter().enumerate() {
+            if i < sc_ref.args.len() {
+                r.set_str(ta.clone(), sc_ref.args[i].clone());
+            } else if !r.get_str(ta).is_some_and(is_complete) {
+                return self.fail(EvalError::MissingTemplateArg {
+                    arg: ta.to_string(),
+                    index: i,
+                    class: sc_name,
+                    span: sc_ref.span,
+                });
+            }
+        }
+        rec.assertions.extend(sc_asserts);
+        let name = if rec.is_class {
+            var_str(&format!("{}:NAME", rec.name), RecTy::String)
+        } else {
+            rec.name_init.clone()
+        };
+        r.set_str(format!("{sc_name}:NAME").into(), name);
+        resolve_record(&mut self.ctx, rec, &mut r);
+        for (s, span) in sc_supers {
+            if rec.superclasses.iter().any(|(x, _)| *x == s) {
+                return self.fail(EvalError::DuplicateSuperclass {
+                    class: self.rk().name(s).to_string(),
+                    span: sc_ref.span,
+                });
+            }
+            rec.superclasses.push((s, span));
+        }
+        if rec.superclasses.iter().any(|(x, _)| *x == sc_ref.rec) {
+            return self.fail(EvalError::DuplicateSuperclass {
+                class: sc_name,
+                span: sc_ref.span,
+            });
+        }
+        rec.superclasses.push((sc_ref.rec, sc_ref.span));
+        Ok(())
+    }
+
+    fn apply_let_stack(&mut self, rec: &mut Record) -> R<()> {
+        let stack = std::mem::take(&mut self.let_stack);
+        let res = stack
+            .iter()
+            .flatten()
+            .try_for_each(|a| self.set_value(rec, a));
+        self.let_stack = stack;
+        res
+    }
+
+    pub(super) fn apply_let_stack_entry(&mut self, e: &mut Entry) -> R<()> {
+        match e {
+            Entry::Rec(r) => self.apply_let_stack(r),
+            Entry::Loop(l) => {
+                for e in l.entries.iter_mut() {
+                    self.apply_let_stack_entry(e)?;
+                }
+                Ok(())
+            }
+            Entry::Assert(_) => Ok(()),
+        }
+    }
+
+    pub(super) fn add_subclass_entry(&mut self, e: &mut Entry, sc: &SubClassRef) -> R<()> {
+        match e {
+            Entry::Rec(r) => self.add_subclass(r, sc),
+            Entry::Loop(l) => {
+                for e in l.entries.iter_mut() {
+                    self.add_subclass_entry(e, sc)?;
+                }
+                Ok(())
+            }
+            Entry::Assert(_) => Ok(()),
+        }
+    }
+
+    /// Takes a record out of the keeper, applies `f`, puts it back.
+    fn with_rec<T>(&mut self, id: RecId, f: impl FnOnce(&mut Self, &mut Record) -> R<T>) -> R<T> {
+        let mut rec = std::mem::take(&mut self.ctx.rk.records[id as usize]);
+        let r = f(self, &mut rec);
+        self.ctx.rk.records[id as usize] = rec;
+        r
+    }
+
+    /// `ParseSubClassReference` for a class (not a multiclass).
+    pub(super) fn subclass_ref(
+        &mut self,
+        cr: &'a syntax::ClassRef,
+        cur: Option<RecId>,
+    ) -> R<SubClassRef> {
+        let c = self.class_id(&cr.name.name, cr.name.span)?;
+        let args = self.template_arg_values(&cr.args, cur, c, cr.span, true)?;
+        Ok(SubClassRef {
+            rec: c,
+            args,
+            span: cr.span,
+        })
+    }
+
+    /// `ParseTemplateArgValueList` + `CheckTemplateArgValues`.
+    pub(super) fn template_arg_values(
+        &mut self,
+        args: &'a [Expr],
+        cur: Option<RecId>,
+        target: RecId,
+        span: Span,
+        check_types: bool,
+    ) -> R<Vec<Init>> {
+        let targs = self.rec(target).template_args.clone();
+        let mut out = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            if i >= targs.len() {
+                return self.fail(EvalError::TooManyTemplateArgs {
+                    count: i + 1,
+                    class: self.rec(target).name.clone(),
+                    takes: targs.len(),
+                    span: a.span,
+                });
+            }
+            let ty = self.rec(target).value(&targs[i]).map(|v| v.ty.clone());
+            let v = self.value(a, cur, ty.as_ref(), Mode::Value)?;
+            out.push(v);
+        }
+        if !check_types {
+            return Ok(out);
+        }
+        // CheckTemplateArgValues
+        for (i, v) in out.iter_mut().enumerate() {
+            let Some(ty) = self.rec(target).value(&targs[i]).map(|v| v.ty.clone()) else {
+                continue;
+            };
+            if !is_typed(v) {
+                continue;
+            }
+            match cast_to(&mut self.ctx, v, &ty) {
+                Some(c) => *v = c,
+                None => {
+                    let found = type_of(self.rk(), v)
+                        .map(|t| self.ty_str(&t))
+                        .unwrap_or_default();
+                    return self.fail(EvalError::TemplateArgType {
+                        arg: targs[i].to_string(),
+                        index: i,
+                        found,
+                        expected: self.ty_str(&ty),
+                        value: self.s(v),
+                        span: args.get(i).map_or(span, |a| a.span),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    // -----------------------------------------------------------------
+    // Class
+
+    pub(super) fn parse_class(&mut self, c: &'a syntax::ClassStmt) -> R<()> {
+        let name = c.name.name.clone();
+        let id = if let Some(&id) = self.ctx.class_ids.get(&name) {
+            let r = self.rec(id);
+            if !r.values.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
+                let previous = r.span;
+                return self.fail(EvalError::ClassRedefined {
+                    name,
+                    span: c.name.span,
+                    previous,
+                });
+            }
+            id
+        } else {
+            let rec = Record {
+                name: name.clone(),
+                name_init: str_init(&name),
+                is_class: true,
+                span: c.name.span,
+                ..Default::default()
+            };
+            let id = self.push_record(rec);
+            self.ctx.class_ids.insert(name.clone(), id);
+            id
+        };
+        if c.is_forward_decl {
+            return Ok(());
+        }
+        self.template_arg_list(&c.targs, Some(id))?;
+        self.object_body(&c.body, id)?;
+        self.check_unused_targs(id);
+        Ok(())
+    }
+
+    pub(super) fn check_unused_targs(&mut self, id: RecId) {
+        if !self.warn_unused_targs {
+            return;
+        }
+        let r = self.rec(id);
+        let mut warns = Vec::new();
+        for ta in &r.template_args {
+            if !self.used_targs.contains(&(id, ta.clone())) {
+                warns.push(EvalError::UnusedTemplateArg {
+                    name: ta.to_string(),
+                    span: r.value(ta).map(|v| v.span).unwrap_or(r.span),
+                });
+            }
+        }
+        for w in warns {
+            self.ctx.report(w);
+        }
+    }
+
+    /// `ParseTemplateArgList`: `cur` is the class; `None` means the current multiclass.
+    pub(super) fn template_arg_list(
+        &mut self,
+        targs: &'a [syntax::TemplateArg],
+        cur: Option<RecId>,
+    ) -> R<()> {
+        for ta in targs {
+            let target = match cur {
+                Some(c) => c,
+                None => match &self.cur_mc {
+                    Some((_, id, _)) => *id,
+                    None => return Ok(()),
+                },
+            };
+            let ty = self.parse_type(&ta.ty)?;
+            if ta.name.name == "NAME" {
+                return self.fail(EvalError::ReservedName { span: ta.name.span });
+            }
+            let qname: Rc<str> = match cur {
+                Some(c) => format!("{}:{}", self.rec(c).name, ta.name.name).into(),
+                None => format!("{}::{}", self.rec(target).name, ta.name.name).into(),
+            };
+            if self.rec(target).template_args.contains(&qname) {
+                return self.fail(EvalError::NameRedefined {
+                    scope: Scope::TemplateArg,
+                    span: ta.name.span,
+                });
+            }
+            let rv = RecordVal {
+                name: qname.clone(),
+                ty: ty.clone(),
+                value: Init::unset(),
+                nonconcrete_ok: false,
+                is_template_arg: true,
+                span: ta.name.span,
+            };
+            self.with_rec(target, |ev, rec| ev.add_value(rec, ta.name.span, rv))?;
+            if let Some(d) = &ta.default {
+                let value = self.value(d, cur, Some(&ty), Mode::Value)?;
+                let a = Assignment::whole(qname.clone(), value, d.span);
+                self.with_rec(target, |ev, rec| ev.set_value(rec, &a))?;
+            }
+            self.rec_mut(target).template_args.push(qname);
+        }
+        Ok(())
+    }
+
+    /// `ParseObjectBody`: parent classes, the let stack, then the body.
+    pub(super) fn object_body(&mut self, body: &'a syntax::RecordBody, id: RecId) -> R<()> {
+        for p in &body.parents {
+            let scr = self.subclass_ref(p, Some(id))?;
+            self.with_rec(id, |ev, rec| ev.add_subclass(rec, &scr))?;
+        }
+        self.with_rec(id, |ev, rec| ev.apply_let_stack(rec))?;
+        self.scopes.push(Vec::new());
+        let r = self.body_items(&body.items, id);
+        self.scopes.pop();
+        r
+    }
+
+    fn body_items(&mut self, items: &'a [syntax::BodyItem], id: RecId) -> R<()> {
+        for it in items {
+            match it {
+                syntax::BodyItem::Assert(a) => self.parse_assert(a, Some(id))?,
+                syntax::BodyItem::Defvar(d) => self.parse_defvar(d)?,
+                syntax::BodyItem::Field {
+                    is_field,
+                    ty,
+                    name,
+                    value,
+                    ..
+                } => {
+                    let t = self.parse_type(ty)?;
+                    if name.name == "NAME" {
+                        return self.fail(EvalError::ReservedName { span: name.span });
+                    }
+                    let rv = RecordVal {
+                        name: name.name.as_str().into(),
+                        ty: t.clone(),
+                        value: Init::unset(),
+                        nonconcrete_ok: *is_field,
+                        is_template_arg: false,
+                        span: name.span,
+                    };
+                    self.with_rec(id, |ev, rec| ev.add_value(rec, name.span, rv))?;
+                    if let Some(v) = value {
+                        let val = self.value(v, Some(id), Some(&t), Mode::Value)?;
+                        let a = Assignment::whole(name.name.as_str().into(), val, v.span);
+                        self.with_rec(id, |ev, rec| ev.set_value(rec, &a))?;
+                    }
+                }
+                syntax::BodyItem::Let(l) => {
+                    let bits_span = Self::ranges_span(l.bits.as_deref()).unwrap_or(l.name.span);
+                    let mut bl = match &l.bits {
+                        Some(r) => self.range_list(r)?,
+                        None => Vec::new(),
+                    };
+                    bl.reverse();
+                    let Some(fty) = self.rec(id).value(&l.name.name).map(|v| v.ty.clone()) else {
+                        return self.fail(EvalError::UnknownField {
+                            name: l.name.name.clone(),
+                            span: l.name.span,
+                        });
+                    };
+                    let ty = if !bl.is_empty() && matches!(fty, RecTy::Bits(_)) {
+                        RecTy::Bits(bl.len() as u32)
+                    } else {
+                        fty
+                    };
+                    let value = self.value(&l.value, Some(id), Some(&ty), Mode::Value)?;
+                    let a = Assignment {
+                        name: l.name.name.as_str().into(),
+                        bits: bl,
+                        bits_span,
+                        value,
+                        value_span: l.value.span,
+                        span: l.name.span,
+                    };
+                    self.with_rec(id, |ev, rec| ev.set_value(rec, &a))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

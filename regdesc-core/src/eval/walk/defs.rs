@@ -1,0 +1,189 @@
+//! `def` statements: naming a def, adding it to the record keeper once it
+//! is complete (`addDefOne`), and checking that its fields are concrete.
+
+use super::*;
+
+impl<'a> Evaluator<'a> {
+    pub(super) fn object_name(&mut self, name: &'a Option<Expr>) -> R<Option<Init>> {
+        let Some(e) = name else {
+            return Ok(None);
+        };
+        let mc = self.cur_mc.as_ref().map(|m| (m.0.clone(), m.1));
+        let v = self.value(
+            e,
+            mc.as_ref().map(|m| m.1),
+            Some(&RecTy::String),
+            Mode::Name,
+        )?;
+        if let Some((mcname, _)) = mc {
+            let nm = str_init(&format!("{mcname}::NAME"));
+            let mut h = HasReferenceResolver {
+                name: nm.clone(),
+                found: false,
+            };
+            resolve(&mut self.ctx, &v, &mut h);
+            if !h.found {
+                return Ok(Some(str_concat(var(nm, RecTy::String), v)));
+            }
+        }
+        Ok(Some(v))
+    }
+
+    pub(super) fn parse_def(&mut self, d: &'a syntax::DefStmt) -> R<()> {
+        let name = self.object_name(&d.name)?;
+        let span = d.name.as_ref().map_or(d.span, |n| n.span);
+        let (name_init, anon) = match name {
+            Some(n) if !n.is_unset() => (n, false),
+            _ => (self.ctx.new_anonymous_name(), true),
+        };
+        let rec = Record {
+            name: unquoted(self.rk(), &name_init),
+            name_init,
+            is_anonymous: anon,
+            span,
+            ..Default::default()
+        };
+        let id = self.push_record(rec);
+        self.object_body(&d.body, id)?;
+        let rec = std::mem::take(&mut self.ctx.rk.records[id as usize]);
+        self.add_entry(Entry::Rec(Box::new(rec)))
+    }
+
+    pub(super) fn add_entry(&mut self, e: Entry) -> R<()> {
+        if let Some(l) = self.loops.last_mut() {
+            l.entries.push(e);
+            return Ok(());
+        }
+        match e {
+            Entry::Loop(lp) => {
+                let is_final = self.cur_mc.is_none();
+                let mut dest = Vec::new();
+                let mut substs = Vec::new();
+                let r = self.resolve_loop(
+                    &lp,
+                    &mut substs,
+                    is_final,
+                    if is_final { None } else { Some(&mut dest) },
+                    None,
+                );
+                if let Some(mc) = self.cur_mc.as_mut() {
+                    mc.2.extend(dest);
+                }
+                r
+            }
+            e => {
+                if let Some(mc) = self.cur_mc.as_mut() {
+                    mc.2.push(e);
+                    return Ok(());
+                }
+                match e {
+                    Entry::Assert(a) => {
+                        check_assert(&mut self.ctx, a.span, &a.cond, &a.message);
+                        Ok(())
+                    }
+                    Entry::Rec(r) => self.add_def_one(*r),
+                    Entry::Loop(_) => Ok(()),
+                }
+            }
+        }
+    }
+
+    pub(super) fn add_def_one(&mut self, mut rec: Record) -> R<()> {
+        let mut new_name = None;
+        if let Some(&prev) = self.ctx.def_ids.get(&rec.name) {
+            if !rec.is_anonymous {
+                let previous = self.rec(prev).span;
+                return self.fail(EvalError::DefRedefined {
+                    name: rec.name,
+                    span: rec.span,
+                    previous,
+                    instantiated_from: rec.instantiated_from,
+                });
+            }
+            new_name = Some(self.ctx.new_anonymous_name());
+        }
+        rec.is_class = false;
+        let cur = CurRec {
+            id: None,
+            name: rec.name_init.clone(),
+            span: rec.span,
+        };
+        let id = self.push_record(rec);
+        let cur = CurRec {
+            id: Some(id),
+            ..cur
+        };
+        let nerr = self.ctx.errors.len();
+        resolve_record_final(&mut self.ctx, id, new_name, cur);
+        self.check_concrete(id);
+        if !matches!(&*self.rec(id).name_init, InitKind::String { .. }) {
+            return self.fail(EvalError::UnresolvedName {
+                name: self.s(&self.rec(id).name_init),
+                span: self.rec(id).span,
+            });
+        }
+        check_record_assertions(&mut self.ctx, id);
+        let def = Init::def(id);
+        let dt = def_type(self.rk(), id);
+        for k in 0..self.defsets.len() {
+            if !type_is_a(self.rk(), &dt, &self.defsets[k].elt_ty) {
+                return self.fail(EvalError::DefsetType {
+                    ty: self.ty_str(&dt),
+                    span: self.rec(id).span,
+                    defset: self.defsets[k].span,
+                });
+            }
+            self.defsets[k].elems.push(def.clone());
+        }
+        let name = self.rec(id).name.clone();
+        if self.ctx.def_ids.contains_key(&name) {
+            let span = self.rec(id).span;
+            return self.fail(EvalError::DefNameTaken { name, span });
+        }
+        self.ctx.def_ids.insert(name, id);
+        if self.ctx.errors.len() > nerr {
+            return Err(Reported);
+        }
+        Ok(())
+    }
+
+    fn check_concrete(&mut self, id: RecId) {
+        let rec = self.rec(id);
+        let mut errs = Vec::new();
+        for rv in &rec.values {
+            if rv.nonconcrete_ok {
+                continue;
+            }
+            let ok = if let InitKind::Bits(bs) = &*rv.value {
+                bs.iter().all(|b| {
+                    let is_ref = match &**b {
+                        InitKind::VarBit { var, .. } => match &**var {
+                            InitKind::Var { name, .. } => {
+                                name.as_str().is_some_and(|n| rec.value(n).is_some())
+                            }
+                            _ => false,
+                        },
+                        InitKind::Var { .. } => true,
+                        _ => false,
+                    };
+                    is_ref || is_concrete(b)
+                })
+            } else {
+                is_concrete(&rv.value)
+            };
+            if !ok {
+                errs.push(EvalError::Unresolved {
+                    field: rv.name.to_string(),
+                    record: rec.name.clone(),
+                    value: to_string(&self.ctx.rk, &rv.value),
+                    span: rv.span,
+                    record_span: rec.span,
+                    instantiated_from: rec.instantiated_from.clone(),
+                });
+            }
+        }
+        for e in errs {
+            self.ctx.report(e);
+        }
+    }
+}
