@@ -58,6 +58,8 @@ pub mod cli_values;
 pub mod diag;
 pub mod interp;
 pub mod ir;
+pub mod mir;
+pub mod regalloc;
 pub mod uniformity;
 pub mod value;
 

@@ -364,8 +364,13 @@ mod tests {
             let n = 2 + (x % 12) as usize;
             let mut text = String::from("define void @f(i1 %c) {\n");
             for k in 0..n {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let (t, e) = (1 + (x >> 33) as usize % (n - 1), 1 + (x >> 17) as usize % (n - 1));
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let (t, e) = (
+                    1 + (x >> 33) as usize % (n - 1),
+                    1 + (x >> 17) as usize % (n - 1),
+                );
                 text.push_str(&format!("b{k}:\n"));
                 if x % 5 == 0 {
                     text.push_str("  ret void\n");
@@ -383,7 +388,11 @@ mod tests {
                         .dominators(NodeIndex::new(b.index()))
                         .is_some_and(|mut it| it.any(|d| d.index() == a.index()));
                     let reachable = cfg.is_reachable(a) && cfg.is_reachable(b);
-                    assert_eq!(cfg.dominates(a, b), chain && reachable, "{a:?} {b:?} in\n{text}");
+                    assert_eq!(
+                        cfg.dominates(a, b),
+                        chain && reachable,
+                        "{a:?} {b:?} in\n{text}"
+                    );
                 }
             }
         }
