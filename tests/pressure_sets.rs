@@ -9,15 +9,22 @@
 //! Inputs: the register corpus (`tests/fixtures/regs`), the examples, the
 //! AMDGPU wrapper in `tests/fixtures/real_targets`, and LLVM 14's real
 //! register files (`llvm/lib/Target/<T>/<T>RegisterInfo.td` of the corpus,
-//! wrapped with Target.td, the HW modes they need and a `Target` def).
+//! wrapped with Target.td, the HW modes they need and a `Target` def), and
+//! random register files (`tests/common/gen.rs`). A property test checks the
+//! invariants of the sets on random files without the oracle.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regdesc_core::driver;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use common::gen;
+use regdesc_core::driver::{self, Input};
 use regdesc_core::lanes::LaneMode;
+use regdesc_core::regs::RegBank;
 
 /// LLVM 14's targets whose register file goes through llvm-tblgen with a
 /// small wrapper: (directory, file, what the wrapper adds before it).
@@ -290,4 +297,165 @@ fn real_targets() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     finish(failures, REAL_TARGETS.len());
+}
+
+#[test]
+fn random_files() {
+    let (Some(tool), Some(llvm_inc)) = (common::llvm_tblgen(), common::llvm_include_dir()) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("regdesc-pressure-random-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let file = dir.join("random.td");
+    let mut runner = TestRunner::new(Config {
+        cases: 32,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let compared = std::cell::Cell::new(0u32);
+    let result = runner.run(&gen::spec(), |s| {
+        let text = gen::td(&s);
+        std::fs::write(&file, &text).expect("write");
+        let mut cmd = Command::new(&tool);
+        cmd.arg("-gen-register-info")
+            .arg("-I")
+            .arg(&llvm_inc)
+            .arg(&file);
+        let ran = common::run_limited(cmd, common::tblgen_limit()).map_err(TestCaseError::fail)?;
+        let run = driver::bank(&Input::text("random.td", text.clone()), LaneMode::Llvm);
+        if !ran.success {
+            // Rejected, crashed, or out of lane-mask bits: see regs_random_parity.
+            return Ok(());
+        }
+        let expected = pressure_from_inc(&ran.stdout_str()).map_err(TestCaseError::fail)?;
+        let bank = run
+            .bank
+            .as_ref()
+            .ok_or_else(|| TestCaseError::fail(format!("{}\n{text}", run.render(false))))?;
+        let got = bank.pressure.to_text(bank);
+        if let Some(diff) = common::first_difference(&expected, &got) {
+            return Err(TestCaseError::fail(format!("{diff}\n{text}")));
+        }
+        compared.set(compared.get() + 1);
+        Ok(())
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(
+        compared.get() >= 8,
+        "only {} files compared",
+        compared.get()
+    );
+}
+
+/// The invariants of the pressure model of a complete bank.
+fn check_invariants(bank: &RegBank) -> Result<(), String> {
+    let p = &bank.pressure;
+    let num_sets = p.sets.len() as u32;
+    if p.sets.is_empty() {
+        return Err("no pressure set".into());
+    }
+    // Numbered by size, as LLVM numbers them.
+    if p.sets
+        .windows(2)
+        .any(|w| w[0].units.len() > w[1].units.len())
+    {
+        return Err("sets are not ordered by size".into());
+    }
+    let ascending = |v: &[u32]| v.windows(2).all(|w| w[0] < w[1]);
+    for s in &p.sets {
+        if !ascending(&s.units) {
+            return Err(format!("units of {} are not ascending", s.name));
+        }
+    }
+    let artificial = |u: u32| {
+        bank.reg_units[u as usize]
+            .roots
+            .iter()
+            .flatten()
+            .any(|&r| bank.reg(r).artificial)
+    };
+    for (c, rc) in bank.classes.iter().enumerate() {
+        let sets = &p.class_sets[c];
+        if !ascending(sets) || sets.iter().any(|&s| s >= num_sets) {
+            return Err(format!("{}: bad set list {sets:?}", rc.name));
+        }
+        if !rc.allocatable {
+            if !sets.is_empty() {
+                return Err(format!("{} is not allocatable but has sets", rc.name));
+            }
+            continue;
+        }
+        let mut units: Vec<u32> = rc
+            .members
+            .iter()
+            .flat_map(|&r| bank.reg(r).units.iter().copied())
+            .filter(|&u| !artificial(u))
+            .collect();
+        units.sort_unstable();
+        units.dedup();
+        // Every allocatable class with units is covered by each of its sets,
+        // and by at least one.
+        if !units.is_empty() && sets.is_empty() {
+            return Err(format!("{}: no pressure set covers its units", rc.name));
+        }
+        for &s in sets {
+            let set = &p.sets[s as usize].units;
+            if let Some(u) = units.iter().find(|u| set.binary_search(u).is_err()) {
+                return Err(format!(
+                    "{}: unit {u} is not in its set {}",
+                    rc.name, p.sets[s as usize].name
+                ));
+            }
+        }
+    }
+    for (u, sets) in p.unit_sets.iter().enumerate() {
+        let expected: Vec<u32> = (0..num_sets)
+            .filter(|&s| p.sets[s as usize].units.binary_search(&(u as u32)).is_ok())
+            .collect();
+        if *sets != expected {
+            return Err(format!("unit {u}: sets {sets:?}, expected {expected:?}"));
+        }
+        if artificial(u as u32) && (p.unit_weights[u] != 0 || !sets.is_empty()) {
+            return Err(format!("artificial unit {u} has weight or sets"));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn invariants_of_random_files(s in gen::spec()) {
+        let text = gen::td(&s);
+        let run = driver::bank(&Input::text("random.td", text.clone()), LaneMode::Llvm);
+        // Files llvm-tblgen rejects are not the point here.
+        if let Some(bank) = &run.bank {
+            check_invariants(bank).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        }
+    }
+}
+
+#[test]
+fn invariants_of_the_corpus() {
+    let mut files = Vec::new();
+    for dir in ["tests/fixtures/regs", "examples"] {
+        files.extend(common::files_with_extension(
+            &common::repo_root().join(dir),
+            "td",
+        ));
+    }
+    for f in files {
+        let run = driver::bank(&Input::file(&f), LaneMode::Llvm);
+        let bank = run
+            .bank
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}:\n{}", f.display(), run.render(false)));
+        if let Err(e) = check_invariants(bank) {
+            panic!("{}: {e}", f.display());
+        }
+    }
 }

@@ -71,6 +71,23 @@ fn main() {
         .map(|i| t.sub_reg_index_name(i));
     println!("subd2 then w1 = {c:?}");
 
+    // Register pressure: what a SIMD8 dword tuple costs, and where it counts.
+    let sets: Vec<String> = t
+        .class_pressure_sets(classes::RegD_SIMD8)
+        .map(|p| {
+            format!(
+                "{} (limit {})",
+                t.pressure_set_name(p),
+                t.pressure_set_limit(p)
+            )
+        })
+        .collect();
+    let (weight, limit) = t.class_weight(classes::RegD_SIMD8);
+    println!(
+        "RegD_SIMD8: weight {weight} of {limit}; pressure sets: {}",
+        sets.join(", ")
+    );
+
     println!(
         "intel_grf_simd16.td in llvm mode: {} lanes in a {}-bit LaneMask",
         simd16_lanes(),

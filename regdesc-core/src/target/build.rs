@@ -213,7 +213,12 @@ impl Target {
                 .map(|p| PressureSetInfo {
                     name: p.name.clone(),
                     limit: p.limit,
-                    units: p.units.iter().map(|&u| RegUnit(u)).collect(),
+                    units: p
+                        .units
+                        .iter()
+                        .take_while(|&&u| (u as usize) < bank.num_native_reg_units)
+                        .map(|&u| RegUnit(u))
+                        .collect(),
                 })
                 .collect(),
             reg_names: HashMap::new(),

@@ -40,7 +40,9 @@ pub struct Pressure {
 pub struct PressureSet {
     /// A class name, or class names joined by `_with_`.
     pub name: String,
-    /// Its native units, ascending (adopted units count in `limit` only).
+    /// Its units, ascending: native units, then "adopted" ones (numbered
+    /// from [`RegBank::num_native_reg_units`]), which LLVM creates only to
+    /// even out register weights.
     pub units: Vec<RegUnitId>,
     /// The sum of its units' weights (LLVM's `getRegPressureSetLimit`).
     pub limit: u32,
@@ -149,12 +151,7 @@ pub fn compute(rk: &RecordKeeper, bank: &RegBank) -> Result<Pressure, RegsError>
         .iter()
         .map(|&s| PressureSet {
             name: sets[s].name.clone(),
-            units: sets[s]
-                .units
-                .ones()
-                .take_while(|&u| u < num_native)
-                .map(|u| u as RegUnitId)
-                .collect(),
+            units: sets[s].units.ones().map(|u| u as RegUnitId).collect(),
             limit: weight_of(&sets[s].units),
         })
         .collect();

@@ -19,8 +19,12 @@
 //!   a new, "adopted" unit. Adopted units only carry weight: they are not
 //!   native units, do not alias, and are not in the emitted unit tables.
 //!
-//! Set weights are recomputed after each change (only for the sets a change
-//! can affect, which gives LLVM's results without its full recomputations).
+//! LLVM's results, without LLVM's repeated work: set weights are recomputed
+//! only for the sets a change can affect; a register takes on only the
+//! units of sub-registers that grew since it last looked; and a walk skips
+//! the sub-registers whose steps did nothing at the current state (a
+//! generation counter tells states apart), since repeating them would do
+//! nothing again.
 //! An artificial single unit cannot take weight: llvm-tblgen then loops
 //! forever, which is reported as [`RegsError::UnitWeights`].
 
@@ -97,6 +101,20 @@ struct Normalizer<'a> {
     progressed: bool,
     /// The last register whose artificial single unit could not take weight.
     stuck: Option<RegId>,
+    /// Counts changes of the state (weights, units, set weights, singular
+    /// units): equal generations mean equal states.
+    generation: u64,
+    /// Per register: the `generation` at which its step did nothing.
+    clean_at: Vec<Option<u64>>,
+    /// Per register: the `generation` at which its step and those of all
+    /// its sub-registers did nothing: visiting it again at that generation
+    /// changes nothing, so the walk can skip it.
+    subtree_clean_at: Vec<Option<u64>>,
+    /// Per register: the `generation` of the last growth of its extra units.
+    grown_at: Vec<u64>,
+    /// Per register: the `generation` when it last took its sub-registers'
+    /// units (`None`: never).
+    inherited_at: Vec<Option<u64>>,
 }
 
 /// Computes the weight of every unit of a complete bank.
@@ -123,6 +141,11 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
         changed: false,
         progressed: false,
         stuck: None,
+        generation: 0,
+        clean_at: vec![None; n],
+        subtree_clean_at: vec![None; n],
+        grown_at: vec![0; n],
+        inherited_at: vec![None; n],
     };
     nz.uber_sets();
     for s in 1..nz.ubers.len() {
@@ -243,6 +266,7 @@ impl Normalizer<'_> {
     fn set_weight(&mut self, s: usize) {
         let (bank, w) = (self.bank, &mut self.w);
         let mut max = 0;
+        let mut mutated = false;
         for &r in &self.ubers[s].regs {
             let units = bank.reg(r).units.iter().chain(&w.extra[r as usize]);
             let mut sum = 0;
@@ -253,6 +277,7 @@ impl Normalizer<'_> {
                 let uw = &mut w.weights[u as usize];
                 if *uw == 0 {
                     *uw = 1;
+                    mutated = true;
                 }
                 sum += *uw;
             }
@@ -261,22 +286,61 @@ impl Normalizer<'_> {
         let set = &mut self.ubers[s];
         if set.weight != max {
             set.weight = max;
-            self.progressed = true;
+            mutated = true;
         }
         for &r in &set.regs {
             let extra = &w.extra[r as usize];
             let native = &bank.reg(r).units;
             if native.len() + extra.len() == 1 && w.reg_weight(bank, r) == set.weight {
-                set.singular.extend(native.iter().chain(extra));
+                for &u in native.iter().chain(extra) {
+                    mutated |= set.singular.insert(u);
+                }
             }
+        }
+        if mutated {
+            self.mutated();
+        }
+    }
+
+    /// Notes a change of the state.
+    fn mutated(&mut self) {
+        self.generation += 1;
+        self.progressed = true;
+    }
+
+    /// Updates `r`'s set after `r` took on more units: only `r`'s weight
+    /// changed (it grew), so the set changes only if `r` is now heavier
+    /// than it (new units still weighing 0 get weight 1 first, as in
+    /// [`Normalizer::set_weight`]; no other register of a set has them).
+    fn reg_grew(&mut self, r: RegId) {
+        let s = self.uber_of[r as usize];
+        let w = &mut self.w;
+        let mut mutated = false;
+        for &u in &w.extra[r as usize] {
+            if !w.is_artificial(u) && w.weights[u as usize] == 0 {
+                w.weights[u as usize] = 1;
+                mutated = true;
+            }
+        }
+        if mutated {
+            self.mutated();
+        }
+        if self.w.reg_weight(self.bank, r) > self.ubers[s].weight {
+            self.set_weight(s);
         }
     }
 
     /// LLVM's `normalizeWeight` for top-level register `top`: its
-    /// sub-registers depth first in index order, then itself.
+    /// sub-registers depth first in index order, then itself. Sub-trees
+    /// whose steps would all do nothing (nothing changed since they last
+    /// did nothing) are not walked again: their root stands for them among
+    /// the finished registers, its units holding theirs.
     fn normalize(&mut self, top: RegId) {
         self.visit += 1;
         self.finished.clear();
+        if self.subtree_clean_at[top as usize] == Some(self.generation) {
+            return;
+        }
         let bank = self.bank;
         self.visit_of[top as usize] = self.visit;
         let mut stack: Vec<(RegId, usize)> = vec![(top, 0)];
@@ -286,20 +350,33 @@ impl Normalizer<'_> {
                 *next += 1;
                 if s != r && self.visit_of[s as usize] != self.visit {
                     self.visit_of[s as usize] = self.visit;
-                    stack.push((s, 0));
+                    if self.subtree_clean_at[s as usize] == Some(self.generation) {
+                        self.finished.push(s);
+                    } else {
+                        stack.push((s, 0));
+                    }
                 }
                 continue;
             }
             stack.pop();
             self.finish(r);
+            let g = Some(self.generation);
+            let clean = self.clean_at[r as usize] == g
+                && subs
+                    .iter()
+                    .all(|&(_, s)| s == r || self.subtree_clean_at[s as usize] == g);
+            if clean {
+                self.subtree_clean_at[r as usize] = g;
+            }
         }
     }
 
     /// The post-order step of `normalize` for `r`.
     fn finish(&mut self, r: RegId) {
         let bank = self.bank;
+        let before = self.generation;
         if self.inherit_units(r) && self.uber_of[r as usize] != 0 {
-            self.set_weight(self.uber_of[r as usize]);
+            self.reg_grew(r);
         }
         let s = self.uber_of[r as usize];
         let reg_weight = self.w.reg_weight(bank, r);
@@ -318,14 +395,14 @@ impl Normalizer<'_> {
             match first {
                 Some(u)
                     if count == 1
-                        && !self.in_finished(u)
-                        && !self.ubers[s].singular.contains(&u) =>
+                        && !self.ubers[s].singular.contains(&u)
+                        && !self.in_finished(u) =>
                 {
                     if self.w.is_artificial(u) {
                         self.stuck = Some(r);
                     } else {
                         self.w.weights[u as usize] += diff;
-                        self.progressed = true;
+                        self.mutated();
                         self.unit_weight_changed(u);
                     }
                 }
@@ -333,10 +410,12 @@ impl Normalizer<'_> {
                     let u = self.w.weights.len() as RegUnitId;
                     self.w.weights.push(diff);
                     self.w.extra[r as usize].push(u);
-                    self.progressed = true;
+                    self.extra_grew(r);
                 }
             }
             self.changed = true;
+        } else if self.generation == before {
+            self.clean_at[r as usize] = Some(before);
         }
         self.finished.push(r);
     }
@@ -350,29 +429,46 @@ impl Normalizer<'_> {
     }
 
     /// Takes on the units of `r`'s sub-registers it lacks; whether any.
+    /// Only sub-registers whose extra units grew since `r` last took them
+    /// are looked at.
     fn inherit_units(&mut self, r: RegId) -> bool {
         let bank = self.bank;
         let reg = bank.reg(r);
-        let mut add: Vec<RegUnitId> = self.missing[r as usize].clone();
+        let since = self.inherited_at[r as usize];
+        let mut add: Vec<RegUnitId> = match since {
+            None => self.missing[r as usize].clone(),
+            Some(_) => Vec::new(),
+        };
         for &s in reg.sub_regs.values() {
-            add.extend(&self.w.extra[s as usize]);
-        }
-        if add.is_empty() {
-            return false;
-        }
-        let extra = &mut self.w.extra[r as usize];
-        let before = extra.len();
-        for u in add {
-            if reg.units.binary_search(&u).is_ok() {
-                continue;
-            }
-            if let Err(p) = extra.binary_search(&u) {
-                extra.insert(p, u);
+            if since.is_none_or(|g| self.grown_at[s as usize] > g) {
+                add.extend(&self.w.extra[s as usize]);
             }
         }
-        let changed = extra.len() != before;
-        self.progressed |= changed;
+        let mut changed = false;
+        if !add.is_empty() {
+            add.sort_unstable();
+            add.dedup();
+            let extra = &mut self.w.extra[r as usize];
+            let before = extra.len();
+            extra.extend(
+                add.into_iter()
+                    .filter(|u| reg.units.binary_search(u).is_err()),
+            );
+            extra.sort_unstable();
+            extra.dedup();
+            changed = extra.len() != before;
+        }
+        if changed {
+            self.extra_grew(r);
+        }
+        self.inherited_at[r as usize] = Some(self.generation);
         changed
+    }
+
+    /// Notes that `r`'s extra units grew.
+    fn extra_grew(&mut self, r: RegId) {
+        self.mutated();
+        self.grown_at[r as usize] = self.generation;
     }
 
     /// Recomputes the sets of every register holding native unit `u`: its
