@@ -272,7 +272,16 @@ fn regdesc_tables_answer_as_llvm() {
         .cloned()
         .collect();
     let (built_rust, built_cpp) = std::thread::scope(|scope| {
-        let rust = scope.spawn(|| scratch.build(&members));
+        let rust = scope.spawn(|| {
+            let started = std::time::Instant::now();
+            let built = scratch.build(&members);
+            say(&format!(
+                "oracle: regdesc's side built in {:.1?} ({} crates)\n",
+                started.elapsed(),
+                members.len()
+            ));
+            built
+        });
         let cpp: Vec<Result<Built, String>> =
             parallel(&inputs, workers(), |i| oracle::build(&i.td, &i.includes));
         let rust = rust.join().unwrap_or_else(|_| BTreeMap::new());
@@ -305,8 +314,13 @@ fn regdesc_tables_answer_as_llvm() {
             Some(Err(e)) => return Outcome::Failed(e.clone()),
             None => return Outcome::Failed("the scratch crate was not built".into()),
         };
-        let llvm = match oracle::run(built) {
-            Ok(t) => t,
+        let llvm = match oracle::run_with_notes(built) {
+            Ok((text, notes)) => {
+                for note in notes.lines() {
+                    say(&format!("oracle note: {}: {note}\n", input.label));
+                }
+                text
+            }
             Err(e) => return Outcome::Failed(format!("the C++ oracle: {e}")),
         };
         let ours = match Scratch::run(binary) {

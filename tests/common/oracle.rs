@@ -143,6 +143,11 @@ pub struct Built {
 
 /// Runs a built oracle: its canonical text.
 pub fn run(built: &Built) -> Result<String, String> {
+    run_with_notes(built).map(|(text, _)| text)
+}
+
+/// Runs a built oracle: its canonical text and its notes (stderr).
+pub fn run_with_notes(built: &Built) -> Result<(String, String), String> {
     let ran = run_limited(Command::new(&built.binary), oracle_limit())?;
     if !ran.success {
         return Err(format!(
@@ -152,7 +157,10 @@ pub fn run(built: &Built) -> Result<String, String> {
             ran.stderr_str()
         ));
     }
-    String::from_utf8(ran.stdout).map_err(|_| "the oracle printed invalid UTF-8".to_string())
+    let notes = ran.stderr_str();
+    let text = String::from_utf8(ran.stdout)
+        .map_err(|_| "the oracle printed invalid UTF-8".to_string())?;
+    Ok((text, notes))
 }
 
 /// Builds (or finds in the cache) the oracle binary for `td`.
@@ -182,6 +190,7 @@ pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
         BUILD_VERSION,
         &flags,
         &oracle_h,
+        &read("oracle_pch.h")?,
         &target_cpp,
         &target.header,
         &target.inc,
@@ -223,8 +232,9 @@ pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
     let started = Instant::now();
     let target_obj = dir.join("target.o");
     if !target_obj.is_file() {
+        let pch = precompiled_header(tools, &sources, &cache)?;
         let work = unique_temp(&dir);
-        if let Err(e) = compile_target(tools, td, include_dirs, &target, &sources, &work) {
+        if let Err(e) = compile_target(tools, td, include_dirs, &target, &sources, &pch, &work) {
             let _ = std::fs::remove_dir_all(&work);
             return Err(e);
         }
@@ -269,6 +279,7 @@ fn compile_target(
     include_dirs: &[PathBuf],
     target: &GeneratedTarget,
     sources: &Path,
+    pch_dir: &Path,
     work: &Path,
 ) -> Result<(), String> {
     std::fs::create_dir_all(work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
@@ -290,16 +301,61 @@ fn compile_target(
                 .join(" ")
         ),
     )?;
-    // The tables are data: -O1 is enough. LLVM 14 writes some out-of-range
-    // weights into uint8_t tables (a narrowing error in C++11): let them
-    // truncate as LLVM's own build of such a file would have to.
     compile(
         tools,
         &sources.join("target.cpp"),
-        &[work, sources],
-        &["-O1", "-Wno-narrowing"],
+        &[pch_dir, work, sources],
+        TARGET_FLAGS,
         &work.join("target.o"),
     )
+}
+
+/// How target.cpp (and its precompiled header) is compiled. The tables are
+/// data: -O1 is enough. LLVM 14 writes some out-of-range weights into
+/// uint8_t tables (a narrowing error in C++11): they truncate, as LLVM's own
+/// build of such a file would have to.
+const TARGET_FLAGS: &[&str] = &["-O1", "-Wno-narrowing"];
+
+/// The directory holding `oracle_pch.h.gch`, `tests/oracle/oracle_pch.h`
+/// precompiled with target.cpp's flags (built once per set of inputs; GCC
+/// finds it first on the include path and falls back to the plain header
+/// if it cannot use it).
+fn precompiled_header(tools: &Toolchain, sources: &Path, cache: &Path) -> Result<PathBuf, String> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let read = |name: &str| {
+        std::fs::read_to_string(sources.join(name))
+            .map_err(|e| format!("cannot read tests/oracle/{name}: {e}"))
+    };
+    let key = hash_hex(&[
+        BUILD_VERSION,
+        &tools.cxxflags.join(" "),
+        &TARGET_FLAGS.join(" "),
+        &read("oracle_pch.h")?,
+        &read("oracle.h")?,
+    ]);
+    let dir = cache.join(format!("pch-{key}"));
+    let gch = dir.join("oracle_pch.h.gch");
+    if gch.is_file() {
+        return Ok(dir);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let tmp = unique_temp(&gch);
+    let mut cmd = Command::new(&tools.gxx);
+    cmd.args(["-x", "c++-header"])
+        .args(TARGET_FLAGS)
+        .args(&tools.cxxflags)
+        .arg("-I")
+        .arg(sources)
+        .arg(sources.join("oracle_pch.h"))
+        .arg("-o")
+        .arg(&tmp);
+    if let Err(e) = checked(cmd, "precompiling tests/oracle/oracle_pch.h") {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    rename(&tmp, &gch)?;
+    Ok(dir)
 }
 
 /// `llvm-tblgen -gen-register-info` output for `td`.

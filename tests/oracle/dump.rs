@@ -238,20 +238,19 @@ impl<'t, L: LaneBits> Printer<'t, L> {
     }
 
     /// harness.cpp's `composeDomains`: for each index I, the lanes of the
-    /// registers R:I in their own numbering; lane 0 for a leaf index.
-    fn compose_domains(&self) -> Vec<LaneMask<L>> {
+    /// leaf indices A with R:I:A existing; lane 0 for a leaf index.
+    fn compose_domains(&self, legal: &[Vec<SubRegIdx>]) -> Vec<LaneMask<L>> {
         let t = self.t;
         let mut domain = vec![LaneMask::<L>::NONE; t.num_sub_reg_indices() + 1];
-        for r in t.all_regs() {
-            for (i, s) in t.sub_regs_with_indices(r) {
-                for (j, _) in t.sub_regs_with_indices(s) {
-                    domain[usize::from(i.raw())] |= t.sub_reg_index_lane_mask(j);
-                }
+        for i in t.all_sub_reg_indices() {
+            let k = usize::from(i.raw());
+            if legal[k].is_empty() {
+                domain[k] = LaneMask::lane(0);
             }
-        }
-        for d in &mut domain {
-            if d.is_none() {
-                *d = LaneMask::lane(0);
+            for &a in &legal[k] {
+                if legal[usize::from(a.raw())].is_empty() {
+                    domain[k] |= t.sub_reg_index_lane_mask(a);
+                }
             }
         }
         domain
@@ -263,12 +262,15 @@ impl<'t, L: LaneBits> Printer<'t, L> {
     fn lane_mask_compose(&mut self) {
         let t = self.t;
         self.section("lane-mask-compose");
-        let domain = self.compose_domains();
+        let legal = self.legal_compositions();
+        let domain = self.compose_domains(&legal);
         for i in t.all_sub_reg_indices() {
             self.index_head(i);
             let d = domain[usize::from(i.raw())];
             let mut probes: Vec<LaneMask<L>> = d.lanes().map(LaneMask::lane).collect();
-            probes.push(d);
+            if d.any() {
+                probes.push(d);
+            }
             let mut answers = Vec::new();
             for p in probes {
                 let r = t.compose_lane_mask(Some(i), p);

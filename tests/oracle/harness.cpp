@@ -298,46 +298,63 @@ private:
   }
 
   /// The lane masks composeSubRegIndexLaneMask(I, X) is defined on, for
-  /// each index I: the lanes the registers R:I have in their own numbering
-  /// (their sub-register indices' lane masks). A leaf index (no R:I has
-  /// sub-registers) moves the one lane of a register without sub-registers,
-  /// lane 0. (LLVM gives that placeholder lane no meaning under an index that
-  /// has compositions: it is not asked there.)
-  std::vector<LaneBitmask> composeDomains() const {
+  /// each index I, as LLVM defines them (the "valid bits" its transform is
+  /// built from): the lanes of the leaf indices A (no register has
+  /// sub-registers under A) with R:I:A existing. A leaf index I moves the
+  /// one lane of a register without sub-registers, lane 0. (Where no leaf
+  /// composes with I, LLVM calls the composition invalid and answers
+  /// anything: nothing is asked.)
+  std::vector<LaneBitmask>
+  composeDomains(const std::vector<std::vector<unsigned>> &Legal) const {
     std::vector<LaneBitmask> Domain(NumIndices);
-    for (unsigned R = 1; R < NumRegs; ++R)
-      for (MCSubRegIndexIterator It(R, &MCRI); It.isValid(); ++It)
-        for (MCSubRegIndexIterator Sub(It.getSubReg(), &MCRI); Sub.isValid();
-             ++Sub)
-          Domain[It.getSubRegIndex()] |=
-              TRI().getSubRegIndexLaneMask(Sub.getSubRegIndex());
-    for (LaneBitmask &D : Domain)
-      if (D.none())
-        D = LaneBitmask::getLane(0);
+    for (unsigned I = 1; I < NumIndices; ++I) {
+      if (Legal[I].empty())
+        Domain[I] = LaneBitmask::getLane(0);
+      for (unsigned A : Legal[I])
+        if (Legal[A].empty())
+          Domain[I] |= TRI().getSubRegIndexLaneMask(A);
+    }
     return Domain;
   }
 
   /// composeSubRegIndexLaneMask(I, X) for X in I's domain (each lane alone,
   /// then all of them); reverseComposeSubRegIndexLaneMask(I, Y) for each
-  /// answer Y, where LLVM documents it as the inverse. The reverse answer is
-  /// printed within I's domain: where I's transform has several steps,
-  /// LLVM's reverse rotates the whole mask by every step's amount and sets
-  /// lanes that no R:I has.
+  /// answer Y, where LLVM documents it as the inverse (it gives X back).
+  /// The reverse answer is printed within I's domain. Where I's transform
+  /// has several steps, LLVM 14's reverse rotates the whole mask by every
+  /// step's amount and answers a strict superset of X: the text then has
+  /// the documented answer X, and the run reports it on stderr.
   void laneMaskCompose() {
     P.section("lane-mask-compose");
-    const std::vector<LaneBitmask> Domain = composeDomains();
+    const std::vector<LaneBitmask> Domain = composeDomains(legalCompositions());
+    unsigned Imprecise = 0;
+    std::string First;
     for (unsigned I = 1; I < NumIndices; ++I) {
       indexHead(I);
-      std::vector<LaneBitmask> Answers;
+      std::vector<std::pair<LaneBitmask, LaneBitmask>> Answers; // (X, Y)
       for (LaneBitmask Probe : lanesThenAll(Domain[I])) {
         LaneBitmask R = TRI().composeSubRegIndexLaneMask(I, Probe);
-        Answers.push_back(R);
+        Answers.emplace_back(Probe, R);
         P.line("compose " + mask(Probe) + " " + mask(R));
       }
-      for (LaneBitmask Y : Answers)
-        P.line("reverse " + mask(Y) + " " +
-               mask(TRI().reverseComposeSubRegIndexLaneMask(I, Y) & Domain[I]));
+      for (auto XY : Answers) {
+        LaneBitmask X = XY.first, Y = XY.second;
+        LaneBitmask R = TRI().reverseComposeSubRegIndexLaneMask(I, Y) & Domain[I];
+        if (Y.any() && R != X && (R & X) == X) {
+          if (!Imprecise++)
+            First = "index " + index(I) + ": reverse " + mask(Y) + " = " +
+                    mask(R) + ", documented " + mask(X);
+          R = X;
+        }
+        P.line("reverse " + mask(Y) + " " + mask(R));
+      }
     }
+    if (Imprecise)
+      std::fprintf(stderr,
+                   "note: LLVM 14's reverseComposeSubRegIndexLaneMask answers "
+                   "a strict superset of its documented inverse on %u probes "
+                   "(first: %s); the text has the documented answers\n",
+                   Imprecise, First.c_str());
   }
 
   void registerHead(unsigned R) {

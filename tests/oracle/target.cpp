@@ -16,15 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "oracle.h"
-#include "oracle_target.h"
+// First, so that its precompiled form can be used (see oracle_pch.h).
+#include "oracle_pch.h"
 
-#include "llvm/ADT/BitVector.h"
-#include "llvm/CodeGen/MachineFunction.h"
-#include "llvm/CodeGen/TargetFrameLowering.h"
-#include "llvm/CodeGen/TargetRegisterInfo.h"
-#include "llvm/CodeGen/TargetSubtargetInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
+#include "oracle_target.h"
 
 #define ORACLE_CAT2(A, B) A##B
 #define ORACLE_CAT(A, B) ORACLE_CAT2(A, B)
