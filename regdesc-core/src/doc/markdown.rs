@@ -279,10 +279,7 @@ fn text_layout(cx: &Ctx, r: crate::target::Reg) -> String {
                 .items
                 .iter()
                 .filter(|it| it.start < r1 && it.start + it.len > r0)
-                .map(|it| {
-                    it.half
-                        .map_or_else(|| t.idx(it.idx).name.clone(), str::to_string)
-                })
+                .map(|it| it.label.clone())
                 .collect();
             if labels.is_empty() {
                 continue;

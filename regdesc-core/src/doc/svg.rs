@@ -3,11 +3,12 @@
 //!
 //! - [`register_layout`]: a register's bits with its sub-registers nested
 //!   below it, one band per sub-register size, largest first, wrapped every
-//!   256 bits. A sub-register that is the low or high half of a
-//!   sub-register twice its size is marked `L` or `H`: for a SIMD8 qword
-//!   tuple the dword band reads `L H L H L H L H` on each 256-bit row, the
-//!   seed thread's picture of `r10`/`r11`. Where an index's offset or size is
-//!   unknown, the register's units stand in for bits.
+//!   256 bits. Boxes say their index name; in a band of halves of the band
+//!   above whose indices are not all defined ones (synthesized names such as
+//!   `subq1_then_w0_subq1_then_w1` do not fit), they say `L` or `H`: for a
+//!   SIMD8 qword tuple the dword band reads `L H L H L H L H` on each
+//!   256-bit row, the seed thread's picture of `r10`/`r11`. Where an index's
+//!   offset or size is unknown, the register's units stand in for bits.
 //! - [`lane_matrix`]: register classes × lanes. Columns are llvm lanes,
 //!   grouped under the coverage lane each became; a coverage lane standing
 //!   for several llvm lanes (coverage shares what llvm splits) is drawn in
@@ -22,7 +23,7 @@ use super::layout::SiteLayout;
 use crate::lanes::LaneMask;
 use std::collections::HashSet;
 
-use crate::target::{Reg, SubRegIdx, Target};
+use crate::target::{IndexOrigin, Reg, SubRegIdx, Target};
 
 /// Bits per row of a layout diagram (one Intel GRF register).
 pub const ROW_BITS: u32 = 256;
@@ -70,6 +71,10 @@ pub struct Item {
     /// `L` or `H` when it is the low or high half of a sub-register (or the
     /// register) twice its size.
     pub half: Option<&'static str>,
+    /// What its box says: the index name in a band of defined indices,
+    /// else `L`/`H` in a band of halves (the seed's `L H L H`), else the
+    /// index name.
+    pub label: String,
 }
 
 /// One band: the sub-registers of one size.
@@ -125,8 +130,7 @@ pub fn bands(t: &Target, r: Reg, size: Option<u32>) -> Bands {
     };
     let in_bits = reg.sub_regs.iter().all(|&(i, _)| known(i).is_some());
     let mut items: Vec<Item> = Vec::new();
-    let total: u32;
-    if in_bits {
+    let total: u32 = if in_bits {
         for &(i, s) in &reg.sub_regs {
             if let Some((o, z)) = known(i) {
                 items.push(Item {
@@ -136,11 +140,12 @@ pub fn bands(t: &Target, r: Reg, size: Option<u32>) -> Bands {
                     reg: s,
                     scattered: false,
                     half: None,
+                    label: String::new(),
                 });
             }
         }
         let end = items.iter().map(|it| it.start + it.len).max().unwrap_or(0);
-        total = end.max(size.unwrap_or(0)).max(1);
+        end.max(size.unwrap_or(0)).max(1)
     } else {
         for &(i, s) in &reg.sub_regs {
             let pos: Vec<u32> = t
@@ -159,10 +164,11 @@ pub fn bands(t: &Target, r: Reg, size: Option<u32>) -> Bands {
                 reg: s,
                 scattered: (b - a + 1) as usize != pos.len(),
                 half: None,
+                label: String::new(),
             });
         }
-        total = (reg.units.len() as u32).max(1);
-    }
+        (reg.units.len() as u32).max(1)
+    };
     let mut present: HashSet<(u32, u32)> = items.iter().map(|it| (it.start, it.len)).collect();
     present.insert((0, total));
     for it in &mut items {
@@ -196,6 +202,19 @@ pub fn bands(t: &Target, r: Reg, size: Option<u32>) -> Bands {
         match band.items.last() {
             Some(last) if it.start < last.start + last.len => band.skipped += 1,
             _ => band.items.push(it),
+        }
+    }
+    for band in &mut bands {
+        let defined = band
+            .items
+            .iter()
+            .all(|it| t.idx(it.idx).origin == IndexOrigin::Defined);
+        let halves = band.items.iter().all(|it| it.half.is_some());
+        for it in &mut band.items {
+            it.label = match it.half {
+                Some(h) if halves && !defined => h.to_string(),
+                _ => t.idx(it.idx).name.clone(),
+            };
         }
     }
     Bands {
@@ -334,11 +353,7 @@ pub fn register_layout(
                 }
                 title.push('\n');
                 title.push_str(&masks(it.idx));
-                let width = it.len as f64 * scale;
-                let label = match it.half {
-                    Some(h) => h.to_string(),
-                    None => fit(&name, width),
-                };
+                let label = fit(&it.label, it.len as f64 * scale);
                 put(
                     row_band,
                     it.start,

@@ -67,8 +67,10 @@
   var input = document.getElementById("search");
   var results = document.getElementById("search-results");
   if (input && results) {
-    input.addEventListener("input", function () {
-      showResults(input, results);
+    ["input", "change", "search"].forEach(function (ev) {
+      input.addEventListener(ev, function () {
+        showResults(input, results);
+      });
     });
     input.addEventListener("keydown", function (e) {
       if (e.key === "Enter") {
@@ -191,6 +193,9 @@
   if (window.location.hash) {
     var target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
     var more = target && target.querySelector("details.reg-more");
-    if (more) more.open = true;
+    if (more) {
+      more.open = true;
+      fill(more);
+    }
   }
 })();
