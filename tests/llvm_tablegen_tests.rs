@@ -413,9 +413,7 @@ fn full_targets(src: &Path) -> Vec<PathBuf> {
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "td"))
-            .filter(|p| {
-                std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(defines_target))
-            })
+            .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(defines_target)))
             .collect();
         files.sort();
         targets.extend(files);
@@ -451,7 +449,11 @@ fn full_targets_print_records_identically() {
     );
     let base = env.src.join("llvm/lib/Target");
     let outcomes = parallel_map(&targets, |file| {
-        let what = file.strip_prefix(&base).unwrap_or(file).display().to_string();
+        let what = file
+            .strip_prefix(&base)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         let dir = file.parent().unwrap_or(Path::new("."));
         let name = file.file_name().unwrap_or_default();
         let args = ["-I", &env.include.display().to_string(), "-I", "."].map(String::from);

@@ -523,7 +523,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             .iter()
             .filter(|o| !o.reg().is_some_and(|r| r.implicit))
             .collect();
-        if rest.len() % 2 != 0 || rest.is_empty() {
+        if !rest.len().is_multiple_of(2) || rest.is_empty() {
             self.report(
                 b,
                 k,
@@ -605,7 +605,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             );
         }
         let rest = &i.ops[1.min(i.ops.len())..];
-        if rest.len() % 2 != 0 {
+        if !rest.len().is_multiple_of(2) {
             self.report(
                 b,
                 k,
