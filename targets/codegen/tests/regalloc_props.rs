@@ -88,6 +88,44 @@ proptest! {
     }
 }
 
+/// The random programs are not too easy: over 200 of them the allocator
+/// spills, reloads and coalesces copies (the property tests above
+/// would pass vacuously otherwise).
+#[test]
+fn random_programs_exercise_spilling_and_coalescing() {
+    let instrs = mir_support::amd_instrs();
+    let spec = Spec::new(amd::AMDLike, "V1");
+    let mut total = regdesc_codegen::regalloc::AllocStats::default();
+    let mut dynamic = 0i64;
+    for seed in 0..200u64 {
+        let (text, n) = gen::program(&spec, seed, 40);
+        let f = mir_support::parse_one(&text, &spec.ri, &instrs);
+        let p = mir_support::pipeline(
+            &f,
+            &spec.ri,
+            &instrs,
+            &gen::args(seed, n),
+            &AllocOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        total.spilled += p.stats.spilled;
+        total.reloads += p.stats.reloads;
+        total.stores += p.stats.stores;
+        total.coalesced += p.stats.coalesced;
+        total.copies_removed += p.stats.copies_removed;
+        let steps = |g: &regdesc_codegen::mir::MFunction| {
+            regdesc_codegen::mir::interp::run(g, &spec.ri, &instrs, &gen::args(seed, n), 1 << 30)
+                .map(|o| o.steps)
+                .unwrap_or(0)
+        };
+        dynamic += steps(&p.allocated) as i64 - steps(&f) as i64;
+    }
+    println!("dynamic overhead (instructions executed after allocation minus before): {dynamic}");
+    println!("{total:?}");
+    assert!(total.spilled > 0 && total.reloads > 0, "{total:?}");
+    assert!(total.coalesced > 100, "{total:?}");
+}
+
 /// Prints one case's stages: `REGDESC_SEED=... REGDESC_SIZE=... cargo test
 /// --release -p regdesc-codegen --test regalloc_props -- --ignored --nocapture`.
 #[test]

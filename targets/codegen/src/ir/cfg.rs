@@ -372,7 +372,7 @@ mod tests {
                     1 + (x >> 17) as usize % (n - 1),
                 );
                 text.push_str(&format!("b{k}:\n"));
-                if x % 5 == 0 {
+                if x.is_multiple_of(5) {
                     text.push_str("  ret void\n");
                 } else {
                     text.push_str(&format!("  br i1 %c, label %b{t}, label %b{e}\n"));

@@ -83,7 +83,7 @@ impl Bits {
     /// Bits `offset..offset + width`.
     pub fn extract(&self, offset: u32, width: u32) -> Bits {
         let mut out = Bits::zero(width);
-        if offset % 64 == 0 {
+        if offset.is_multiple_of(64) {
             let start = (offset / 64) as usize;
             for (k, w) in out.words.iter_mut().enumerate() {
                 *w = self.words.get(start + k).copied().unwrap_or(0);
@@ -631,7 +631,7 @@ mod tests {
         assert_eq!(b.extract(32, 32).to_u128(), 0xdead_beef);
         assert_eq!(b.extract(48, 16).to_u128(), 0xdead);
         assert_eq!(b.extract(0, 32).to_u128(), 0);
-        assert_eq!(format!("{}", Bits::from_u128(16, 0x1ff_ff)), "i16 0xffff");
+        assert_eq!(format!("{}", Bits::from_u128(16, 0x0001_ffff)), "i16 0xffff");
     }
 
     #[test]

@@ -175,7 +175,8 @@ impl<L: LaneBits> LiveInterval<L> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UndefinedRead {
     pub vreg: VReg,
-    /// A block where it is read before any def in the block.
+    /// A block where it is read before any def in the block, and some
+    /// path from the entry to there has no def.
     pub block: MBlockId,
 }
 
@@ -369,8 +370,8 @@ fn atoms<L: LaneBits>(full: LaneMask<L>, events: &[Event<L>]) -> Vec<LaneMask<L>
 }
 
 /// Live segments of one variable from its events (sorted by slot, uses
-/// before defs at the same slot). Sets `undefined` to a block where a read
-/// is reached by no def.
+/// before defs at the same slot). Sets `undefined` to a block with a read
+/// that some path from the entry reaches without a def.
 fn ranges<L: LaneBits>(
     events: impl Iterator<Item = Event<L>> + Clone,
     slots: &Slots,
@@ -388,7 +389,8 @@ fn ranges<L: LaneBits>(
     let stamp = marks.stamp;
     // Blocks with events: upward-exposed reads and defs.
     let mut touched: Vec<MBlockId> = Vec::new();
-    let mut work: Vec<MBlockId> = Vec::new();
+    // (block, the block whose read made it live-in)
+    let mut work: Vec<(MBlockId, MBlockId)> = Vec::new();
     let mut last_block: Option<MBlockId> = None;
     for e in events.clone() {
         let b = slots.block_of(e.slot);
@@ -397,16 +399,16 @@ fn ranges<L: LaneBits>(
             touched.push(b);
             if !e.is_def {
                 marks.live_in[b.index()] = stamp;
-                work.push(b);
+                work.push((b, b));
             }
         }
         if e.is_def {
             marks.has_def[b.index()] = stamp;
         }
     }
-    while let Some(b) = work.pop() {
+    while let Some((b, origin)) = work.pop() {
         if b.index() == 0 {
-            undefined.get_or_insert(b);
+            undefined.get_or_insert(origin);
         }
         for &p in cfg.preds(b) {
             let pi = p.index();
@@ -415,7 +417,7 @@ fn ranges<L: LaneBits>(
                 touched.push(p);
                 if marks.has_def[pi] != stamp && marks.live_in[pi] != stamp {
                     marks.live_in[pi] = stamp;
-                    work.push(p);
+                    work.push((p, origin));
                 }
             }
         }

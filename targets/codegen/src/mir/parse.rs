@@ -202,11 +202,15 @@ fn number<T: std::str::FromStr>(p: &Pair<Rule>, what: &str) -> Result<T, Diag> {
     })
 }
 
+/// Where a virtual register is first mentioned, and its class and where
+/// that was given.
+type Mention = (Span, Option<(RegClass, Span)>);
+
 struct Builder<'a, 't, L: LaneBits + 'static> {
     names: &'a Names<'t, L>,
     instrs: &'a InstrSet,
     /// Each virtual register's first mention and its class annotations.
-    vreg_mentions: HashMap<u32, (Span, Option<(RegClass, Span)>)>,
+    vreg_mentions: HashMap<u32, Mention>,
 }
 
 impl<L: LaneBits> Builder<'_, '_, L> {
@@ -237,7 +241,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
             .help("a function body is a list of blocks `bb.0:`, `bb.1:`, ..."));
         }
         // Classes of virtual registers.
-        let mut vregs: Vec<(u32, (Span, Option<(RegClass, Span)>))> =
+        let mut vregs: Vec<(u32, Mention)> =
             self.vreg_mentions.into_iter().collect();
         vregs.sort_by_key(|(n, _)| *n);
         let top = vregs.last().map_or(0, |(n, _)| *n as usize + 1);

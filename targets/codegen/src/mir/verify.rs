@@ -61,7 +61,13 @@ struct Verifier<'a, R: RegisterInfo> {
 impl<R: RegisterInfo> Verifier<'_, R> {
     fn report(&mut self, b: MBlockId, k: usize, i: &MInst, code: &'static str, msg: String) {
         let d = match &i.span {
-            Some(sp) => Diag::new(code, msg, sp.clone()).label("here"),
+            Some(sp) => {
+                let d = Diag::new(code, msg, sp.clone()).label(label(code));
+                match help(code) {
+                    Some(h) => d.help(h),
+                    None => d,
+                }
+            }
             None => Diag::unlocated(
                 code,
                 format!(
@@ -517,7 +523,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             .iter()
             .filter(|o| !o.reg().is_some_and(|r| r.implicit))
             .collect();
-        if rest.len() % 2 != 0 || rest.is_empty() {
+        if !rest.len().is_multiple_of(2) || rest.is_empty() {
             self.report(
                 b,
                 k,
@@ -599,7 +605,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             );
         }
         let rest = &i.ops[1.min(i.ops.len())..];
-        if rest.len() % 2 != 0 {
+        if !rest.len().is_multiple_of(2) {
             self.report(
                 b,
                 k,
@@ -740,14 +746,23 @@ impl<R: RegisterInfo> Verifier<'_, R> {
     fn defined_before_use(&mut self, cfg: &MCfg) {
         let live = Liveness::compute(self.f, self.ri, cfg);
         for u in &live.undefined {
-            // Report at the first read of the register.
-            let at = self.f.blocks.iter().enumerate().find_map(|(bi, b)| {
-                b.insts.iter().enumerate().find_map(|(k, i)| {
-                    i.reg_ops()
-                        .any(|(_, r)| r.reads() && r.vreg() == Some(u.vreg))
-                        .then_some((MBlockId(bi as u32), k, i))
-                })
-            });
+            // Report at the first read in the block that is not preceded
+            // by a def there.
+            let b = &self.f.blocks[u.block.index()];
+            let mut at = None;
+            for (k, i) in b.insts.iter().enumerate() {
+                if i.reg_ops()
+                    .any(|(_, r)| r.reads() && r.vreg() == Some(u.vreg))
+                {
+                    at = Some((u.block, k, i));
+                    break;
+                }
+                if i.reg_ops()
+                    .any(|(_, r)| r.is_def && r.vreg() == Some(u.vreg))
+                {
+                    break;
+                }
+            }
             if let Some((b, k, i)) = at {
                 self.report(
                     b,
@@ -762,4 +777,38 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             }
         }
     }
+}
+
+/// The label under an instruction with problem `code`.
+fn label(code: &str) -> &'static str {
+    match code {
+        "mir::sub-register" => "sub-register not in every register of the class",
+        "mir::width" => "operand widths differ",
+        "mir::no-terminator" | "mir::terminator" => "terminator misplaced",
+        "mir::phi" | "mir::phi-position" => "bad PHI",
+        "mir::ssa" => "not SSA",
+        "mir::undefined-read" => "read of a possibly undefined value",
+        "mir::early-clobber" => "early-clobber def overlaps a use",
+        "mir::tied-operand" => "tied operands disagree",
+        "mir::reg-sequence" => "bad REG_SEQUENCE",
+        _ => "in this instruction",
+    }
+}
+
+/// Help for problem `code`.
+fn help(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "mir::sub-register" => {
+            "use a class whose registers all have the index (the tables' sub_class_with_sub_reg)"
+        }
+        "mir::width" => "the operands of this opcode have the same width (class size or sub-register index size)",
+        "mir::no-terminator" => "end every block with BR, BRCOND or RET",
+        "mir::terminator" => "a terminator ends its block",
+        "mir::phi" => "a PHI has one (value, %bb.N) pair per predecessor of its block",
+        "mir::phi-position" => "PHIs come first in their block",
+        "mir::ssa" => "in SSA form every register has one def, which dominates its reads",
+        "mir::undefined-read" => "define the register on every path from the entry, or mark the read `undef`",
+        "mir::early-clobber" => "an early-clobber def is written before the uses are read: it needs its own register",
+        _ => return None,
+    })
 }

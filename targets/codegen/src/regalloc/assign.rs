@@ -19,16 +19,12 @@ use crate::mir::liveness::{LiveInterval, Liveness, Segment};
 use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, Sem, VReg};
 use crate::regalloc::matrix::{Matrix, Owner};
 
-/// How often a register may be evicted before it stays where it is.
-const MAX_EVICTIONS: u8 = 8;
-
 /// The outcome of one round.
 pub struct Round {
     /// The register of each virtual register (those with a live interval).
     pub assignment: Vec<Option<Reg>>,
     /// Registers that found none.
     pub failed: Vec<VReg>,
-    pub evictions: usize,
 }
 
 /// A copy partner: the other register and the parts each side names.
@@ -48,12 +44,8 @@ struct Assigner<'a, R: RegisterInfo> {
     weight: Vec<f32>,
     unspillable: &'a [bool],
     assignment: Vec<Option<Reg>>,
-    /// The units and segments each assigned register occupies.
-    occupied: Vec<Vec<(RegUnit, Vec<Segment>)>>,
-    evicted: Vec<u8>,
     hints: Vec<Vec<Hint>>,
     queue: BinaryHeap<((bool, u8, u32), Reverse<u32>)>,
-    evictions: usize,
 }
 
 /// Spill weights (LLVM's): uses and defs, each weighted by `8^loop depth`,
@@ -130,11 +122,8 @@ pub fn assign_round<R: RegisterInfo>(
         weight,
         unspillable,
         assignment: vec![None; n],
-        occupied: vec![Vec::new(); n],
-        evicted: vec![0; n],
         hints: hints(f, instrs),
         queue: BinaryHeap::new(),
-        evictions: 0,
     };
     for v in 0..n {
         if live.vregs.get(v).is_some_and(Option::is_some) {
@@ -155,7 +144,6 @@ pub fn assign_round<R: RegisterInfo>(
     Round {
         assignment: a.assignment,
         failed,
-        evictions: a.evictions,
     }
 }
 
@@ -289,86 +277,17 @@ impl<R: RegisterInfo> Assigner<'_, R> {
                 continue;
             }
             if fp.iter().all(|(u, segs)| self.matrix.is_free(*u, segs)) {
-                self.place(v, p, fp);
+                self.place(v, p, &fp);
                 return true;
             }
         }
-        // Evict lighter registers.
-        let w = self.weight[v.index()];
-        let mut best: Option<(f32, usize, Reg, Vec<VReg>)> = None;
-        for &p in order {
-            let fp = self.footprint(iv, p, &mut cache);
-            if fp
-                .iter()
-                .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true))
-            {
-                continue;
-            }
-            let mut owners = Vec::new();
-            for (u, segs) in &fp {
-                self.matrix.conflicts(*u, segs, &mut owners);
-            }
-            let mut victims = Vec::new();
-            let mut max_w = 0f32;
-            let mut ok = true;
-            for o in owners {
-                match o {
-                    Owner::Fixed => ok = false,
-                    Owner::Virt(o) => {
-                        let ow = self.weight[o.index()];
-                        // Values that cannot be spilled may always evict
-                        // lighter ones (they are never evicted themselves,
-                        // so this terminates); others only a few times.
-                        let worn = self.evicted[o.index()] >= MAX_EVICTIONS && w.is_finite();
-                        if ow >= w || worn {
-                            ok = false;
-                        }
-                        max_w = max_w.max(ow);
-                        victims.push(o);
-                    }
-                }
-                if !ok {
-                    break;
-                }
-            }
-            if !ok {
-                continue;
-            }
-            let better = match &best {
-                None => true,
-                Some((bw, bn, _, _)) => max_w < *bw || (max_w == *bw && victims.len() < *bn),
-            };
-            if better {
-                best = Some((max_w, victims.len(), p, victims));
-            }
-        }
-        let Some((_, _, p, victims)) = best else {
-            return false;
-        };
-        for o in victims {
-            self.unplace(o);
-            self.evicted[o.index()] = self.evicted[o.index()].saturating_add(1);
-            self.evictions += 1;
-            self.enqueue(o);
-        }
-        let fp = self.footprint(iv, p, &mut cache);
-        self.place(v, p, fp);
-        true
+        false
     }
 
-    fn place(&mut self, v: VReg, p: Reg, fp: Vec<(RegUnit, Vec<Segment>)>) {
-        for (u, segs) in &fp {
+    fn place(&mut self, v: VReg, p: Reg, fp: &[(RegUnit, Vec<Segment>)]) {
+        for (u, segs) in fp {
             self.matrix.insert(*u, segs, Owner::Virt(v));
         }
-        self.occupied[v.index()] = fp;
         self.assignment[v.index()] = Some(p);
-    }
-
-    fn unplace(&mut self, v: VReg) {
-        let fp = std::mem::take(&mut self.occupied[v.index()]);
-        for (u, segs) in &fp {
-            self.matrix.remove(*u, segs, Owner::Virt(v));
-        }
-        self.assignment[v.index()] = None;
     }
 }

@@ -22,7 +22,7 @@ use crate::mir::VReg;
 /// Who holds a segment of a unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Owner {
-    /// A physical register operand: never moved.
+    /// A physical register operand.
     Fixed,
     Virt(VReg),
 }
@@ -56,40 +56,11 @@ impl Matrix {
         })
     }
 
-    /// The owners of segments on `u` overlapping `segs`, each once.
-    pub fn conflicts(&self, u: RegUnit, segs: &[Segment], out: &mut Vec<Owner>) {
-        let Some(map) = self.units.get(u.index()) else {
-            out.push(Owner::Fixed);
-            return;
-        };
-        for s in segs {
-            for (_, &(end, owner)) in map.range(..s.end).rev() {
-                if end <= s.start {
-                    break;
-                }
-                if !out.contains(&owner) {
-                    out.push(owner);
-                }
-            }
-        }
-    }
-
     /// Puts `segs` on `u` for `owner` (they must be free).
     pub fn insert(&mut self, u: RegUnit, segs: &[Segment], owner: Owner) {
         if let Some(map) = self.units.get_mut(u.index()) {
             for s in segs {
                 map.insert(s.start, (s.end, owner));
-            }
-        }
-    }
-
-    /// Takes `owner`'s `segs` off `u`.
-    pub fn remove(&mut self, u: RegUnit, segs: &[Segment], owner: Owner) {
-        if let Some(map) = self.units.get_mut(u.index()) {
-            for s in segs {
-                if map.get(&s.start).is_some_and(|&(_, o)| o == owner) {
-                    map.remove(&s.start);
-                }
             }
         }
     }
@@ -112,10 +83,5 @@ mod tests {
         assert!(!m.is_free(u, &[seg(4, 6)]));
         assert!(!m.is_free(u, &[seg(0, 1), seg(11, 20)]));
         assert!(m.is_free(RegUnit(1), &[seg(0, 100)]));
-        let mut c = Vec::new();
-        m.conflicts(u, &[seg(0, 100)], &mut c);
-        assert_eq!(c, vec![Owner::Virt(VReg(1))]);
-        m.remove(u, &[seg(2, 5), seg(9, 12)], Owner::Virt(VReg(1)));
-        assert!(m.is_free(u, &[seg(0, 100)]));
     }
 }

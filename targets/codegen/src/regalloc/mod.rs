@@ -4,30 +4,32 @@
 //!
 //! It follows **Chow and Hennessy's priority-based colouring** ("The
 //! priority-based coloring approach to register allocation", ACM TOPLAS
-//! 12(4), 1990): live ranges are given registers one at a time, most
-//! valuable first (priority = spill cost saved per unit of length), instead
-//! of Chaitin–Briggs simplify/select over an interference graph; a range
-//! that finds no register is spilled, and allocation is retried with the
-//! spill code in place (Chaitin's spill-and-iterate). Two refinements come
-//! from the line of allocators LLVM's `RABasic`/`RAGreedy` belong to
-//! (J. Olesen, "Greedy register allocation in LLVM 3.0", 2011):
-//!
-//! - interference is not a graph but a per-register-unit union of live
-//!   segments ([`matrix`]);
-//! - a range that finds no free register may *evict* lighter ranges from
-//!   one, which go back into the queue.
+//! 12(4), 1990): live ranges get registers one at a time, most valuable
+//! first (priority = spill cost saved per unit of length, LLVM's spill
+//! weight), instead of Chaitin–Briggs simplify/select over an interference
+//! graph; a range that finds no free register is spilled everywhere, and
+//! assignment runs again with the spill code in place (Chaitin's
+//! spill-and-iterate). Ranges created by spilling are never spilled and go
+//! first. Interference is not a graph but, as in LLVM's `RABasic` and
+//! `RAGreedy` (J. Olesen, "Greedy register allocation in LLVM 3.0", 2011),
+//! a per-register-unit union of live segments ([`matrix`]); copies left
+//! after coalescing bias the choice towards their partner's register
+//! (hints).
 //!
 //! Why this and not graph colouring: GPU register files are tuples over
 //! shared units. In an interference graph a 64-bit pair "blocks" a varying
 //! number of 32-bit registers depending on its alignment, which is what
 //! Smith, Ramsey and Holloway's generalisation of Briggs ("A generalized
 //! algorithm for graph-coloring register allocation", PLDI 2004) has to
-//! compute per class pair; with per-unit segment unions the question "is
-//! this register free for this value?" is answered exactly, for any
+//! compute per pair of classes; with per-unit segment unions the question
+//! "is this register free for this value?" is answered exactly, for any
 //! overlap the tables describe, by checking the register's units — and a
 //! unit whose lanes of the value are dead is simply not checked, which is
 //! how sub-register liveness frees the dead half of a tuple. The priority
-//! order keeps the implementation small enough to test thoroughly.
+//! order keeps the implementation small enough to test thoroughly. What it
+//! does not do (LLVM's greedy allocator does): split live ranges, evict
+//! assigned ranges, rematerialise constants. A spilled value is reloaded
+//! before every use.
 //!
 //! # Pipeline
 //!
@@ -36,7 +38,9 @@
 //!
 //! 1. [`coalesce`]: join copy-related registers that do not interfere,
 //!    including sub-register copies into and out of tuples (narrowing the
-//!    tuple's class as the tables say).
+//!    tuple's class as the tables say). When the narrowed classes leave an
+//!    instruction unallocatable, allocation starts again without
+//!    coalescing.
 //! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]), assign in
 //!    priority order ([`assign`]), and when some ranges found no register,
 //!    spill them everywhere through the target's [`spill::SpillHook`] and
@@ -133,8 +137,6 @@ pub struct AllocStats {
     /// Spill instructions inserted.
     pub reloads: usize,
     pub stores: usize,
-    /// Evictions during assignment.
-    pub evictions: usize,
     /// Copies that became identities after assignment.
     pub copies_removed: usize,
 }
@@ -242,7 +244,6 @@ fn assign_rounds<R: RegisterInfo>(
         let live = Liveness::compute(f, ri, &cfg);
         unspillable.resize(f.vregs.len(), false);
         let round = assign::assign_round(f, ri, instrs, &cfg, &live, &unspillable, &opts.reserved);
-        stats.evictions += round.evictions;
         if round.failed.is_empty() {
             return Ok(Allocation {
                 assignment: round.assignment,

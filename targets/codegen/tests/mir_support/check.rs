@@ -43,7 +43,7 @@ fn add<L: regdesc_runtime::LaneBits>(live: &mut Live<L>, k: Key, m: LaneMask<L>)
 
 fn kill<L: regdesc_runtime::LaneBits>(live: &mut Live<L>, k: Key, m: LaneMask<L>) {
     if let Some(e) = live.get_mut(&k) {
-        *e = *e & !m;
+        *e &= !m;
         if e.is_none() {
             live.remove(&k);
         }
