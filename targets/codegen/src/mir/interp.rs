@@ -631,7 +631,10 @@ mod tests {
         assert_eq!(b.extract(32, 32).to_u128(), 0xdead_beef);
         assert_eq!(b.extract(48, 16).to_u128(), 0xdead);
         assert_eq!(b.extract(0, 32).to_u128(), 0);
-        assert_eq!(format!("{}", Bits::from_u128(16, 0x0001_ffff)), "i16 0xffff");
+        assert_eq!(
+            format!("{}", Bits::from_u128(16, 0x0001_ffff)),
+            "i16 0xffff"
+        );
     }
 
     #[test]

@@ -241,8 +241,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
             .help("a function body is a list of blocks `bb.0:`, `bb.1:`, ..."));
         }
         // Classes of virtual registers.
-        let mut vregs: Vec<(u32, Mention)> =
-            self.vreg_mentions.into_iter().collect();
+        let mut vregs: Vec<(u32, Mention)> = self.vreg_mentions.into_iter().collect();
         vregs.sort_by_key(|(n, _)| *n);
         let top = vregs.last().map_or(0, |(n, _)| *n as usize + 1);
         f.vregs = vec![None; top];
