@@ -245,8 +245,8 @@ impl Normalizer<'_> {
         self.ubers = vec![UberSet::default()];
         self.uber_of = vec![0; n];
         let mut set_of_leader = vec![usize::MAX; n];
-        for r in 0..n {
-            if !allocatable[r] {
+        for (r, &in_class) in allocatable.iter().enumerate() {
+            if !in_class {
                 self.ubers[0].regs.push(r as RegId);
                 continue;
             }
