@@ -97,31 +97,60 @@ pub fn site(input: &DocInput) -> Site {
         search::search_index_js(t, &cx.layout),
     );
     files.insert("assets/regs-data.js".to_string(), search::units_js(t));
-    files.insert(layout::INDEX_PAGE.to_string(), pages::index::render(&cx));
-    files.insert(
-        layout::INDICES_PAGE.to_string(),
-        pages::indices::render(&cx),
-    );
-    files.insert(
-        layout::REGS_PAGE.to_string(),
-        pages::regs::render_overview(&cx),
-    );
-    for gi in 0..cx.layout.groups.len() {
-        files.insert(cx.layout.group_page(gi), pages::regs::render_group(&cx, gi));
-    }
-    for ci in 0..t.classes.len() {
-        let c = RegClass(ci as u32);
-        files.insert(layout::class_url(t, c), pages::class::render(&cx, c));
-        if let Some(&r) = t.class(c).members.first() {
-            files
-                .entry(layout::layout_svg_url(t, r))
-                .or_insert_with(|| {
-                    svg::register_layout(&cx.v, &cx.layout, r, cx.size_of[r.index()], "../")
-                        .into_string()
-                });
+    // Class pages are most of the work: render them on the other cores
+    // while this thread renders the rest.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let classes: Vec<RegClass> = (0..t.classes.len() as u32).map(RegClass).collect();
+    let chunk = classes.len().div_ceil(threads).max(1);
+    // Each first register's layout is drawn once, with its first class.
+    let mut seen = std::collections::HashSet::new();
+    let draws: Vec<bool> = classes
+        .iter()
+        .map(|&c| t.class(c).members.first().is_some_and(|&r| seen.insert(r)))
+        .collect();
+    let (cx, draws) = (&cx, &draws);
+    let rendered: Vec<Vec<(String, String)>> = std::thread::scope(|s| {
+        let workers: Vec<_> = classes
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || -> Vec<(String, String)> {
+                    part.iter()
+                        .flat_map(|&c| class_files(cx, c, draws[c.index()]))
+                        .collect()
+                })
+            })
+            .collect();
+        let mut rest = vec![
+            (layout::INDEX_PAGE.to_string(), pages::index::render(cx)),
+            (layout::INDICES_PAGE.to_string(), pages::indices::render(cx)),
+            (
+                layout::REGS_PAGE.to_string(),
+                pages::regs::render_overview(cx),
+            ),
+        ];
+        for gi in 0..cx.layout.groups.len() {
+            rest.push((cx.layout.group_page(gi), pages::regs::render_group(cx, gi)));
         }
-    }
+        let mut all: Vec<Vec<(String, String)>> = workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect();
+        all.push(rest);
+        all
+    });
+    files.extend(rendered.into_iter().flatten());
     Site { files }
+}
+
+/// A class page, and (with `draw`) the layout image of its first register.
+fn class_files(cx: &pages::Ctx, c: RegClass, draw: bool) -> Vec<(String, String)> {
+    let t = cx.t;
+    let mut out = vec![(layout::class_url(t, c), pages::class::render(cx, c))];
+    if let Some(&r) = t.class(c).members.first().filter(|_| draw) {
+        let svg = svg::register_layout(&cx.v, &cx.layout, r, cx.size_of[r.index()], "../");
+        out.push((layout::layout_svg_url(t, r), svg.into_string()));
+    }
+    out
 }
 
 /// The one-file Markdown form.

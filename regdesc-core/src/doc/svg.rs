@@ -568,7 +568,13 @@ pub fn lane_matrix(v: &LaneViews, rows: &[MatrixRow], root: &str, full: bool) ->
     }
     let col_class = |l: u32| -> &'static str {
         match v.llvm_to_coverage.get(l as usize).copied().flatten() {
-            Some(c) if v.coverage_to_llvm[c as usize].len() > 1 => "s",
+            Some(c)
+                if v.coverage_to_llvm
+                    .get(c as usize)
+                    .is_some_and(|l| l.len() > 1) =>
+            {
+                "s"
+            }
             Some(_) => "p",
             None => "u",
         }

@@ -157,7 +157,16 @@ pub fn render(cx: &Ctx, id: RegClass) -> String {
             @if !whole.is_empty() {
                 details {
                     summary { "indices on every member (" (whole.len()) ")" }
-                    ul.inline { @for (i, _) in &whole { li { (cx.index_link(root, *i)) } } }
+                    // Names only: this list repeats on every class page
+                    // (the index table has the details).
+                    p.names {
+                        code {
+                            @for (n, (i, _)) in whole.iter().enumerate() {
+                                @if n > 0 { " " }
+                                (t.idx(*i).name)
+                            }
+                        }
+                    }
                 }
             }
         }
