@@ -450,11 +450,17 @@ fn run_doc(
         source_name: driver::source_name(&input.source).display().to_string(),
     };
     let start = std::time::Instant::now();
+    let mut steps: Vec<(&str, std::time::Duration)> = Vec::new();
     let written = match format {
         DocFormat::Html => {
             let site = regdesc_core::doc::site(&doc_input);
-            site.write(output)
-                .map(|()| format!("{} files, {} bytes", site.files.len(), site.size()))
+            steps.push(("render", start.elapsed()));
+            let start = std::time::Instant::now();
+            let done = site
+                .write(output)
+                .map(|()| format!("{} files, {} bytes", site.files.len(), site.size()));
+            steps.push(("write", start.elapsed()));
+            done
         }
         DocFormat::Markdown => {
             let text = regdesc_core::doc::markdown(&doc_input);
@@ -475,7 +481,9 @@ fn run_doc(
             }
         }
     };
-    let elapsed = start.elapsed();
+    if steps.is_empty() {
+        steps.push(("doc", start.elapsed()));
+    }
     match written {
         Ok(what) => {
             let counts = [diag::Severity::Error, diag::Severity::Warning]
@@ -488,7 +496,7 @@ fn run_doc(
                     counts[1]
                 );
             }
-            print_timings(&run, &[("doc", elapsed)]);
+            print_timings(&run, &steps);
             finish(run, ExitCode::SUCCESS)
         }
         Err(e) => {

@@ -48,8 +48,11 @@
 //!    target hook).
 //! 9. **Emission** of assembly for `llvm-mc` (AMD) or IGA (Intel).
 //!
-//! Steps 3–9 need the Rust register tables (issue 7); until they exist,
-//! `compile` says so and exits with status 2.
+//! Steps 6–8 exist, target-neutral and driven by the generated register
+//! tables: `regdesc_codegen::mir` (machine IR, its text form and verifier,
+//! PHI elimination, two-address lowering, lane liveness) and
+//! `regdesc_codegen::regalloc`. Steps 3–5 and 9 belong to the targets,
+//! which are not written yet: `compile` says so and exits with status 2.
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -114,7 +117,7 @@ enum Cmd {
         #[arg(long = "fn")]
         function: Option<String>,
     },
-    /// Compile for a GPU target (needs the register tables: not available yet).
+    /// Compile for a GPU target (the targets' instruction selection is not available yet).
     Compile {
         file: PathBuf,
         /// `amdgcn` or `intel-gen`.
@@ -180,8 +183,9 @@ fn main() -> ExitCode {
             status: 2,
             text: format!(
                 "error: `regdesc-cc compile --target {target}` is not available yet: the Intel Gen and \
-                 AMD GCN back ends need the Rust register tables (issue 7: the `regdesc!` macro and its \
-                 runtime crate)\nhelp: `regdesc-cc check` and `regdesc-cc run` work on the same input today\n"
+                 AMD GCN back ends (legalization, instruction selection, emission) are not written; the \
+                 machine IR and register allocator they build on are (`regdesc_codegen::mir`, \
+                 `regdesc_codegen::regalloc`)\nhelp: `regdesc-cc check` and `regdesc-cc run` work on the same input today\n"
             ),
         }),
     };

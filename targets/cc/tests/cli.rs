@@ -176,7 +176,7 @@ fn compile_is_not_available_yet() {
     assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(
-        err.contains("not available yet") && err.contains("issue 7"),
+        err.contains("not available yet") && err.contains("instruction selection"),
         "{err}"
     );
 }

@@ -93,6 +93,17 @@
   } catch (e) {
     return;
   }
+  // Unpack: a number for sub-registers means "the previous register's,
+  // each that many ids further"; null lanes mean "the previous register's".
+  for (var g = 1; g < group.regs.length; g++) {
+    if (typeof group.subs[g] === "number") {
+      var prev = group.subs[g - 1] || [];
+      var shifted = [];
+      for (var q = 0; q + 1 < prev.length; q += 2) shifted.push(prev[q], prev[q + 1] + group.subs[g]);
+      group.subs[g] = shifted;
+    }
+    if (group.lanes[g] === null) group.lanes[g] = group.lanes[g - 1];
+  }
   var names = (window.REGDESC_SEARCH && window.REGDESC_SEARCH.regs) || [];
   var indices = (window.REGDESC_SEARCH && window.REGDESC_SEARCH.indices) || [];
   var unitRegs = null;
@@ -171,7 +182,8 @@
     var masks = (group.lanes && group.lanes[k]) || [];
     var unitItems = units.map(function (u, j) {
       var li = document.createElement("li");
-      var m = masks[j] || ["", ""];
+      var m = masks[j] || "";
+      if (typeof m === "string") m = [m, m];
       li.textContent =
         "unit " + u + ": " + (m[0] || m[1] ? "0x" + (m[0] || "0") + " / 0x" + (m[1] || "0") : "whole register");
       return li;

@@ -118,7 +118,15 @@ pub fn render(cx: &Ctx, id: RegClass) -> String {
         @if super::runs(&cx.layout, &c.members).len() < c.members.len() {
             details {
                 summary { "every member" }
-                ul.inline { @for &r in &c.members { li { (cx.reg_link(root, r)) } } }
+                // Names only (the runs above link to the registers).
+                p.names {
+                    code {
+                        @for (n, &r) in c.members.iter().enumerate() {
+                            @if n > 0 { " " }
+                            (t.reg(r).name)
+                        }
+                    }
+                }
             }
         }
         h2 { "Allocation order" }

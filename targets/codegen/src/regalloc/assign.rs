@@ -194,31 +194,31 @@ impl<R: RegisterInfo> Assigner<'_, R> {
             .push(((unspillable, prio, w.max(0.0).to_bits()), Reverse(v.0)));
     }
 
-    /// The units of `p` and where `iv` occupies each (lanes a unit does
-    /// not cover, or that are dead, leave it free).
+    /// The units of `p` and, for each, which entry of `cache` says where
+    /// `iv` occupies it (lanes a unit does not cover, or that are dead,
+    /// leave it free; such units are left out).
     fn footprint(
         &self,
         iv: &LiveInterval<R::Lanes>,
         p: Reg,
         cache: &mut Vec<(LaneMask<R::Lanes>, Vec<Segment>)>,
-    ) -> Vec<(RegUnit, Vec<Segment>)> {
+        out: &mut Vec<(RegUnit, usize)>,
+    ) {
         let t = self.ri.tables();
-        let mut out = Vec::new();
+        out.clear();
         for (u, m) in t.unit_lane_masks(p) {
             let lanes = if m.is_none() { LaneMask::ALL } else { m };
-            let segs = match cache.iter().find(|(l, _)| *l == lanes) {
-                Some((_, s)) => s.clone(),
+            let k = match cache.iter().position(|(l, _)| *l == lanes) {
+                Some(k) => k,
                 None => {
-                    let s = iv.segments_for(lanes);
-                    cache.push((lanes, s.clone()));
-                    s
+                    cache.push((lanes, iv.segments_for(lanes)));
+                    cache.len() - 1
                 }
             };
-            if !segs.is_empty() {
-                out.push((u, segs));
+            if !cache[k].1.is_empty() {
+                out.push((u, k));
             }
         }
-        out
     }
 
     fn hinted(&self, v: VReg, rc: RegClass) -> Vec<Reg> {
@@ -265,29 +265,23 @@ impl<R: RegisterInfo> Assigner<'_, R> {
             .chain(order.iter().copied())
             .collect();
         // A free register.
+        let mut fp = Vec::new();
         for &p in &candidates {
             if !order.contains(&p) {
                 continue;
             }
-            let fp = self.footprint(iv, p, &mut cache);
-            if fp
+            self.footprint(iv, p, &mut cache, &mut fp);
+            let reserved = fp
                 .iter()
-                .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true))
-            {
-                continue;
-            }
-            if fp.iter().all(|(u, segs)| self.matrix.is_free(*u, segs)) {
-                self.place(v, p, &fp);
+                .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true));
+            if !reserved && fp.iter().all(|&(u, k)| self.matrix.is_free(u, &cache[k].1)) {
+                for &(u, k) in &fp {
+                    self.matrix.insert(u, &cache[k].1, Owner::Virt(v));
+                }
+                self.assignment[v.index()] = Some(p);
                 return true;
             }
         }
         false
-    }
-
-    fn place(&mut self, v: VReg, p: Reg, fp: &[(RegUnit, Vec<Segment>)]) {
-        for (u, segs) in fp {
-            self.matrix.insert(*u, segs, Owner::Virt(v));
-        }
-        self.assignment[v.index()] = Some(p);
     }
 }

@@ -21,7 +21,7 @@
 use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{segments_contain, Liveness, Segment};
+use crate::mir::liveness::{segments_contain, union, Liveness, Segment};
 use crate::mir::slots::Slots;
 use crate::mir::{InstrSet, MFunction, Operand, RegRef, Sem, VReg};
 
@@ -127,22 +127,21 @@ pub fn coalesce<R: RegisterInfo>(
                 // cur = p:k:cur.1
                 cur = (p, compose(t, k, cur.1)?);
             }
-            // Path compression: every visited register points at the root.
-            for x in path {
-                let mut c = (x, None);
-                loop {
-                    let (p, k) = rep[c.0.index()];
-                    if p == c.0 {
-                        break;
-                    }
-                    c = (p, compose(t, k, c.1)?);
+            // Path compression, nearest the root first: every visited
+            // register points at the root.
+            for &x in path.iter().rev() {
+                let (p, k) = rep[x.index()];
+                let (r, kr) = rep[p.index()];
+                if r != p {
+                    rep[x.index()] = (r, compose(t, kr, k)?);
                 }
-                rep[x.index()] = c;
             }
             Some(cur)
         };
 
     let mut removed: Vec<(usize, usize)> = Vec::new();
+    // Instructions whose defs are gone (the copies removed so far).
+    let mut dead_def = vec![false; num as usize];
     for c in &copies {
         let inst = &f.blocks[c.block].insts[c.index];
         let (Some(dst), Some(src)) = (inst.ops[0].reg(), inst.ops[1].reg()) else {
@@ -206,8 +205,8 @@ pub fn coalesce<R: RegisterInfo>(
         }
         let map = |m: LaneMask<R::Lanes>| t.compose_lane_mask(k, m);
         // Chaitin's test, per lane, skipping the copy's own def.
-        let skip_n = |slot: u32| n_is_dst && slot == c.slot;
-        let skip_w = |slot: u32| !n_is_dst && slot == c.slot;
+        let skip_n = |slot: u32| (n_is_dst && slot == c.slot) || dead_def[(slot / 2) as usize];
+        let skip_w = |slot: u32| (!n_is_dst && slot == c.slot) || dead_def[(slot / 2) as usize];
         let interferes = ni
             .defs
             .iter()
@@ -230,16 +229,15 @@ pub fn coalesce<R: RegisterInfo>(
             continue;
         };
         wi.class = new_class;
-        wi.defs.retain(|&(q, _)| q != c.slot);
-        wi.defs.extend(
-            ni.defs
-                .iter()
-                .filter(|&&(p, _)| p != c.slot)
-                .map(|&(p, m)| (p, map(m))),
-        );
-        wi.defs.sort_unstable_by_key(|&(p, _)| p);
-        wi.parts
-            .extend(ni.parts.into_iter().map(|(l, segs)| (map(l), segs)));
+        dead_def[(c.slot / 2) as usize] = true;
+        wi.defs.extend(ni.defs.iter().map(|&(p, m)| (p, map(m))));
+        for (l, segs) in ni.parts {
+            let l = map(l);
+            match wi.parts.iter_mut().find(|(m, _)| *m == l) {
+                Some((_, mine)) => *mine = union(&[mine.as_slice(), segs.as_slice()]),
+                None => wi.parts.push((l, segs)),
+            }
+        }
         for s in mapped_subs.into_iter().chain(k) {
             if !wi.subs.contains(&s) {
                 wi.subs.push(s);

@@ -60,6 +60,7 @@ pub mod matrix;
 pub mod spill;
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use regdesc_runtime::{Reg, RegisterInfo};
 
@@ -139,6 +140,23 @@ pub struct AllocStats {
     pub stores: usize,
     /// Copies that became identities after assignment.
     pub copies_removed: usize,
+    /// Where the time went.
+    pub time: PhaseTimes,
+}
+
+/// Time spent in each phase of [`allocate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// Liveness for the coalescer, and coalescing.
+    pub coalescing: Duration,
+    /// Liveness of each round.
+    pub liveness: Duration,
+    /// Assignment of each round.
+    pub assignment: Duration,
+    /// Spill code.
+    pub spilling: Duration,
+    /// Rewriting to physical registers.
+    pub rewriting: Duration,
 }
 
 /// The result of assignment, before rewriting.
@@ -160,9 +178,11 @@ pub fn allocate<R: RegisterInfo>(
     opts: &AllocOptions,
 ) -> Result<AllocStats, AllocError> {
     let a = assign(f, ri, instrs, hook, opts)?;
+    let start = Instant::now();
     let removed = rewrite(f, ri, instrs, &a.assignment);
     let mut stats = a.stats;
     stats.copies_removed = removed;
+    stats.time.rewriting = start.elapsed();
     Ok(stats)
 }
 
@@ -208,13 +228,15 @@ pub fn assign<R: RegisterInfo>(
     // Coalescing narrows classes; where that leaves an instruction more
     // operands of a class than it has disjoint registers, start again
     // without it.
+    let start = Instant::now();
     let original = f.clone();
     let cfg = MCfg::new(f);
     let live = Liveness::compute(f, ri, &cfg);
-    let stats = AllocStats {
+    let mut stats = AllocStats {
         coalesced: coalesce::coalesce(f, ri, instrs, &cfg, &live),
         ..AllocStats::default()
     };
+    stats.time.coalescing = start.elapsed();
     match assign_rounds(f, ri, instrs, hook, opts, stats) {
         Err(AllocError::OutOfRegisters { .. }) => {
             *f = original;
@@ -241,9 +263,13 @@ fn assign_rounds<R: RegisterInfo>(
         if stats.rounds > opts.max_rounds {
             return Err(AllocError::TooManyRounds(opts.max_rounds));
         }
+        let start = Instant::now();
         let live = Liveness::compute(f, ri, &cfg);
+        stats.time.liveness += start.elapsed();
+        let start = Instant::now();
         unspillable.resize(f.vregs.len(), false);
         let round = assign::assign_round(f, ri, instrs, &cfg, &live, &unspillable, &opts.reserved);
+        stats.time.assignment += start.elapsed();
         if round.failed.is_empty() {
             return Ok(Allocation {
                 assignment: round.assignment,
@@ -256,8 +282,10 @@ fn assign_rounds<R: RegisterInfo>(
                 .map_or(String::from("?"), |c| t.class_name(c).to_string());
             return Err(AllocError::OutOfRegisters { vreg: v, class });
         }
+        let start = Instant::now();
         let s = spill::spill_everywhere(f, ri, instrs, hook, &live, &round.failed)
             .map_err(AllocError::Spill)?;
+        stats.time.spilling += start.elapsed();
         stats.spilled += round.failed.len();
         stats.reloads += s.reloads;
         stats.stores += s.stores;

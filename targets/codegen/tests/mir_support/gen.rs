@@ -160,7 +160,9 @@ pub fn program<R: RegisterInfo>(spec: &Spec<R>, seed: u64, size: usize) -> (Stri
     let (name, k) = spec.live_in;
     let r = g.def(k, &format!("COPY ${name}"));
     g.scope.push(Val { reg: r, kind: k });
-    g.stmts(0);
+    while g.budget > 0 {
+        g.stmts(0);
+    }
     // Fold many values into one per width (keeping them all live until
     // here), and return the folds.
     let n = 1 + g.rng.below(12);
@@ -243,16 +245,25 @@ impl<R: RegisterInfo> Gen<'_, R> {
         }
     }
 
-    /// A value of `w` bits in scope: a whole register or a part of one.
+    /// A value of `w` bits in scope: a whole register or a part of one,
+    /// among the latest 48 values and a few of the 400 before them (so
+    /// that big programs stay linear to generate, and their live ranges
+    /// bounded as in real code).
     fn operand(&mut self, w: u32) -> Option<String> {
         let mut options: Vec<String> = Vec::new();
-        for v in &self.scope {
+        let n = self.scope.len();
+        let mut picks: Vec<usize> = (n.saturating_sub(48)..n).collect();
+        let older = n.saturating_sub(48).min(400);
+        for _ in 0..8.min(older) {
+            picks.push(n - 48 - 1 - self.rng.below(older));
+        }
+        for v in picks.into_iter().map(|i| self.scope[i]) {
             let k = &self.spec.kinds[v.kind];
             if k.width == w {
                 options.push(format!("%{}", v.reg));
             }
-            for (_, name, sw) in &k.subs {
-                if *sw == w {
+            for &(_, name, sw) in &k.subs {
+                if sw == w {
                     options.push(format!("%{}.{name}", v.reg));
                 }
             }
@@ -383,15 +394,15 @@ impl<R: RegisterInfo> Gen<'_, R> {
         let Some(c) = self.operand(w) else { return };
         let (t, e) = (self.new_block(), self.new_block());
         self.emit(format!("BRCOND {c}, %bb.{t}, %bb.{e}"));
-        let outer = self.scope.clone();
+        let base = self.scope.len();
         self.cur = t;
         self.stmts(depth + 1);
         let t_end = self.cur;
-        let t_scope = std::mem::replace(&mut self.scope, outer.clone());
+        let t_tail = self.scope.split_off(base);
         self.cur = e;
         self.stmts(depth + 1);
         let e_end = self.cur;
-        let e_scope = std::mem::replace(&mut self.scope, outer.clone());
+        let e_tail = self.scope.split_off(base);
         let j = self.new_block();
         self.blocks[t_end].push(format!("BR %bb.{j}"));
         self.blocks[e_end].push(format!("BR %bb.{j}"));
@@ -401,10 +412,12 @@ impl<R: RegisterInfo> Gen<'_, R> {
         for _ in 0..n {
             let k = self.rng.below(self.spec.kinds.len());
             let w = self.spec.kinds[k].width;
-            self.scope = t_scope.clone();
+            self.scope.extend_from_slice(&t_tail);
             let a = self.operand(w);
-            self.scope = e_scope.clone();
+            self.scope.truncate(base);
+            self.scope.extend_from_slice(&e_tail);
             let b = self.operand(w);
+            self.scope.truncate(base);
             if let (Some(a), Some(b)) = (a, b) {
                 let r = self.fresh();
                 let name = self.spec.kinds[k].name;
@@ -415,7 +428,6 @@ impl<R: RegisterInfo> Gen<'_, R> {
             }
         }
         // The values that dominate the join, and the PHIs.
-        self.scope = outer;
         self.scope.extend(phis);
     }
 
