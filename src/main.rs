@@ -69,6 +69,18 @@ enum DumpFormat {
     Llvm,
     /// The consumer model (registers, indices, classes, units, lanes) as JSON.
     Json,
+    /// What llvm-tblgen's register-info tables say about register pressure
+    /// (sets with names and limits, class and unit weights and sets), one
+    /// line per item.
+    Pressure,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DocFormat {
+    /// A static site: index, one page per class, indices, register groups.
+    Html,
+    /// One Markdown file, for pasting into a README.
+    Markdown,
 }
 
 #[derive(Subcommand)]
@@ -106,6 +118,30 @@ enum Command {
         /// when unchanged).
         #[arg(short = 'o', value_name = "OUT.rs")]
         output: PathBuf,
+        /// Write nothing; exit 1 when OUT.rs is not what would be written
+        /// (a staleness check for checked-in generated files).
+        #[arg(long)]
+        check: bool,
+    },
+    /// Write documentation: a static HTML site with SVG layouts (works from
+    /// file://), or one Markdown file.
+    Doc {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Where to write: the site's directory; for `--format markdown`, a
+        /// `.md` file, a directory (gets `index.md`) or `-` (stdout).
+        #[arg(short = 'o', value_name = "DIR")]
+        output: PathBuf,
+        /// The lane mode shown first and checked against the budget (masks
+        /// of both modes are shown).
+        #[arg(long, default_value = "coverage", value_parser = parse_lanes)]
+        lanes: LaneMode,
+        /// The lane budget the check reports against.
+        #[arg(long = "lane-bits", default_value_t = 64)]
+        lane_bits: u32,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "html")]
+        format: DocFormat,
     },
     /// Check a register file: summary, lane budget, and every problem found.
     Check {
@@ -185,12 +221,18 @@ fn main() -> ExitCode {
             lanes,
             format: DumpFormat::Json,
         } => run_dump_json(&input, lanes),
+        Command::Dump {
+            input,
+            lanes,
+            format: DumpFormat::Pressure,
+        } => run_dump_pressure(&input, lanes),
         Command::Emit {
             input,
             lanes,
             lane_bits,
             doc_url,
             output,
+            check,
         } => run_emit(
             &input,
             CheckOptions {
@@ -198,6 +240,22 @@ fn main() -> ExitCode {
                 lane_bits,
             },
             doc_url,
+            &output,
+            check,
+        ),
+        Command::Doc {
+            input,
+            output,
+            lanes,
+            lane_bits,
+            format,
+        } => run_doc(
+            &input,
+            CheckOptions {
+                mode: lanes,
+                lane_bits,
+            },
+            format,
             &output,
         ),
         Command::Check {
@@ -253,6 +311,19 @@ fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
     finish(run, ExitCode::SUCCESS)
 }
 
+fn run_dump_pressure(args: &InputArgs, mode: LaneMode) -> ExitCode {
+    let run = driver::bank(&args.input(), mode);
+    if !run.diagnostics.is_empty() {
+        eprint!("{}", run.render(color()));
+    }
+    let Some(bank) = &run.bank else {
+        return finish(run, ExitCode::from(1));
+    };
+    write_stdout(&bank.pressure.to_text(bank));
+    print_timings(&run, &[]);
+    finish(run, ExitCode::SUCCESS)
+}
+
 fn run_dump_json(args: &InputArgs, mode: LaneMode) -> ExitCode {
     // The model of the whole file: no lane budget.
     let opts = CheckOptions {
@@ -276,6 +347,7 @@ fn run_emit(
     opts: CheckOptions,
     doc_url: Option<String>,
     output: &std::path::Path,
+    check: bool,
 ) -> ExitCode {
     let run = driver::target(&args.input(), &opts);
     let errors: Vec<diag::Diagnostic> = run
@@ -297,6 +369,7 @@ fn run_emit(
     // The command line that regenerates the file, in its header.
     let command: Vec<String> = std::env::args()
         .skip(1)
+        .filter(|a| a != "--check")
         .map(|a| {
             if a.contains([' ', '"', '\'']) {
                 format!("{a:?}")
@@ -316,6 +389,17 @@ fn run_emit(
             return finish(run, ExitCode::from(1));
         }
     };
+    if check {
+        if std::fs::read(output).is_ok_and(|old| old == text.as_bytes()) {
+            return finish(run, ExitCode::SUCCESS);
+        }
+        eprintln!(
+            "regdesc: {} is stale: regenerate it with `regdesc {}`",
+            output.display(),
+            command.join(" ")
+        );
+        return finish(run, ExitCode::from(1));
+    }
     if let Err(e) = write_if_changed(output, &text) {
         eprintln!("regdesc: cannot write {}: {e}", output.display());
         return finish(run, ExitCode::from(1));
@@ -342,6 +426,84 @@ fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+fn run_doc(
+    args: &InputArgs,
+    opts: CheckOptions,
+    format: DocFormat,
+    output: &std::path::Path,
+) -> ExitCode {
+    let input = args.input();
+    let run = driver::target_both_modes(&input, &opts);
+    let (Some(target), Some(other), Some(check)) = (&run.target, &run.other_target, &run.check)
+    else {
+        // No model: the description cannot be documented; say why.
+        eprint!("{}", run.render(color()));
+        return finish(run, ExitCode::from(1));
+    };
+    let doc_input = regdesc_core::doc::DocInput {
+        target,
+        other,
+        check,
+        sources: &run.sources,
+        source_name: driver::source_name(&input.source).display().to_string(),
+    };
+    let start = std::time::Instant::now();
+    let mut steps: Vec<(&str, std::time::Duration)> = Vec::new();
+    let written = match format {
+        DocFormat::Html => {
+            let site = regdesc_core::doc::site(&doc_input);
+            steps.push(("render", start.elapsed()));
+            let start = std::time::Instant::now();
+            let done = site
+                .write(output)
+                .map(|()| format!("{} files, {} bytes", site.files.len(), site.size()));
+            steps.push(("write", start.elapsed()));
+            done
+        }
+        DocFormat::Markdown => {
+            let text = regdesc_core::doc::markdown(&doc_input);
+            if output.as_os_str() == "-" {
+                write_stdout(&text);
+                Ok(String::new())
+            } else {
+                let path = if output.extension().is_some_and(|e| e == "md") {
+                    output.to_path_buf()
+                } else {
+                    output.join("index.md")
+                };
+                path.parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| std::fs::write(&path, &text))
+                    .map(|()| format!("{}, {} bytes", path.display(), text.len()))
+            }
+        }
+    };
+    if steps.is_empty() {
+        steps.push(("doc", start.elapsed()));
+    }
+    match written {
+        Ok(what) => {
+            let counts = [diag::Severity::Error, diag::Severity::Warning]
+                .map(|s| check.diagnostics.iter().filter(|d| d.severity == s).count());
+            if !what.is_empty() {
+                eprintln!(
+                    "regdesc: wrote {what} to {}; check: {} errors, {} warnings (shown in the docs)",
+                    output.display(),
+                    counts[0],
+                    counts[1]
+                );
+            }
+            print_timings(&run, &steps);
+            finish(run, ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("regdesc: cannot write {}: {e}", output.display());
+            finish(run, ExitCode::from(1))
+        }
+    }
 }
 
 fn run_check(args: &InputArgs, opts: CheckOptions, format: Format) -> ExitCode {

@@ -6,7 +6,7 @@
 //!   the references fresh.
 //! - fail: regdesc rejects the file, its first error starts at the
 //!   fixture's `ERROR-AT`, its rendered diagnostics match the insta
-//!   snapshot in `tests/fixtures/fail/snapshots/`, and llvm-tblgen rejects
+//!   snapshot `tests/snapshots/fixtures__NAME.snap`, and llvm-tblgen rejects
 //!   it too (unless the fixture says `// ORACLE: skip`).
 //!
 //! Each test checks every fixture and then fails once, listing all of them.
@@ -28,7 +28,9 @@ use regdesc_core::source::SourceMap;
 
 const PASS_DIR: &str = "tests/fixtures/pass";
 const FAIL_DIR: &str = "tests/fixtures/fail";
-const SNAPSHOT_DIR: &str = "tests/fixtures/fail/snapshots";
+const SNAPSHOT_DIR: &str = "tests/snapshots";
+/// Fail-fixture snapshots are `tests/snapshots/fixtures__NAME.snap`.
+const SNAPSHOT_PREFIX: &str = "fixtures__";
 const REGEN: &str = "bash tests/fixtures/regen.sh";
 
 /// Time allowed for one tool run on one fixture.
@@ -356,11 +358,10 @@ fn fail_fixtures_are_rejected_at_the_right_place() {
             &diag::render(&rejection.sources, &rejection.diags, false),
             llvm_inc.as_deref(),
         );
-        let name = f.name.clone();
+        let name = format!("{SNAPSHOT_PREFIX}{}", f.name);
         let input = repo_root().join(&f.path);
         let snap = catch_unwind(AssertUnwindSafe(|| {
             insta::with_settings!({
-                snapshot_path => "fixtures/fail/snapshots",
                 prepend_module_to_snapshot => false,
                 omit_expression => true,
                 input_file => input,
@@ -370,7 +371,7 @@ fn fail_fixtures_are_rejected_at_the_right_place() {
         }));
         if let Err(p) = snap {
             problems.push(format!(
-                "diagnostics differ from {SNAPSHOT_DIR}/{}.snap ({}); review with \
+                "diagnostics differ from {SNAPSHOT_DIR}/{SNAPSHOT_PREFIX}{}.snap ({}); review with \
                  `cargo insta review` or accept with `INSTA_UPDATE=always cargo test --test fixtures`",
                 f.name,
                 panic_message(&*p).lines().next().unwrap_or("")
@@ -453,13 +454,20 @@ fn fixture_inventory() {
     // Orphan references and snapshots.
     let pass_names: BTreeSet<&str> = pass.iter().map(|f| f.name.as_str()).collect();
     let fail_names: BTreeSet<&str> = fail.iter().map(|f| f.name.as_str()).collect();
-    for (dir, ext, names) in [
-        (PASS_DIR, "records", &pass_names),
-        (SNAPSHOT_DIR, "snap", &fail_names),
+    for (dir, ext, prefix, names) in [
+        (PASS_DIR, "records", "", &pass_names),
+        (SNAPSHOT_DIR, "snap", SNAPSHOT_PREFIX, &fail_names),
     ] {
         for p in common::files_with_extension(&repo_root().join(dir), ext) {
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            if !names.contains(stem.as_str()) {
+            let stem = p
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let Some(name) = stem.strip_prefix(prefix) else {
+                continue;
+            };
+            if !names.contains(name) {
                 problems.push(format!("{}: no fixture of that name", p.display()));
             }
         }

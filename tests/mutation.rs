@@ -15,7 +15,6 @@ use std::time::Duration;
 use proptest::prelude::*;
 use regdesc_core::check::CheckOptions;
 use regdesc_core::driver::{self, Input, Prelude, Source};
-use regdesc_core::eval;
 
 /// How long one mutated input may take to go through every stage and render.
 const CASE_LIMIT: Duration = Duration::from_secs(5);

@@ -27,7 +27,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use regdesc_core::driver::{self, Run};
-use regdesc_core::eval;
 use regdesc_core::lanes::LaneMode;
 
 /// Where the wrappers are, relative to the repository root.
@@ -53,6 +52,9 @@ struct Setup {
 
 /// How long each step of one job took.
 type Timings = Vec<(&'static str, Duration)>;
+
+/// A finished job: its label, timings and verdict.
+type Outcome = (String, Timings, Result<(), String>);
 
 /// The targets that have a wrapper, sorted.
 fn wrapped_targets() -> Vec<String> {
@@ -221,7 +223,7 @@ fn real_targets_match_llvm_tblgen() {
 
     let started = Instant::now();
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(String, Timings, Result<(), String>)>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism()
         .map_or(2, usize::from)
         .min(jobs.len());

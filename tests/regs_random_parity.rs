@@ -2,13 +2,24 @@
 //! tuples, halves, artificial registers, aliases, composed indices, set
 //! operators). Files llvm-tblgen rejects must be rejected by regdesc too,
 //! unless llvm-tblgen crashed or ran out of lane-mask bits.
+//!
+//! llvm-tblgen 14 never finishes on some of these files (two registers
+//! aliasing a third, under tuples: it keeps reweighing register units);
+//! such a case is skipped after [`ORACLE_LIMIT`], and regdesc must still
+//! finish on it (it runs in-process, after the oracle).
 
 mod common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
+use std::time::Duration;
+
 use common::gen;
+
+/// How long llvm-tblgen gets on one random file (it takes well under a
+/// second when it finishes at all).
+const ORACLE_LIMIT: Duration = Duration::from_secs(10);
 use regdesc_core::driver::{self, Input};
 use regdesc_core::lanes::LaneMode;
 
@@ -28,14 +39,26 @@ fn random_files_dump_like_llvm_tblgen() {
         ..Config::default()
     });
     let compared = std::cell::Cell::new(0u32);
+    let oracle_hung = std::cell::Cell::new(0u32);
     let result = runner.run(&gen::spec(), |s| {
         let text = gen::td(&s);
         let file = dir.join("random.td");
         std::fs::write(&file, &text).unwrap();
-        let (ok, stderr) =
-            common::tblgen_register_info_debug(&tool, &file, std::slice::from_ref(&llvm_inc))
-                .map_err(TestCaseError::fail)?;
+        let oracle = common::tblgen_register_info_debug_within(
+            &tool,
+            &file,
+            std::slice::from_ref(&llvm_inc),
+            ORACLE_LIMIT,
+        );
         let run = driver::bank(&Input::text("random.td", text.clone()), LaneMode::Llvm);
+        let (ok, stderr) = match oracle {
+            Ok(answer) => answer,
+            Err(e) if common::is_timeout(&e) => {
+                oracle_hung.set(oracle_hung.get() + 1);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(e)),
+        };
         if !ok {
             // llvm-tblgen rejected it: regdesc must reject it too unless
             // llvm-tblgen crashed or ran out of lanes.
@@ -61,6 +84,11 @@ fn random_files_dump_like_llvm_tblgen() {
     if let Err(e) = result {
         panic!("{e}");
     }
+    eprintln!(
+        "{} files compared, {} skipped: llvm-tblgen did not finish within {ORACLE_LIMIT:?}",
+        compared.get(),
+        oracle_hung.get()
+    );
     assert!(
         compared.get() >= 10,
         "only {} files compared",

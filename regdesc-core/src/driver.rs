@@ -135,10 +135,15 @@ pub struct Run {
     pub bank: Option<RegBank>,
     /// Lane masks in the mode asked for.
     pub lanes: Option<Lanes>,
+    /// Lane masks in the other mode ([`check`] computes both).
+    pub other_lanes: Option<Lanes>,
     /// The check report ([`check`], [`target`]).
     pub check: Option<CheckReport>,
     /// The consumer model ([`target`], when no stage failed).
     pub target: Option<Target>,
+    /// The consumer model with the lane masks of the other mode
+    /// ([`target_both_modes`]): the same items under the same ids.
+    pub other_target: Option<Target>,
     /// The first `loader_notes` diagnostics are the loader's notes (the
     /// built-in prelude standing in for a missing include).
     loader_notes: usize,
@@ -316,9 +321,9 @@ pub fn check(input: &Input, opts: &CheckOptions) -> Run {
         if error.is_some() {
             run.failed = Some(Stage::Bank);
         } else {
-            run.lanes = match opts.mode {
-                LaneMode::Llvm => checked.llvm,
-                LaneMode::Coverage => checked.coverage,
+            (run.lanes, run.other_lanes) = match opts.mode {
+                LaneMode::Llvm => (checked.llvm, checked.coverage),
+                LaneMode::Coverage => (checked.coverage, checked.llvm),
             };
             run.bank = Some(bank);
             if run.diagnostics.iter().any(Diagnostic::is_error) {
@@ -352,6 +357,29 @@ pub fn target(input: &Input, opts: &CheckOptions) -> Run {
     let start = Instant::now();
     if let (Some(rk), Some(bank), Some(lanes)) = (&run.records, &run.bank, &run.lanes) {
         run.target = Some(Target::build(rk, bank, lanes, &run.sources));
+    }
+    run.timings.push(("model", start.elapsed()));
+    run
+}
+
+/// What `regdesc doc` reads: [`check`] (its report, whatever it found) and,
+/// whenever the bank is complete, the consumer model in both lane modes:
+/// [`Run::target`] with the masks of `opts.mode`, [`Run::other_target`] with
+/// those of the other mode. Unlike [`target`], errors found by the lints (a
+/// lane budget exceeded, a duplicate register) do not stop it: the docs show
+/// them next to the description they are about.
+pub fn target_both_modes(input: &Input, opts: &CheckOptions) -> Run {
+    let mut run = check(input, opts);
+    let start = Instant::now();
+    if let (Some(rk), Some(bank)) = (&run.records, &run.bank) {
+        let build = |lanes: &Option<Lanes>| {
+            lanes
+                .as_ref()
+                .map(|l| Target::build(rk, bank, l, &run.sources))
+        };
+        let (target, other) = (build(&run.lanes), build(&run.other_lanes));
+        run.target = target;
+        run.other_target = other;
     }
     run.timings.push(("model", start.elapsed()));
     run

@@ -6,11 +6,13 @@
 //! `CodeGenRegBank`) → `lanes` (lane masks, `llvm` and `coverage` modes) →
 //! `llvm_format` (llvm-tblgen's record and register-info printers) →
 //! `check` (lints) → `target` (the typed model every consumer reads) →
-//! `emit` (Rust tables, and the library half of `regdesc!`).
+//! `emit` (Rust tables, and the library half of `regdesc!`) and `doc`
+//! (the HTML/SVG and Markdown documentation).
 //! `diag` renders every stage's diagnostics with miette.
 
 pub mod check;
 pub mod diag;
+pub mod doc;
 pub mod driver;
 pub mod emit;
 pub mod eval;

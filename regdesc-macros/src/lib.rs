@@ -18,6 +18,9 @@
 //! }
 //! ```
 //!
+//! An inline body must be Rust tokens: write TableGen's paste operator with
+//! spaces (`def sub # i`), as Rust 2021 reserves `sub#`.
+//!
 //! It expands to the items `regdesc emit` writes: `regs::*`, `sub_regs::*`
 //! and `classes::*` constants, `TABLES`, `LaneMask`, and a unit struct
 //! implementing `regdesc_runtime::RegisterInfo` (the crate using the macro

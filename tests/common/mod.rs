@@ -10,6 +10,8 @@
 #![allow(dead_code)]
 
 pub mod gen;
+pub mod oracle;
+pub mod oracle_rust;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -291,6 +293,14 @@ impl Ran {
     }
 }
 
+/// How [`run_limited`] says that a command ran out of time.
+const DID_NOT_FINISH: &str = "did not finish within";
+
+/// Whether a [`run_limited`] error is a timeout (not a failure to start).
+pub fn is_timeout(error: &str) -> bool {
+    error.contains(DID_NOT_FINISH)
+}
+
 /// Runs `cmd` from the repository root, killing it after `limit`.
 /// `Err` describes a command that could not start or ran out of time.
 pub fn run_limited(cmd: Command, limit: Duration) -> Result<Ran, String> {
@@ -327,7 +337,7 @@ pub fn run_limited_in(mut cmd: Command, dir: &Path, limit: Duration) -> Result<R
             Ok(None) if start.elapsed() > limit => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("{shown} did not finish within {limit:?}"));
+                return Err(format!("{shown} {DID_NOT_FINISH} {limit:?}"));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => return Err(format!("waiting for {shown}: {e}")),
@@ -456,6 +466,17 @@ pub fn tblgen_register_info_debug(
     file: &Path,
     includes: &[PathBuf],
 ) -> Result<(bool, String), String> {
+    tblgen_register_info_debug_within(tool, file, includes, tblgen_limit())
+}
+
+/// [`tblgen_register_info_debug`] with a time limit of its own (see
+/// [`is_timeout`]).
+pub fn tblgen_register_info_debug_within(
+    tool: &Path,
+    file: &Path,
+    includes: &[PathBuf],
+    limit: Duration,
+) -> Result<(bool, String), String> {
     let mut cmd = Command::new(tool);
     cmd.args([
         "-gen-register-info",
@@ -467,7 +488,7 @@ pub fn tblgen_register_info_debug(
         cmd.arg("-I").arg(i);
     }
     cmd.arg(file);
-    let ran = run_limited(cmd, tblgen_limit())?;
+    let ran = run_limited(cmd, limit)?;
     Ok((ran.success, ran.stderr_str()))
 }
 

@@ -9,6 +9,21 @@ use regdesc_runtime::RegisterInfo;
 
 regdesc_macros::regdesc!(include "../intel_grf.td", lanes = coverage);
 
+/// The SIMD16 variant in LLVM's own lane assignment: 78 lanes, more than
+/// LLVM's 64-bit `LaneBitmask` holds, so its `LaneMask` is a `u128`.
+mod simd16 {
+    regdesc_macros::regdesc!(include "../intel_grf_simd16.td", lanes = llvm, lane_bits = 128);
+}
+
+/// The lanes the SIMD16 description uses: the union of its indices' masks.
+fn simd16_lanes() -> u32 {
+    let t = simd16::IntelGPU.tables();
+    t.all_sub_reg_indices()
+        .map(|i| t.sub_reg_index_lane_mask(i))
+        .fold(simd16::LaneMask::NONE, |a, b| a | b)
+        .count()
+}
+
 fn main() {
     let t = IntelGPU.tables();
     println!(
@@ -55,4 +70,52 @@ fn main() {
         .compose_sub_reg_indices(sub_regs::subd2, sub_regs::w1)
         .map(|i| t.sub_reg_index_name(i));
     println!("subd2 then w1 = {c:?}");
+
+    // Register pressure: what a SIMD8 dword tuple costs, and where it counts.
+    let sets: Vec<String> = t
+        .class_pressure_sets(classes::RegD_SIMD8)
+        .map(|p| {
+            format!(
+                "{} (limit {})",
+                t.pressure_set_name(p),
+                t.pressure_set_limit(p)
+            )
+        })
+        .collect();
+    let (weight, limit) = t.class_weight(classes::RegD_SIMD8);
+    println!(
+        "RegD_SIMD8: weight {weight} of {limit}; pressure sets: {}",
+        sets.join(", ")
+    );
+
+    println!(
+        "intel_grf_simd16.td in llvm mode: {} lanes in a {}-bit LaneMask",
+        simd16_lanes(),
+        8 * std::mem::size_of::<simd16::LaneBits>()
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simd8_tuples_are_word_pairs_sixteen_words_apart() {
+        let t = IntelGPU.tables();
+        let r = t
+            .members(classes::RegD_SIMD8)
+            .next()
+            .expect("a SIMD8 tuple");
+        let d1 = t.sub_reg(r, sub_regs::subd1).expect("subd1");
+        assert_eq!(t.name(d1), "Rw2_Rw3");
+        assert_eq!(t.units(r).count(), 16);
+        assert!(!t.contains(classes::RegD_Uniform, r));
+        assert!(t.contains(classes::RegD_Uniform, d1));
+    }
+
+    #[test]
+    fn simd16_needs_78_lanes_in_llvm_mode() {
+        assert_eq!(simd16_lanes(), 78);
+        assert_eq!(std::mem::size_of::<simd16::LaneBits>(), 16);
+    }
 }

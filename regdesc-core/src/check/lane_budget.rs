@@ -44,13 +44,20 @@ pub(super) fn lane_budget(
     }
     let bank = cx.bank;
     let mode = opts.mode.name();
-    let (span, class_note) = match widest {
-        Some((c, n)) => {
-            let rc = bank.class(c);
-            (rc.span, format!("class {} alone needs {n} lanes", rc.name))
-        }
-        None => (None, String::new()),
-    };
+    // The label goes on the costliest cause that has a place in the source:
+    // the widest class when it alone is over the budget, else the unused
+    // indices (llvm mode), else the widest class.
+    let mut span = None;
+    let mut label = String::new();
+    if let Some((c, n)) = widest {
+        let rc = bank.class(c);
+        span = rc.span;
+        label = format!(
+            "class {} alone needs {n} lane{}",
+            rc.name,
+            if n == 1 { "" } else { "s" }
+        );
+    }
     let mut causes: Vec<Cause> = Vec::new();
 
     // Declared indices that no register uses: a lane each in llvm mode
@@ -61,6 +68,14 @@ pub(super) fn lane_budget(
         .collect();
     if opts.mode == LaneMode::Llvm && !unused.is_empty() {
         let names: Vec<String> = unused.iter().map(|&i| bank.idx(i).name.clone()).collect();
+        let class_over = widest.is_some_and(|(_, n)| n > opts.lane_bits);
+        if let (false, Some(first)) = (class_over, unused.first().and_then(|&i| bank.idx(i).span)) {
+            span = Some(first);
+            label = format!(
+                "{} declared indices that no register uses take a lane each",
+                names.len()
+            );
+        }
         causes.push(Cause {
             lanes: unused.len() as u32,
             rank: 0,
@@ -139,13 +154,20 @@ pub(super) fn lane_budget(
 
     if let Some((c, n)) = widest {
         let need = chosen.num_lanes.next_power_of_two().max(64);
+        let name = &bank.class(c).name;
+        let text = if n > opts.lane_bits {
+            format!(
+                "class {name} alone. Fix: use a coarser base register (e.g. dword instead of word elements) or narrower tuples, or widen LaneBitmask to {need} bits (LLVM's is 64; regdesc computes any width)."
+            )
+        } else {
+            format!(
+                "class {name} alone, the most any class needs: within the budget by itself, so the other fixes suffice."
+            )
+        };
         causes.push(Cause {
             lanes: n,
             rank: 2,
-            text: format!(
-                "class {} alone. Fix: use a coarser base register (e.g. dword instead of word elements) or narrower tuples, or widen LaneBitmask to {need} bits (LLVM's is 64; regdesc computes any width).",
-                bank.class(c).name
-            ),
+            text,
         });
     }
     causes.sort_by_key(|c| (c.lanes, c.rank));
@@ -179,7 +201,7 @@ pub(super) fn lane_budget(
                 ),
                 span,
             )
-            .with_label(class_note)
+            .with_label(label)
             .with_help(help),
     );
     true

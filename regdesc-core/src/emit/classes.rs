@@ -67,12 +67,20 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
                 .collect()
         })
         .collect();
+    // As in LLVM, a class's `AltOrders` are reachable only through its
+    // `AltOrderSelect`: without one, only the default order exists.
     let orders: Vec<Vec<Vec<u16>>> = t
         .classes
         .iter()
         .map(|c| {
+            let reachable = if c.alt_order_select.trim().is_empty() {
+                1
+            } else {
+                c.allocation_orders.len()
+            };
             c.allocation_orders
                 .iter()
+                .take(reachable)
                 .map(|o| o.iter().map(|r| r.0 as u16 + 1).collect())
                 .collect()
         })

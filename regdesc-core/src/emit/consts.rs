@@ -9,7 +9,8 @@ use quote::quote;
 
 use super::names::{ident, rust_name};
 use super::{EmitError, EmitOptions};
-use crate::target::{Reg, Target};
+use crate::doc::layout;
+use crate::target::{Reg, RegClass, SubRegIdx, Target};
 
 /// `#[doc]` attributes, one per line, so that the code reads as `///` lines.
 fn doc_attrs(text: &str) -> TokenStream {
@@ -61,14 +62,22 @@ fn idents<'a>(
     Ok(out)
 }
 
-fn link(opts: &EmitOptions, page: &str) -> String {
+/// The rustdoc link to an item's `regdesc doc` page; the path comes from
+/// [`crate::doc::layout`], the module that lays out the site.
+fn link(opts: &EmitOptions, page: impl FnOnce() -> String) -> String {
     match &opts.doc_url {
-        Some(base) => format!("\n\n[Documentation]({}/{page})", base.trim_end_matches('/')),
+        Some(base) => format!(
+            "\n\n[Documentation]({}/{})",
+            base.trim_end_matches('/'),
+            page()
+        ),
         None => String::new(),
     }
 }
 
 pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStream, EmitError> {
+    // Register pages group registers: only needed for links.
+    let site = opts.doc_url.as_ref().map(|_| layout::SiteLayout::new(t));
     // Classes holding each register, for the registers' docs.
     let mut classes_of: Vec<Vec<&str>> = vec![Vec::new(); t.registers.len()];
     for c in &t.classes {
@@ -112,7 +121,9 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
             listed(units.iter().map(String::as_str)),
             listed(classes_of[i].iter().copied())
         );
-        doc.push_str(&link(opts, &format!("regs.html#{}", r.name)));
+        if let Some(site) = &site {
+            doc.push_str(&link(opts, || site.register_url(t, Reg(i as u32))));
+        }
         let doc = doc_attrs(&doc);
         quote! {
             #doc
@@ -151,7 +162,7 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
             "Sub-register index `{}`: {bits}, lanes `{}`.{origin}",
             x.name, x.lane_mask
         );
-        doc.push_str(&link(opts, &format!("indices.html#{}", x.name)));
+        doc.push_str(&link(opts, || layout::index_url(t, SubRegIdx(i as u32))));
         let doc = doc_attrs(&doc);
         quote! {
             #doc
@@ -188,7 +199,7 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
             },
             listed(members.iter().copied())
         );
-        doc.push_str(&link(opts, &format!("classes/{}.html", c.name)));
+        doc.push_str(&link(opts, || layout::class_url(t, RegClass(i as u32))));
         let doc = doc_attrs(&doc);
         quote! {
             #doc

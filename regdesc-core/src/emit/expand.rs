@@ -12,6 +12,10 @@
 //!   diagnostics' line numbers are the Rust file's), with a map from text
 //!   offsets back to token spans.
 //!
+//! Rust must be able to tokenize an inline body: write TableGen's paste
+//! operator with spaces (`def s # i`, since Rust 2021 reserves `s#`), and
+//! `//` comments are dropped by Rust before the macro sees them.
+//!
 //! Options: `include_dirs = ["dir", ...]`, `defines = ["NAME", ...]`,
 //! `lanes = llvm | coverage` (default `coverage`), `lane_bits = N` (the lane
 //! budget, default 64), `doc_url = "https://..."`.
@@ -303,7 +307,12 @@ fn lay_out(body: &[TokenTree]) -> (String, Vec<Placed>) {
                 for _ in col..start.column {
                     text.push(' ');
                 }
-            } else if !text.is_empty() && !text.ends_with(['\n', ' ']) && !prev_bang {
+            } else if start.column < col
+                && !text.is_empty()
+                && !text.ends_with(['\n', ' '])
+                && !prev_bang
+            {
+                // Out of order (tokens from a macro): keep them apart.
                 text.push(' ');
             }
         } else if !text.is_empty() && !prev_bang {
@@ -415,4 +424,33 @@ fn tracked_files(sources: &crate::source::SourceMap) -> TokenStream {
         .filter_map(|f| std::fs::canonicalize(&f.path).ok())
         .map(|p| p.display().to_string());
     quote!(#(const _: &[u8] = include_bytes!(#paths);)*)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laid_out(src: &str) -> String {
+        let tokens: TokenStream = src.parse().expect("valid tokens");
+        let body: Vec<TokenTree> = tokens.into_iter().collect();
+        lay_out(&body).0
+    }
+
+    #[test]
+    fn tokens_keep_their_columns() {
+        let src =
+            "def R0 : Register<\"r0\">;\nforeach i = 0-3 in def s#i : SubRegIndex<8, !mul(i, 8)>;";
+        assert_eq!(laid_out(src), format!("{src}\n"));
+    }
+
+    #[test]
+    fn lines_are_kept() {
+        let src = "def A : B;\n\n\n  def C : D;";
+        assert_eq!(laid_out(src), format!("{src}\n"));
+    }
+
+    #[test]
+    fn doc_comments_are_dropped() {
+        assert_eq!(laid_out("/// about A\ndef A : B;").trim(), "def A : B;");
+    }
 }

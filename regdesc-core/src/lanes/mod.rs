@@ -100,8 +100,15 @@ impl Lanes {
         }
     }
 
-    /// The lane pairs `(lane of A, lane of I∘A)` over the leaves `A` that
-    /// compose with `I` into a leaf (LLVM's `CompositionLaneMaskTransform`).
+    /// The lane pairs `(lane of R:I, lane of R)` composition through `I`
+    /// moves (LLVM's `CompositionLaneMaskTransform`, exact): for every
+    /// `I∘A = B`, each leaf `A∘C` (or `A` itself) goes to the leaf `B∘C`.
+    ///
+    /// LLVM builds its transform from the leaves `A` only and widens a
+    /// one-step transform to every lane, so that an `A` which is a leaf in
+    /// no register (Mips's `sub_lo`, a leaf only in its 32-bit registers)
+    /// still moves through the widened step; the pairs through `A∘C` give
+    /// the same lanes without widening.
     pub fn lane_map(&self, bank: &RegBank, i: IdxId) -> Vec<(u32, u32)> {
         let idx = bank.idx(i);
         if idx.is_leaf() {
@@ -111,10 +118,22 @@ impl Lanes {
                 .into_iter()
                 .collect();
         }
-        idx.composed
-            .iter()
-            .filter_map(|(&a, &b)| Some((self.leaf_lane[a as usize]?, self.leaf_lane[b as usize]?)))
-            .collect()
+        let mut pairs = std::collections::BTreeSet::new();
+        for (&a, &b) in idx.composed.iter() {
+            if let (Some(x), Some(y)) = (self.leaf_lane[a as usize], self.leaf_lane[b as usize]) {
+                pairs.insert((x, y));
+            }
+            for (&c, &ac) in bank.idx(a).composed.iter() {
+                let bc = bank.idx(b).composed.get(&c).copied();
+                if let (Some(x), Some(y)) = (
+                    self.leaf_lane[ac as usize],
+                    bc.and_then(|bc| self.leaf_lane[bc as usize]),
+                ) {
+                    pairs.insert((x, y));
+                }
+            }
+        }
+        pairs.into_iter().collect()
     }
 
     /// LLVM's `composeSubRegIndexLaneMask`: lanes of `R:I` to lanes of `R`.

@@ -57,6 +57,7 @@ impl RegBank {
 
 impl<'a> Builder<'a> {
     fn run(&mut self) -> Result<(), RegsError> {
+        super::hw_modes::check_mode_selects(self.rk)?;
         self.hw_modes();
         self.indices()?;
         self.registers()?;
@@ -74,6 +75,7 @@ impl<'a> Builder<'a> {
         self.composites()?;
         self.class_flags();
         self.bank.stage = Stage::Complete;
+        self.bank.pressure = super::pressure::compute(self.rk, &self.bank)?;
         Ok(())
     }
 }

@@ -7,15 +7,18 @@
 //! full sub-register maps (inherited sub-registers, orphans named through
 //! composites, synthesized `A_then_B` indices, concatenated indices), register
 //! units (with shared units for ad hoc aliases), the inferred register classes
-//! and their topological order, and the global composites pass.
+//! and their topological order, the global composites pass, and register
+//! unit weights and pressure sets ([`pressure`]).
 //!
 //! Lane masks are not computed here: see [`crate::lanes`].
 
 mod bank;
 mod class_props;
 mod classes;
+mod hw_modes;
 mod inference;
 mod membership;
+pub mod pressure;
 pub mod sets;
 mod subregs;
 mod vecmap;
@@ -298,6 +301,8 @@ pub struct RegBank {
     pub num_defined_registers: usize,
     pub num_defined_classes: usize,
     pub num_topo_sigs: usize,
+    /// Register unit weights and pressure sets ([`pressure::compute`]).
+    pub pressure: pressure::Pressure,
     /// How far the computation got (see [`RegBank::build_partial`]).
     pub stage: Stage,
 }
@@ -375,6 +380,36 @@ pub enum RegsError {
     NoTarget,
     #[error("Multiple subclasses of Target defined!")]
     MultipleTargets { span: Option<Span> },
+    /// A `HwModeSelect` whose `Modes` and `Objects` cannot be paired.
+    #[error(
+        "in record {record} derived from HwModeSelect: the lists Modes and Objects should have the same size"
+    )]
+    HwModeSelectLength {
+        record: String,
+        modes: usize,
+        objects: usize,
+        span: Option<Span>,
+    },
+    /// No allocatable class makes a register pressure set.
+    #[error("RegUnitSets cannot be empty!")]
+    EmptyPressureSets {
+        /// The first allocatable class that opted out (`GeneratePressureSet
+        /// = 0`), if any.
+        span: Option<Span>,
+        class: Option<String>,
+    },
+    /// A class makes a pressure set without units (its registers' units are
+    /// all artificial) next to other sets: llvm-tblgen 14 crashes.
+    #[error("the register pressure set of class {class} has no units (llvm-tblgen 14 crashes on this input)")]
+    EmptyUnitSet { class: String, span: Option<Span> },
+    /// Register unit weights never settle: llvm-tblgen 14 does not terminate.
+    #[error("the register unit weights of {register} cannot be evened out (llvm-tblgen 14 never terminates on this input)")]
+    UnitWeights {
+        register: String,
+        /// Why, as a label.
+        why: String,
+        span: Option<Span>,
+    },
 }
 
 impl RegsError {
@@ -390,6 +425,10 @@ impl RegsError {
         match self {
             RegsError::MissingClass { .. } | RegsError::NoTarget => None,
             RegsError::MultipleTargets { span } => *span,
+            RegsError::HwModeSelectLength { span, .. }
+            | RegsError::EmptyPressureSets { span, .. }
+            | RegsError::EmptyUnitSet { span, .. }
+            | RegsError::UnitWeights { span, .. } => *span,
             RegsError::Field { span, .. }
             | RegsError::Set { span, .. }
             | RegsError::Tuple { span, .. }
@@ -407,6 +446,10 @@ impl RegsError {
             RegsError::SubRegs { .. } => "regdesc::regs::sub_regs",
             RegsError::Class { .. } => "regdesc::regs::class",
             RegsError::NoTarget | RegsError::MultipleTargets { .. } => "regdesc::regs::target",
+            RegsError::HwModeSelectLength { .. } => "regdesc::regs::hw_mode_select",
+            RegsError::EmptyPressureSets { .. } => "regdesc::regs::empty_pressure_sets",
+            RegsError::EmptyUnitSet { .. } => "regdesc::regs::empty_unit_set",
+            RegsError::UnitWeights { .. } => "regdesc::regs::unit_weights",
         }
     }
 
@@ -426,6 +469,29 @@ impl RegsError {
                     "llvm-tblgen -gen-register-info needs one `def MyTarget : Target;` (regdesc check does not)",
                 )
             }
+            RegsError::HwModeSelectLength { modes, objects, .. } => {
+                d = d
+                    .with_label(format!("{modes} modes, {objects} objects"))
+                    .with_help("give one object per mode, in the same order");
+            }
+            RegsError::EmptyPressureSets { class, .. } => {
+                if let Some(c) = class {
+                    d = d.with_label(format!("{c} sets `GeneratePressureSet = 0`"));
+                }
+                d = d.with_help(
+                    "llvm-tblgen needs at least one allocatable, non-artificial register class with `GeneratePressureSet = 1` to make a register pressure set",
+                );
+            }
+            RegsError::EmptyUnitSet { .. } => {
+                d = d
+                    .with_label("every register unit of its members is artificial")
+                    .with_help("make the class non-allocatable (`isAllocatable = 0`) or set `GeneratePressureSet = 0` in it");
+            }
+            RegsError::UnitWeights { why, .. } => {
+                d = d.with_label(why.clone()).with_help(
+                    "a register whose only unit is artificial cannot share an allocatable class with registers of nonzero weight; move it to a class with `isAllocatable = 0`",
+                );
+            }
             _ => {}
         }
         d
@@ -433,8 +499,10 @@ impl RegsError {
 }
 
 /// What llvm-tblgen's register-info backend requires before it builds the
-/// bank (`CodeGenTarget`): exactly one def deriving from `Target`.
+/// bank (`CodeGenTarget`), in its order: well-formed `HwModeSelect` defs,
+/// then exactly one def deriving from `Target`.
 pub fn require_one_target(rk: &RecordKeeper) -> Result<(), RegsError> {
+    hw_modes::check_mode_selects(rk)?;
     let targets = rk.all_derived_definitions("Target");
     match targets.as_slice() {
         [] => Err(RegsError::NoTarget),

@@ -16,6 +16,10 @@ impl Target {
         let reg = |r: regs::RegId| Reg(r);
         let idx = |i: regs::IdxId| SubRegIdx(i);
         let known = |v: u16| (v != UNKNOWN).then_some(v);
+        let pressure = &bank.pressure;
+        let pset_list = |sets: Option<&Vec<u32>>| -> Vec<PressureSet> {
+            sets.map_or_else(Vec::new, |v| v.iter().map(|&p| PressureSet(p)).collect())
+        };
 
         let sub_reg_indices = bank
             .sub_reg_indices
@@ -88,8 +92,8 @@ impl Target {
             .map(|(u, x)| RegUnitInfo {
                 roots: x.roots.iter().flatten().map(|&r| reg(r)).collect(),
                 native: u < bank.num_native_reg_units,
-                weight: 0,
-                pressure_sets: Vec::new(),
+                weight: saturate(pressure.emitted_unit_weight(u as regs::RegUnitId)),
+                pressure_sets: pset_list(pressure.unit_sets.get(u)),
             })
             .collect();
 
@@ -173,9 +177,9 @@ impl Target {
                             (idx(i), cs)
                         })
                         .collect(),
-                    pressure_sets: Vec::new(),
-                    weight: 0,
-                    weight_limit: 0,
+                    pressure_sets: pset_list(pressure.class_sets.get(c as usize)),
+                    weight: saturate(pressure.class_weights[c as usize].weight),
+                    weight_limit: saturate(pressure.class_weights[c as usize].limit),
                     artificial: x.artificial,
                     has_disjunct_sub_regs: x.has_disjunct_sub_regs,
                     covered_by_sub_regs: x.covered_by_sub_regs,
@@ -203,7 +207,20 @@ impl Target {
             registers,
             units,
             classes,
-            pressure_sets: Vec::new(),
+            pressure_sets: pressure
+                .sets
+                .iter()
+                .map(|p| PressureSetInfo {
+                    name: p.name.clone(),
+                    limit: p.limit,
+                    units: p
+                        .units
+                        .iter()
+                        .take_while(|&&u| (u as usize) < bank.num_native_reg_units)
+                        .map(|&u| RegUnit(u))
+                        .collect(),
+                })
+                .collect(),
             reg_names: HashMap::new(),
             class_names: HashMap::new(),
             index_names: HashMap::new(),
@@ -213,6 +230,12 @@ impl Target {
         t.index_names = names(t.sub_reg_indices.iter().map(|i| i.name.as_str()), SubRegIdx);
         t
     }
+}
+
+/// A weight in the model's 16 bits (LLVM emits unit weights as 8 bits and
+/// class weights as 32; no real target comes near 65535).
+fn saturate(w: u32) -> u16 {
+    u16::try_from(w).unwrap_or(u16::MAX)
 }
 
 /// Name → id, the first of equal names winning.

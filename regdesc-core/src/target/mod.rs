@@ -167,20 +167,26 @@ pub struct RegUnitInfo {
     /// Whether it is one of the units made for registers (the others were
     /// added for ad hoc aliases).
     pub native: bool,
-    /// Its weight (LLVM's `getRegUnitWeight`).
+    /// Its weight as LLVM's `getRegUnitWeight` answers (1 for every unit
+    /// when no unit weighs more than 1).
     pub weight: u16,
-    /// The pressure sets it counts toward.
+    /// The pressure sets it counts toward, ascending (empty for artificial
+    /// units and units of no allocatable class).
     pub pressure_sets: Vec<PressureSet>,
 }
 
 /// A register pressure set (LLVM's `RegUnitSet`).
 #[derive(Clone, Debug, Serialize)]
 pub struct PressureSetInfo {
-    /// Its name (a class name, or names joined with `_with_`).
+    /// Its name (a class name, or two names joined with `_with_` for the
+    /// union of two sets).
     pub name: String,
-    /// How many units of weight 1 it holds (LLVM's `getRegPressureSetLimit`).
+    /// The sum of its units' weights (LLVM's `getRegPressureSetLimit`,
+    /// before reserved registers are taken out).
     pub limit: u32,
-    /// Its units.
+    /// Its units. LLVM also counts, in `limit`, "adopted" units it creates
+    /// only to even out register weights; they are not register units and
+    /// are not listed.
     pub units: Vec<RegUnit>,
 }
 
@@ -268,11 +274,14 @@ pub struct RegisterClass {
     /// For each index: the classes whose registers' `index` sub-registers
     /// all lie in this class (LLVM's `getSuperRegClasses`), in class order.
     pub super_reg_classes: Vec<(SubRegIdx, Vec<RegClass>)>,
-    /// The pressure sets its registers count toward.
+    /// The pressure sets its registers count toward, ascending (LLVM's
+    /// `getRegClassPressureSets`; empty for a class that is not
+    /// allocatable).
     pub pressure_sets: Vec<PressureSet>,
-    /// LLVM's `RegClassWeight::RegWeight`: units one register takes.
+    /// LLVM's `RegClassWeight::RegWeight`: the weight one register takes
+    /// (the class's `Weight` when set).
     pub weight: u16,
-    /// LLVM's `RegClassWeight::WeightLimit`.
+    /// LLVM's `RegClassWeight::WeightLimit`: the weight of all its units.
     pub weight_limit: u16,
     /// Whether its registers are artificial.
     pub artificial: bool,
@@ -364,8 +373,10 @@ impl Target {
         false
     }
 
-    /// `r`'s sub-registers in LLVM's order (`MCSubRegIterator`): its
-    /// explicit sub-registers depth first, then the others by index.
+    /// `r`'s sub-registers in LLVM's order (`MCSubRegIterator`): a
+    /// pre-order walk where each register lists its explicit sub-registers
+    /// (each followed by its own walk), then its other sub-registers by
+    /// index, every register once.
     pub fn sub_regs_pre_order(&self, r: Reg) -> Vec<Reg> {
         fn walk(t: &Target, r: Reg, out: &mut Vec<Reg>, seen: &mut std::collections::HashSet<Reg>) {
             for &(_, s) in &t.reg(r).explicit_sub_regs {
@@ -374,15 +385,15 @@ impl Target {
                     walk(t, s, out, seen);
                 }
             }
+            for &(_, s) in &t.reg(r).sub_regs {
+                if seen.insert(s) {
+                    out.push(s);
+                }
+            }
         }
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
         walk(self, r, &mut out, &mut seen);
-        for &(_, s) in &self.reg(r).sub_regs {
-            if seen.insert(s) {
-                out.push(s);
-            }
-        }
         out
     }
 

@@ -1,0 +1,491 @@
+//! Register unit weights, evened out over each "uber set" of registers, as
+//! LLVM 14's `computeRegUnitWeights` does.
+//!
+//! The registers of overlapping allocatable classes form one uber set (the
+//! transitive closure of "shares a member with"); registers in no
+//! allocatable class form set 0, which is left alone. The goal: every
+//! register of an uber set weighs the same, a register's weight being the
+//! sum of its units' weights. Each unit of a register in a set starts at
+//! weight 1 (artificial units stay at 0); a set weighs as much as its
+//! heaviest register. Then, until nothing changes, every register is
+//! visited with its sub-registers first (in index order, each once per
+//! visit of a top-level register):
+//! - it takes on the units its sub-registers have and it lacks (units
+//!   adopted by a sub-register, or alias units added after it was built);
+//! - a register lighter than its set gets the difference: on its single
+//!   unit when it has exactly one, that unit was not already taken into
+//!   account by a sub-register in this visit, and no single-unit register of
+//!   the set already weighs exactly the set's weight through it; otherwise on
+//!   a new, "adopted" unit. Adopted units only carry weight: they are not
+//!   native units, do not alias, and are not in the emitted unit tables.
+//!
+//! LLVM's results, without LLVM's repeated work: set weights are recomputed
+//! only for the sets a change can affect; a register takes on only the
+//! units of sub-registers that grew since it last looked; and a walk skips
+//! the sub-registers whose steps did nothing at the current state (a
+//! generation counter tells states apart), since repeating them would do
+//! nothing again.
+//! An artificial single unit cannot take weight: llvm-tblgen then loops
+//! forever, which is reported as [`RegsError::UnitWeights`].
+
+use rustc_hash::FxHashSet as HashSet;
+
+use super::super::{RegBank, RegId, RegUnitId, RegsError};
+
+/// The weights of every unit and the units each register ends up with.
+#[derive(Clone, Debug, Default)]
+pub(super) struct UnitWeights {
+    /// Weight of each unit: the native units, then the adopted ones.
+    pub weights: Vec<u32>,
+    /// Whether each native unit is artificial (one of its roots is).
+    pub artificial: Vec<bool>,
+    /// Per register: its units beyond its native ones (units taken from
+    /// sub-registers, adopted units), sorted.
+    pub extra: Vec<Vec<RegUnitId>>,
+}
+
+impl UnitWeights {
+    /// Whether unit `u` (native or adopted) is artificial.
+    pub fn is_artificial(&self, u: RegUnitId) -> bool {
+        self.artificial.get(u as usize).copied().unwrap_or(false)
+    }
+
+    /// Every unit of `r`: its native units, then its extra ones.
+    pub fn units<'a>(
+        &'a self,
+        bank: &'a RegBank,
+        r: RegId,
+    ) -> impl Iterator<Item = RegUnitId> + 'a {
+        bank.reg(r)
+            .units
+            .iter()
+            .chain(&self.extra[r as usize])
+            .copied()
+    }
+
+    /// The sum of `r`'s unit weights (LLVM's `CodeGenRegister::getWeight`).
+    pub fn reg_weight(&self, bank: &RegBank, r: RegId) -> u32 {
+        self.units(bank, r).map(|u| self.weights[u as usize]).sum()
+    }
+}
+
+/// One uber set.
+#[derive(Default)]
+struct UberSet {
+    regs: Vec<RegId>,
+    /// The weight of its heaviest register.
+    weight: u32,
+    /// Units that are the single unit of a register weighing exactly
+    /// `weight` (at some point): they must not be made heavier.
+    singular: HashSet<RegUnitId>,
+}
+
+struct Normalizer<'a> {
+    bank: &'a RegBank,
+    w: UnitWeights,
+    /// Per register: native units of its sub-registers that its own native
+    /// list lacks (alias units added to a sub-register after it was built).
+    missing: Vec<Vec<RegUnitId>>,
+    /// Per register: its uber set (0: in no allocatable class).
+    uber_of: Vec<usize>,
+    ubers: Vec<UberSet>,
+    /// Per register: the visit (of a top-level register) that reached it.
+    visit_of: Vec<u32>,
+    visit: u32,
+    /// Registers finished in the current visit, in order (their units are
+    /// LLVM's `NormalUnits`).
+    finished: Vec<RegId>,
+    /// Whether the current round asked for another (LLVM's `Changed`).
+    changed: bool,
+    /// Whether the current round changed anything at all.
+    progressed: bool,
+    /// The last register whose artificial single unit could not take weight.
+    stuck: Option<RegId>,
+    /// Counts changes of the state (weights, units, set weights, singular
+    /// units): equal generations mean equal states.
+    generation: u64,
+    /// Per register: the `generation` at which its step did nothing.
+    clean_at: Vec<Option<u64>>,
+    /// Per register: the `generation` at which its step and those of all
+    /// its sub-registers did nothing: visiting it again at that generation
+    /// changes nothing, so the walk can skip it.
+    subtree_clean_at: Vec<Option<u64>>,
+    /// Per register: the `generation` of the last growth of its extra units.
+    grown_at: Vec<u64>,
+    /// Per register: the `generation` when it last took its sub-registers'
+    /// units (`None`: never).
+    inherited_at: Vec<Option<u64>>,
+}
+
+/// Computes the weight of every unit of a complete bank.
+pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
+    let n = bank.registers.len();
+    let artificial: Vec<bool> = bank
+        .reg_units
+        .iter()
+        .map(|u| u.roots.iter().flatten().any(|&r| bank.reg(r).artificial))
+        .collect();
+    let mut nz = Normalizer {
+        bank,
+        w: UnitWeights {
+            weights: vec![0; bank.reg_units.len()],
+            artificial,
+            extra: vec![Vec::new(); n],
+        },
+        missing: missing_units(bank),
+        uber_of: Vec::new(),
+        ubers: Vec::new(),
+        visit_of: vec![0; n],
+        visit: 0,
+        finished: Vec::new(),
+        changed: false,
+        progressed: false,
+        stuck: None,
+        generation: 0,
+        clean_at: vec![None; n],
+        subtree_clean_at: vec![None; n],
+        grown_at: vec![0; n],
+        inherited_at: vec![None; n],
+    };
+    nz.uber_sets();
+    for s in 1..nz.ubers.len() {
+        nz.set_weight(s);
+    }
+    // LLVM bounds the rounds by the number of native units (an assertion).
+    let limit = bank.num_native_reg_units + 1;
+    let mut rounds = 0;
+    loop {
+        nz.changed = false;
+        nz.progressed = false;
+        for r in 0..n as RegId {
+            nz.normalize(r);
+        }
+        if !nz.changed {
+            break;
+        }
+        rounds += 1;
+        if !nz.progressed || rounds > limit {
+            let r = nz.stuck.unwrap_or(0);
+            let reg = bank.reg(r);
+            let why = if nz.progressed {
+                format!("still changing after {rounds} rounds")
+            } else {
+                "its only register unit is artificial, so its weight cannot grow".to_string()
+            };
+            return Err(RegsError::UnitWeights {
+                register: reg.name.clone(),
+                why,
+                span: reg.span,
+            });
+        }
+    }
+    Ok(nz.w)
+}
+
+/// For each register, the native units of its sub-registers it lacks. Only
+/// alias units (two roots) can be missing: they are added to a register
+/// after its super-registers took its units.
+fn missing_units(bank: &RegBank) -> Vec<Vec<RegUnitId>> {
+    let mut missing = vec![Vec::new(); bank.registers.len()];
+    for (u, unit) in bank.reg_units.iter().enumerate() {
+        if unit.roots[1].is_none() {
+            continue;
+        }
+        let u = u as RegUnitId;
+        for &root in unit.roots.iter().flatten() {
+            for &sup in &bank.reg(root).super_regs {
+                if bank.reg(sup).units.binary_search(&u).is_err() {
+                    missing[sup as usize].push(u);
+                }
+            }
+        }
+    }
+    for m in &mut missing {
+        m.sort_unstable();
+        m.dedup();
+    }
+    missing
+}
+
+/// A small union-find over register numbers.
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+impl Normalizer<'_> {
+    /// Partitions the registers into uber sets (LLVM's `computeUberSets`).
+    fn uber_sets(&mut self) {
+        let bank = self.bank;
+        let n = bank.registers.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        let mut allocatable = vec![false; n];
+        for c in bank.classes_in_order() {
+            if !c.allocatable {
+                continue;
+            }
+            let Some(&first) = c.members.first() else {
+                continue;
+            };
+            for &m in &c.members {
+                allocatable[m as usize] = true;
+                let (a, b) = (
+                    find(&mut parent, first as usize),
+                    find(&mut parent, m as usize),
+                );
+                if a != b {
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+        }
+        // Set 0 holds the registers of no allocatable class.
+        self.ubers = vec![UberSet::default()];
+        self.uber_of = vec![0; n];
+        let mut set_of_leader = vec![usize::MAX; n];
+        for (r, &in_class) in allocatable.iter().enumerate() {
+            if !in_class {
+                self.ubers[0].regs.push(r as RegId);
+                continue;
+            }
+            let l = find(&mut parent, r);
+            if set_of_leader[l] == usize::MAX {
+                set_of_leader[l] = self.ubers.len();
+                self.ubers.push(UberSet::default());
+            }
+            let s = set_of_leader[l];
+            self.uber_of[r] = s;
+            self.ubers[s].regs.push(r as RegId);
+        }
+    }
+
+    /// Recomputes the weight of set `s` (LLVM's `computeUberWeights` for one
+    /// set): non-artificial units still weighing 0 get weight 1.
+    fn set_weight(&mut self, s: usize) {
+        let (bank, w) = (self.bank, &mut self.w);
+        let mut max = 0;
+        let mut mutated = false;
+        for &r in &self.ubers[s].regs {
+            let units = bank.reg(r).units.iter().chain(&w.extra[r as usize]);
+            let mut sum = 0;
+            for &u in units {
+                if w.is_artificial(u) {
+                    continue;
+                }
+                let uw = &mut w.weights[u as usize];
+                if *uw == 0 {
+                    *uw = 1;
+                    mutated = true;
+                }
+                sum += *uw;
+            }
+            max = max.max(sum);
+        }
+        let set = &mut self.ubers[s];
+        if set.weight != max {
+            set.weight = max;
+            mutated = true;
+        }
+        for &r in &set.regs {
+            let extra = &w.extra[r as usize];
+            let native = &bank.reg(r).units;
+            if native.len() + extra.len() == 1 && w.reg_weight(bank, r) == set.weight {
+                for &u in native.iter().chain(extra) {
+                    mutated |= set.singular.insert(u);
+                }
+            }
+        }
+        if mutated {
+            self.mutated();
+        }
+    }
+
+    /// Notes a change of the state.
+    fn mutated(&mut self) {
+        self.generation += 1;
+        self.progressed = true;
+    }
+
+    /// Updates `r`'s set after `r` took on more units: only `r`'s weight
+    /// changed (it grew), so the set changes only if `r` is now heavier
+    /// than it (new units still weighing 0 get weight 1 first, as in
+    /// [`Normalizer::set_weight`]; no other register of a set has them).
+    fn reg_grew(&mut self, r: RegId) {
+        let s = self.uber_of[r as usize];
+        let w = &mut self.w;
+        let mut mutated = false;
+        for &u in &w.extra[r as usize] {
+            if !w.is_artificial(u) && w.weights[u as usize] == 0 {
+                w.weights[u as usize] = 1;
+                mutated = true;
+            }
+        }
+        if mutated {
+            self.mutated();
+        }
+        if self.w.reg_weight(self.bank, r) > self.ubers[s].weight {
+            self.set_weight(s);
+        }
+    }
+
+    /// LLVM's `normalizeWeight` for top-level register `top`: its
+    /// sub-registers depth first in index order, then itself. Sub-trees
+    /// whose steps would all do nothing (nothing changed since they last
+    /// did nothing) are not walked again: their root stands for them among
+    /// the finished registers, its units holding theirs.
+    fn normalize(&mut self, top: RegId) {
+        self.visit += 1;
+        self.finished.clear();
+        if self.subtree_clean_at[top as usize] == Some(self.generation) {
+            return;
+        }
+        let bank = self.bank;
+        self.visit_of[top as usize] = self.visit;
+        let mut stack: Vec<(RegId, usize)> = vec![(top, 0)];
+        while let Some(&mut (r, ref mut next)) = stack.last_mut() {
+            let subs = bank.reg(r).sub_regs.as_slice();
+            if let Some(&(_, s)) = subs.get(*next) {
+                *next += 1;
+                if s != r && self.visit_of[s as usize] != self.visit {
+                    self.visit_of[s as usize] = self.visit;
+                    if self.subtree_clean_at[s as usize] == Some(self.generation) {
+                        self.finished.push(s);
+                    } else {
+                        stack.push((s, 0));
+                    }
+                }
+                continue;
+            }
+            stack.pop();
+            self.finish(r);
+            let g = Some(self.generation);
+            let clean = self.clean_at[r as usize] == g
+                && subs
+                    .iter()
+                    .all(|&(_, s)| s == r || self.subtree_clean_at[s as usize] == g);
+            if clean {
+                self.subtree_clean_at[r as usize] = g;
+            }
+        }
+    }
+
+    /// The post-order step of `normalize` for `r`.
+    fn finish(&mut self, r: RegId) {
+        let bank = self.bank;
+        let before = self.generation;
+        if self.inherit_units(r) && self.uber_of[r as usize] != 0 {
+            self.reg_grew(r);
+        }
+        let s = self.uber_of[r as usize];
+        let reg_weight = self.w.reg_weight(bank, r);
+        let set_weight = self.ubers[s].weight;
+        if set_weight > reg_weight {
+            let diff = set_weight - reg_weight;
+            let native = &bank.reg(r).units;
+            let extra = &self.w.extra[r as usize];
+            let count = native.len() + extra.len();
+            let first = native
+                .first()
+                .into_iter()
+                .chain(extra.first())
+                .min()
+                .copied();
+            match first {
+                Some(u)
+                    if count == 1
+                        && !self.ubers[s].singular.contains(&u)
+                        && !self.in_finished(u) =>
+                {
+                    if self.w.is_artificial(u) {
+                        self.stuck = Some(r);
+                    } else {
+                        self.w.weights[u as usize] += diff;
+                        self.mutated();
+                        self.unit_weight_changed(u);
+                    }
+                }
+                _ => {
+                    let u = self.w.weights.len() as RegUnitId;
+                    self.w.weights.push(diff);
+                    self.w.extra[r as usize].push(u);
+                    self.extra_grew(r);
+                }
+            }
+            self.changed = true;
+        } else if self.generation == before {
+            self.clean_at[r as usize] = Some(before);
+        }
+        self.finished.push(r);
+    }
+
+    /// Whether `u` is a unit of a register finished in this visit.
+    fn in_finished(&self, u: RegUnitId) -> bool {
+        self.finished.iter().any(|&f| {
+            self.bank.reg(f).units.binary_search(&u).is_ok()
+                || self.w.extra[f as usize].binary_search(&u).is_ok()
+        })
+    }
+
+    /// Takes on the units of `r`'s sub-registers it lacks; whether any.
+    /// Only sub-registers whose extra units grew since `r` last took them
+    /// are looked at.
+    fn inherit_units(&mut self, r: RegId) -> bool {
+        let bank = self.bank;
+        let reg = bank.reg(r);
+        let since = self.inherited_at[r as usize];
+        let mut add: Vec<RegUnitId> = match since {
+            None => self.missing[r as usize].clone(),
+            Some(_) => Vec::new(),
+        };
+        for &s in reg.sub_regs.values() {
+            if since.is_none_or(|g| self.grown_at[s as usize] > g) {
+                add.extend(&self.w.extra[s as usize]);
+            }
+        }
+        let mut changed = false;
+        if !add.is_empty() {
+            add.sort_unstable();
+            add.dedup();
+            let extra = &mut self.w.extra[r as usize];
+            let before = extra.len();
+            extra.extend(
+                add.into_iter()
+                    .filter(|u| reg.units.binary_search(u).is_err()),
+            );
+            extra.sort_unstable();
+            extra.dedup();
+            changed = extra.len() != before;
+        }
+        if changed {
+            self.extra_grew(r);
+        }
+        self.inherited_at[r as usize] = Some(self.generation);
+        changed
+    }
+
+    /// Notes that `r`'s extra units grew.
+    fn extra_grew(&mut self, r: RegId) {
+        self.mutated();
+        self.grown_at[r as usize] = self.generation;
+    }
+
+    /// Recomputes the sets of every register holding native unit `u`: its
+    /// roots and their super-registers.
+    fn unit_weight_changed(&mut self, u: RegUnitId) {
+        let bank = self.bank;
+        let mut sets: Vec<usize> = Vec::new();
+        for &root in bank.reg_units[u as usize].roots.iter().flatten() {
+            let regs = std::iter::once(root).chain(bank.reg(root).super_regs.iter().copied());
+            sets.extend(regs.map(|x| self.uber_of[x as usize]));
+        }
+        sets.sort_unstable();
+        sets.dedup();
+        for s in sets {
+            if s != 0 {
+                self.set_weight(s);
+            }
+        }
+    }
+}

@@ -1,0 +1,484 @@
+//! Live intervals with lane masks: where each virtual register — each
+//! *part* of it — holds a value that is read later (LLVM's
+//! `LiveIntervals` with sub-register liveness).
+//!
+//! The hardware fact served: a wide value occupies several register units
+//! (a 64-bit pair on AMD is four 16-bit units; an Intel SIMD tuple is many
+//! dwords), and its parts die at different times. When the high half of a
+//! pair is dead, the units under it are free for another value. Lanes come
+//! from the tables: a register class's lanes (`class_lane_mask`), a
+//! sub-register index's lanes (`sub_reg_index_lane_mask`), and for each
+//! unit of a physical register the lanes it holds (`unit_lane_masks`).
+//!
+//! Each virtual register's lanes are split into disjoint *parts*: the
+//! coarsest partition such that every operand reads or writes whole parts.
+//! Each part gets its own live segments, computed as LLVM's
+//! `LiveRangeCalc` does: from every read, walk back to the reaching def,
+//! marking blocks live-in and their predecessors live-out. Physical
+//! registers named by operands (implicit defs such as AMD's `SCC`, fixed
+//! operands) get live segments per register unit.
+//!
+//! Input must be free of PHIs (run [`crate::mir::phi_elim`] first); slots
+//! are [`crate::mir::slots`].
+
+use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegUnit, RegisterInfo, SubRegIdx, Tables};
+
+use crate::mir::cfg::MCfg;
+use crate::mir::slots::Slots;
+use crate::mir::{MBlockId, MFunction, RegOperand, RegRef, VReg};
+
+/// A half-open range of slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Segment {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Segment {
+    pub fn contains(self, slot: u32) -> bool {
+        self.start <= slot && slot < self.end
+    }
+
+    pub fn overlaps(self, o: Segment) -> bool {
+        self.start < o.end && o.start < self.end
+    }
+}
+
+/// Sorted, disjoint segments: whether `slot` is in one.
+pub fn segments_contain(segs: &[Segment], slot: u32) -> bool {
+    let k = segs.partition_point(|s| s.end <= slot);
+    segs.get(k).is_some_and(|s| s.start <= slot)
+}
+
+/// Sorted, disjoint segments: whether any overlaps `[start, end)`.
+pub fn segments_overlap(segs: &[Segment], seg: Segment) -> bool {
+    let k = segs.partition_point(|s| s.end <= seg.start);
+    segs.get(k).is_some_and(|s| s.start < seg.end)
+}
+
+/// The union of sorted segment lists, sorted and disjoint (touching
+/// segments merged).
+pub fn union(lists: &[&[Segment]]) -> Vec<Segment> {
+    let mut all: Vec<Segment> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+    if lists.len() > 1 {
+        all.sort_unstable();
+    }
+    merge_sorted(all)
+}
+
+fn merge_sorted(all: Vec<Segment>) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::with_capacity(all.len());
+    for s in all {
+        if s.start >= s.end {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
+/// Every lane of a class's registers (LLVM's `LaneMask` of the class; all
+/// lanes when the description gives none).
+pub fn class_lanes<L: LaneBits>(t: &Tables<L>, rc: RegClass) -> LaneMask<L> {
+    let m = t.class_lane_mask(rc);
+    if m.is_none() {
+        LaneMask::ALL
+    } else {
+        m
+    }
+}
+
+/// The lanes an operand with sub-register index `sub` touches in a value
+/// of class `rc`.
+pub fn operand_lanes<L: LaneBits>(
+    t: &Tables<L>,
+    rc: RegClass,
+    sub: Option<SubRegIdx>,
+) -> LaneMask<L> {
+    let full = class_lanes(t, rc);
+    match sub {
+        None => full,
+        Some(i) => {
+            let m = t.sub_reg_index_lane_mask(i) & full;
+            if m.is_none() {
+                full
+            } else {
+                m
+            }
+        }
+    }
+}
+
+/// The lanes a register operand reads or writes (an `undef` sub-register
+/// def ends the other lanes too, so it counts as writing them all).
+fn op_lanes<L: LaneBits>(t: &Tables<L>, rc: RegClass, r: &RegOperand) -> LaneMask<L> {
+    if r.is_def && r.undef {
+        class_lanes(t, rc)
+    } else {
+        operand_lanes(t, rc, r.sub)
+    }
+}
+
+/// One part of a virtual register: its lanes and where they are live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part<L: LaneBits> {
+    pub lanes: LaneMask<L>,
+    pub segments: Vec<Segment>,
+}
+
+/// The liveness of one virtual register.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveInterval<L: LaneBits> {
+    pub class: RegClass,
+    /// Disjoint lane parts (together, the lanes its operands touch).
+    pub parts: Vec<Part<L>>,
+    /// Where it is written: slot and lanes.
+    pub defs: Vec<(u32, LaneMask<L>)>,
+}
+
+impl<L: LaneBits> LiveInterval<L> {
+    /// Whether any of `lanes` is live at `slot`.
+    pub fn live_at(&self, slot: u32, lanes: LaneMask<L>) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.lanes.intersects(lanes) && segments_contain(&p.segments, slot))
+    }
+
+    /// Where any of `lanes` is live.
+    pub fn segments_for(&self, lanes: LaneMask<L>) -> Vec<Segment> {
+        let lists: Vec<&[Segment]> = self
+            .parts
+            .iter()
+            .filter(|p| p.lanes.intersects(lanes))
+            .map(|p| p.segments.as_slice())
+            .collect();
+        union(&lists)
+    }
+
+    /// Where any lane is live.
+    pub fn main_range(&self) -> Vec<Segment> {
+        let lists: Vec<&[Segment]> = self.parts.iter().map(|p| p.segments.as_slice()).collect();
+        union(&lists)
+    }
+
+    /// Number of slots covered.
+    pub fn size(&self) -> u32 {
+        self.main_range().iter().map(|s| s.end - s.start).sum()
+    }
+}
+
+/// A read no def reaches (the value is undefined on some path from the
+/// entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UndefinedRead {
+    pub vreg: VReg,
+    /// A block where it is read before any def in the block, and some
+    /// path from the entry to there has no def.
+    pub block: MBlockId,
+}
+
+/// Live intervals of a function.
+#[derive(Clone, Debug)]
+pub struct Liveness<L: LaneBits> {
+    pub slots: Slots,
+    /// By virtual register; `None` for registers with no operand.
+    pub vregs: Vec<Option<LiveInterval<L>>>,
+    /// Where physical register operands hold register units, by unit,
+    /// ascending (only units some operand names).
+    pub units: Vec<(RegUnit, Vec<Segment>)>,
+    /// Virtual registers read where no def reaches.
+    pub undefined: Vec<UndefinedRead>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Event<L: LaneBits> {
+    slot: u32,
+    lanes: LaneMask<L>,
+    is_def: bool,
+}
+
+/// Scratch marks over blocks, reset in O(touched).
+struct Marks {
+    live_in: Vec<u32>,
+    live_out: Vec<u32>,
+    has_def: Vec<u32>,
+    stamp: u32,
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks {
+            live_in: vec![0; n],
+            live_out: vec![0; n],
+            has_def: vec![0; n],
+            stamp: 0,
+        }
+    }
+}
+
+impl<L: LaneBits> Liveness<L> {
+    /// Computes the live intervals of `f` (which must have no PHIs).
+    pub fn compute<R: RegisterInfo<Lanes = L>>(f: &MFunction, ri: &R, cfg: &MCfg) -> Liveness<L> {
+        let t = ri.tables();
+        let slots = Slots::new(f);
+        let mut vevents: Vec<Vec<Event<L>>> = vec![Vec::new(); f.vregs.len()];
+        let mut uevents: Vec<Vec<Event<L>>> = vec![Vec::new(); t.num_units()];
+        let mut n = 0u32;
+        for b in &f.blocks {
+            for inst in &b.insts {
+                // Uses first, then early-clobber defs, then defs: the
+                // order of their slots.
+                for pass in 0..3 {
+                    for (_, r) in inst.reg_ops() {
+                        let (is_def, slot) = match pass {
+                            0 if r.reads() => (false, Slots::use_slot(n)),
+                            1 if r.is_def && r.early_clobber => (true, Slots::use_slot(n)),
+                            2 if r.is_def && !r.early_clobber => (true, Slots::def_slot(n)),
+                            _ => continue,
+                        };
+                        match r.reg {
+                            RegRef::Virt(v) => {
+                                let Some(rc) = f.class_of(v) else { continue };
+                                if let Some(list) = vevents.get_mut(v.index()) {
+                                    list.push(Event {
+                                        slot,
+                                        lanes: op_lanes(t, rc, r),
+                                        is_def,
+                                    });
+                                }
+                            }
+                            RegRef::Phys(p) => {
+                                for u in t.units(p) {
+                                    if let Some(list) = uevents.get_mut(u.index()) {
+                                        list.push(Event {
+                                            slot,
+                                            lanes: LaneMask::ALL,
+                                            is_def,
+                                        });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                n += 1;
+            }
+        }
+
+        let mut marks = Marks::new(f.blocks.len());
+        let mut undefined = Vec::new();
+        let mut vregs = Vec::with_capacity(f.vregs.len());
+        for (vi, events) in vevents.iter().enumerate() {
+            let v = VReg(vi as u32);
+            let Some(rc) = f.class_of(v) else {
+                vregs.push(None);
+                continue;
+            };
+            if events.is_empty() {
+                vregs.push(None);
+                continue;
+            }
+            let atoms = atoms(class_lanes(t, rc), events);
+            let mut parts = Vec::with_capacity(atoms.len());
+            let mut reported = false;
+            for lanes in atoms {
+                let mut undefined_in = None;
+                let segments = if parts.is_empty() && events.iter().all(|e| e.lanes == lanes) {
+                    ranges(
+                        events.iter().copied(),
+                        &slots,
+                        cfg,
+                        &mut marks,
+                        &mut undefined_in,
+                    )
+                } else {
+                    let relevant = events.iter().copied().filter(|e| e.lanes.intersects(lanes));
+                    ranges(relevant, &slots, cfg, &mut marks, &mut undefined_in)
+                };
+                if let (Some(block), false) = (undefined_in, reported) {
+                    undefined.push(UndefinedRead { vreg: v, block });
+                    reported = true;
+                }
+                parts.push(Part { lanes, segments });
+            }
+            let defs = events
+                .iter()
+                .filter(|e| e.is_def)
+                .map(|e| (e.slot, e.lanes))
+                .collect();
+            vregs.push(Some(LiveInterval {
+                class: rc,
+                parts,
+                defs,
+            }));
+        }
+        let mut units = Vec::new();
+        for (ui, events) in uevents.iter().enumerate() {
+            if events.is_empty() {
+                continue;
+            }
+            let mut ignored = None;
+            let segs = ranges(
+                events.iter().copied(),
+                &slots,
+                cfg,
+                &mut marks,
+                &mut ignored,
+            );
+            units.push((RegUnit(ui as u16), segs));
+        }
+        Liveness {
+            slots,
+            vregs,
+            units,
+            undefined,
+        }
+    }
+
+    pub fn interval(&self, v: VReg) -> Option<&LiveInterval<L>> {
+        self.vregs.get(v.index()).and_then(Option::as_ref)
+    }
+}
+
+/// The coarsest partition of `full` in which every event's lanes are a
+/// union of parts.
+fn atoms<L: LaneBits>(full: LaneMask<L>, events: &[Event<L>]) -> Vec<LaneMask<L>> {
+    let mut masks: Vec<LaneMask<L>> = Vec::new();
+    for e in events {
+        if !masks.contains(&e.lanes) {
+            masks.push(e.lanes);
+        }
+    }
+    let mut parts = vec![full];
+    for m in masks {
+        let mut next = Vec::with_capacity(parts.len() + 1);
+        for p in parts {
+            let (a, b) = (p & m, p & !m);
+            if a.any() {
+                next.push(a);
+            }
+            if b.any() {
+                next.push(b);
+            }
+        }
+        parts = next;
+    }
+    parts
+}
+
+/// Live segments of one variable from its events (sorted by slot, uses
+/// before defs at the same slot). Sets `undefined` to a block with a read
+/// that some path from the entry reaches without a def.
+fn ranges<L: LaneBits>(
+    events: impl Iterator<Item = Event<L>> + Clone,
+    slots: &Slots,
+    cfg: &MCfg,
+    marks: &mut Marks,
+    undefined: &mut Option<MBlockId>,
+) -> Vec<Segment> {
+    marks.stamp = marks.stamp.wrapping_add(1);
+    if marks.stamp == 0 {
+        marks.live_in.fill(0);
+        marks.live_out.fill(0);
+        marks.has_def.fill(0);
+        marks.stamp = 1;
+    }
+    let stamp = marks.stamp;
+    // Blocks with events: upward-exposed reads and defs.
+    let mut touched: Vec<MBlockId> = Vec::new();
+    // (block, the block whose read made it live-in)
+    let mut work: Vec<(MBlockId, MBlockId)> = Vec::new();
+    let mut last_block: Option<MBlockId> = None;
+    for e in events.clone() {
+        let b = slots.block_of(e.slot);
+        if last_block != Some(b) {
+            last_block = Some(b);
+            touched.push(b);
+            if !e.is_def {
+                marks.live_in[b.index()] = stamp;
+                work.push((b, b));
+            }
+        }
+        if e.is_def {
+            marks.has_def[b.index()] = stamp;
+        }
+    }
+    while let Some((b, origin)) = work.pop() {
+        if b.index() == 0 {
+            undefined.get_or_insert(origin);
+        }
+        for &p in cfg.preds(b) {
+            let pi = p.index();
+            if marks.live_out[pi] != stamp {
+                marks.live_out[pi] = stamp;
+                touched.push(p);
+                if marks.has_def[pi] != stamp && marks.live_in[pi] != stamp {
+                    marks.live_in[pi] = stamp;
+                    work.push((p, origin));
+                }
+            }
+        }
+    }
+    touched.sort_unstable();
+    touched.dedup();
+
+    let mut segs: Vec<Segment> = Vec::new();
+    let mut events = events.peekable();
+    for b in touched {
+        let (bs, be) = (slots.block_start(b), slots.block_end(b));
+        // Skip events of earlier blocks (none: blocks are visited in
+        // order and every block with events is touched).
+        let mut start = (marks.live_in[b.index()] == stamp).then_some(bs);
+        let mut end = bs;
+        while let Some(e) = events.next_if(|e| e.slot < be) {
+            if e.slot < bs {
+                continue;
+            }
+            if e.is_def {
+                if let Some(s) = start {
+                    segs.push(Segment { start: s, end });
+                }
+                start = Some(e.slot);
+                end = e.slot + 1;
+            } else {
+                if start.is_none() {
+                    start = Some(bs);
+                }
+                end = e.slot + 1;
+            }
+        }
+        if let Some(s) = start {
+            let e = if marks.live_out[b.index()] == stamp {
+                be
+            } else {
+                end
+            };
+            segs.push(Segment {
+                start: s,
+                end: e.max(s + 1),
+            });
+        }
+    }
+    merge_sorted(segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_queries() {
+        let s = vec![Segment { start: 2, end: 5 }, Segment { start: 8, end: 9 }];
+        assert!(segments_contain(&s, 2));
+        assert!(!segments_contain(&s, 5));
+        assert!(segments_contain(&s, 8));
+        assert!(!segments_contain(&s, 9));
+        assert!(segments_overlap(&s, Segment { start: 4, end: 6 }));
+        assert!(!segments_overlap(&s, Segment { start: 5, end: 8 }));
+        let u = union(&[&s, &[Segment { start: 5, end: 8 }]]);
+        assert_eq!(u, vec![Segment { start: 2, end: 9 }]);
+    }
+}

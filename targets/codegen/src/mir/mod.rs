@@ -1,0 +1,322 @@
+//! Machine IR: target instructions over virtual registers, the form in
+//! which register allocation happens.
+//!
+//! The hardware fact this layer serves: a GPU register file is a set of
+//! register *units* that registers of different sizes share (AMD's 16-bit
+//! halves, 32-bit VGPRs and aligned 64-bit pairs; Intel's words, dwords and
+//! SIMD tuples). A value's register class says which registers may hold it;
+//! a sub-register operand (`%5.sub1`) names a part of a value through the
+//! description's `SubRegIndex`. Every such fact is read from the generated
+//! tables ([`regdesc_runtime::Tables`]); nothing here knows a target.
+//!
+//! The shape follows LLVM's `MachineInstr`: an instruction is an opcode
+//! (described by an [`instr::InstrDesc`]: defs, operand kinds, tied
+//! operands, early-clobber defs, implicit physical defs and uses) and a
+//! list of operands — explicit defs first, then explicit uses, then
+//! implicit operands. Virtual registers (`%N`) have a register class;
+//! physical registers (`$NAME`) appear as implicit operands, fixed operands,
+//! and after allocation.
+//!
+//! The passes, in pipeline order, one module each:
+//!
+//! - [`parse`] / [`print`]: the text form (like the body of LLVM's `.mir`
+//!   files), for hand-written tests;
+//! - [`verify`]: the machine verifier;
+//! - [`phi_elim`]: PHI elimination (SSA to copies);
+//! - [`two_addr`]: two-address lowering of tied operands and `REG_SEQUENCE`;
+//! - [`slots`], [`liveness`]: instruction numbering and live intervals with
+//!   lane masks (sub-register liveness);
+//! - [`cfg`]: predecessors, dominators and loop depths;
+//! - [`interp`]: a machine-IR interpreter, over virtual or physical
+//!   registers, that checks the passes (same results before and after);
+//! - [`crate::regalloc`]: the register allocator.
+
+use regdesc_runtime::{Reg, RegClass, SubRegIdx};
+
+use crate::ir::Span;
+
+pub mod cfg;
+pub mod classes;
+pub mod instr;
+pub mod interp;
+pub mod liveness;
+pub mod parse;
+pub mod phi_elim;
+pub mod print;
+pub mod slots;
+pub mod two_addr;
+pub mod verify;
+pub mod widths;
+
+pub use instr::{InstrDesc, InstrSet, Opcode, Sem};
+
+/// A virtual register, `%N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VReg(pub u32);
+
+impl VReg {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A machine basic block, `bb.N` (`bb.0` is the entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MBlockId(pub u32);
+
+impl MBlockId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A stack slot, `%stack.N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FrameIdx(pub u32);
+
+/// Which register an operand names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RegRef {
+    Virt(VReg),
+    Phys(Reg),
+}
+
+/// A register operand and its flags (LLVM's `MachineOperand` of kind
+/// register).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegOperand {
+    pub reg: RegRef,
+    /// The part of the register read or written (`%5.sub1`); `None` for the
+    /// whole register. Only virtual registers have one.
+    pub sub: Option<SubRegIdx>,
+    pub is_def: bool,
+    /// Not written in the instruction's syntax: an implicit def or use.
+    pub implicit: bool,
+    /// On a sub-register def: the other lanes are not kept (they become
+    /// undefined). On a use: nothing is read.
+    pub undef: bool,
+    /// On a def: the value is never read.
+    pub dead: bool,
+    /// On a use: the last read of the value (informational).
+    pub kill: bool,
+    /// On a def: written before the instruction's uses are read, so it
+    /// must not share a register with any of them.
+    pub early_clobber: bool,
+    /// On a use: the def operand (index) it must share a register with.
+    pub tied_def: Option<u8>,
+}
+
+impl RegOperand {
+    /// A plain explicit use.
+    pub fn use_of(reg: RegRef, sub: Option<SubRegIdx>) -> RegOperand {
+        RegOperand {
+            reg,
+            sub,
+            is_def: false,
+            implicit: false,
+            undef: false,
+            dead: false,
+            kill: false,
+            early_clobber: false,
+            tied_def: None,
+        }
+    }
+
+    /// A plain explicit def.
+    pub fn def_of(reg: RegRef, sub: Option<SubRegIdx>) -> RegOperand {
+        RegOperand {
+            is_def: true,
+            ..RegOperand::use_of(reg, sub)
+        }
+    }
+
+    pub fn vreg(&self) -> Option<VReg> {
+        match self.reg {
+            RegRef::Virt(v) => Some(v),
+            RegRef::Phys(_) => None,
+        }
+    }
+
+    pub fn phys(&self) -> Option<Reg> {
+        match self.reg {
+            RegRef::Phys(r) => Some(r),
+            RegRef::Virt(_) => None,
+        }
+    }
+
+    /// Whether the operand reads its register (uses that are not `undef`).
+    pub fn reads(&self) -> bool {
+        !self.is_def && !self.undef
+    }
+}
+
+/// An operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Reg(RegOperand),
+    /// An immediate (as wide as any register the interpreter computes on).
+    Imm(i128),
+    /// A block (`%bb.N`): branch targets and PHI predecessors.
+    Block(MBlockId),
+    /// A stack slot (`%stack.N`).
+    Frame(FrameIdx),
+    /// A sub-register index as an operand (`%subreg.sub0`, in `REG_SEQUENCE`).
+    SubIdx(SubRegIdx),
+}
+
+impl Operand {
+    pub fn reg(&self) -> Option<&RegOperand> {
+        match self {
+            Operand::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn reg_mut(&mut self) -> Option<&mut RegOperand> {
+        match self {
+            Operand::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn vreg(&self) -> Option<VReg> {
+        self.reg().and_then(RegOperand::vreg)
+    }
+}
+
+/// A machine instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MInst {
+    pub opcode: Opcode,
+    /// Explicit defs, explicit uses (and other explicit operands), then
+    /// implicit register operands.
+    pub ops: Vec<Operand>,
+    /// Where it was written, when it was read from text.
+    pub span: Option<Span>,
+}
+
+impl MInst {
+    pub fn new(opcode: Opcode, ops: Vec<Operand>) -> MInst {
+        MInst {
+            opcode,
+            ops,
+            span: None,
+        }
+    }
+
+    /// The register operands with their indices.
+    pub fn reg_ops(&self) -> impl Iterator<Item = (usize, &RegOperand)> {
+        self.ops
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.reg().map(|r| (i, r)))
+    }
+
+    /// The block operands (branch targets), in order.
+    pub fn block_targets(&self) -> impl Iterator<Item = MBlockId> + '_ {
+        self.ops.iter().filter_map(|o| match o {
+            Operand::Block(b) => Some(*b),
+            _ => None,
+        })
+    }
+}
+
+/// A machine basic block: its instructions, PHIs first and one terminator
+/// last.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MBlock {
+    pub insts: Vec<MInst>,
+    /// The label, when read from text.
+    pub span: Option<Span>,
+}
+
+/// A stack object (LLVM's frame object), in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameObject {
+    pub size: u32,
+    pub align: u32,
+}
+
+/// What is known to hold of a function (LLVM's `MachineFunctionProperties`);
+/// the verifier checks them, passes keep them up to date.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Props {
+    /// Every virtual register has exactly one def, a full one, that
+    /// dominates its uses.
+    pub ssa: bool,
+    /// No `PHI` is left.
+    pub no_phis: bool,
+    /// Tied operands name the same register, and no `REG_SEQUENCE` is left.
+    pub tied_lowered: bool,
+    /// Every register operand is physical.
+    pub no_vregs: bool,
+}
+
+/// A machine function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MFunction {
+    pub name: String,
+    /// `bb.0` is the entry.
+    pub blocks: Vec<MBlock>,
+    /// The class of each virtual register (`None`: the number is unused).
+    pub vregs: Vec<Option<RegClass>>,
+    pub frame: Vec<FrameObject>,
+    pub props: Props,
+    /// The function's name, when read from text.
+    pub span: Option<Span>,
+}
+
+impl MFunction {
+    pub fn new(name: impl Into<String>) -> MFunction {
+        MFunction {
+            name: name.into(),
+            blocks: Vec::new(),
+            vregs: Vec::new(),
+            frame: Vec::new(),
+            props: Props::default(),
+            span: None,
+        }
+    }
+
+    /// A new virtual register of class `rc`.
+    pub fn new_vreg(&mut self, rc: RegClass) -> VReg {
+        self.vregs.push(Some(rc));
+        VReg(self.vregs.len() as u32 - 1)
+    }
+
+    pub fn class_of(&self, v: VReg) -> Option<RegClass> {
+        self.vregs.get(v.index()).copied().flatten()
+    }
+
+    /// A new stack slot.
+    pub fn new_frame_object(&mut self, size: u32, align: u32) -> FrameIdx {
+        self.frame.push(FrameObject { size, align });
+        FrameIdx(self.frame.len() as u32 - 1)
+    }
+
+    pub fn block_ids(&self) -> impl Iterator<Item = MBlockId> {
+        (0..self.blocks.len() as u32).map(MBlockId)
+    }
+
+    pub fn block(&self, b: MBlockId) -> &MBlock {
+        &self.blocks[b.index()]
+    }
+
+    /// Number of instructions.
+    pub fn num_insts(&self) -> usize {
+        self.blocks.iter().map(|b| b.insts.len()).sum()
+    }
+
+    /// The successors of `b`: the block operands of its last instruction.
+    pub fn successors(&self, b: MBlockId) -> Vec<MBlockId> {
+        let mut out: Vec<MBlockId> = Vec::new();
+        if let Some(t) = self.blocks.get(b.index()).and_then(|bb| bb.insts.last()) {
+            for s in t.block_targets() {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+}

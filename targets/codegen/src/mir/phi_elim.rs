@@ -1,0 +1,89 @@
+//! PHI elimination: SSA machine code to copies (LLVM's `PHIElimination`).
+//!
+//! The hardware fact served: registers have no φ-functions; a value that
+//! flows in from several predecessors must sit in one register at the
+//! join. Each `%d = PHI %a, %bb.p, ...` becomes a fresh register `%inc`
+//! of `%d`'s class, a copy `%d = COPY %inc` at the top of the block, and a
+//! copy `%inc = COPY %a` at the end of each predecessor, before its
+//! terminator. The fresh register keeps the copies of several PHIs of one
+//! block from clobbering each other's sources (the "swap" and "lost copy"
+//! problems); the coalescer removes the copies whose registers do not
+//! interfere. This is also the slot where target passes that need
+//! non-SSA machine code with sub-register liveness run (AMD's SDWA
+//! preserve merge).
+
+use crate::mir::{InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem};
+
+/// Replaces every PHI of `f` by copies. Returns how many PHIs there were.
+pub fn eliminate_phis(f: &mut MFunction, instrs: &InstrSet) -> usize {
+    let mut count = 0;
+    // Copies to append to each predecessor, in order.
+    let mut at_end: Vec<Vec<MInst>> = vec![Vec::new(); f.blocks.len()];
+    for bi in 0..f.blocks.len() {
+        let n_phis = f.blocks[bi]
+            .insts
+            .iter()
+            .take_while(|i| instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Phi))
+            .count();
+        if n_phis == 0 {
+            continue;
+        }
+        let phis: Vec<MInst> = f.blocks[bi].insts.drain(..n_phis).collect();
+        let mut top: Vec<MInst> = Vec::with_capacity(n_phis);
+        for phi in phis {
+            count += 1;
+            let Some(def) = phi.ops.first().and_then(Operand::reg).cloned() else {
+                continue;
+            };
+            let Some(d) = def.vreg() else { continue };
+            let Some(rc) = f.class_of(d) else { continue };
+            let inc = f.new_vreg(rc);
+            let mut def_op = RegOperand::def_of(RegRef::Virt(d), None);
+            def_op.dead = def.dead;
+            let mut copy = MInst::new(
+                instrs.copy,
+                vec![
+                    Operand::Reg(def_op),
+                    Operand::Reg(RegOperand::use_of(RegRef::Virt(inc), None)),
+                ],
+            );
+            copy.span = phi.span.clone();
+            top.push(copy);
+            for pair in phi.ops[1..].chunks(2) {
+                let (Some(Operand::Reg(v)), Some(Operand::Block(p))) = (pair.first(), pair.get(1))
+                else {
+                    continue;
+                };
+                let Some(list) = at_end.get_mut(p.index()) else {
+                    continue;
+                };
+                let dst = Operand::Reg(RegOperand::def_of(RegRef::Virt(inc), None));
+                let inst = if v.undef {
+                    MInst::new(instrs.implicit_def, vec![dst])
+                } else {
+                    let mut src = RegOperand::use_of(v.reg, v.sub);
+                    src.kill = false;
+                    MInst::new(instrs.copy, vec![dst, Operand::Reg(src)])
+                };
+                list.push(inst);
+            }
+        }
+        f.blocks[bi].insts.splice(0..0, top);
+    }
+    for (bi, copies) in at_end.into_iter().enumerate() {
+        if copies.is_empty() {
+            continue;
+        }
+        let insts = &mut f.blocks[bi].insts;
+        let term = insts
+            .iter()
+            .position(|i| instrs.get(i.opcode).is_some_and(|d| d.is_terminator))
+            .unwrap_or(insts.len());
+        insts.splice(term..term, copies);
+    }
+    f.props.no_phis = true;
+    if count > 0 {
+        f.props.ssa = false;
+    }
+    count
+}

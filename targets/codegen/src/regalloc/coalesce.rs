@@ -1,0 +1,313 @@
+//! Copy coalescing (LLVM's `RegisterCoalescer`), including copies into and
+//! out of register tuples.
+//!
+//! The hardware fact served: a copy between registers costs an instruction
+//! (and on AMD a VALU slot per lane group); PHI elimination, two-address
+//! lowering and tuple building (`REG_SEQUENCE`) make many. A copy's two
+//! registers can become one when their live ranges do not interfere. For
+//! a sub-register copy — `%x = COPY %t.sub1` out of a 64-bit pair, or
+//! `%t.sub0 = COPY %a` into one — the narrow register becomes a part of
+//! the wide one (`%x` is renamed `%t.sub1`), and the wide register's class
+//! is narrowed to the registers whose `sub1` can hold what `%x` needed
+//! (`matching_super_reg_class`: for a `%x` in a 32-bit class, any pair;
+//! for an aligned-pair class, only even-aligned pairs). Classes of full
+//! copies meet in their largest common sub-class.
+//!
+//! Interference is decided per lane, as Chaitin defined it: two registers
+//! interfere when one is live (in the lanes the merge would share) where
+//! the other is written — except at the copy itself, after which both hold
+//! the same value. Copies are visited innermost loop first.
+
+use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
+
+use crate::mir::cfg::MCfg;
+use crate::mir::liveness::{segments_contain, union, Liveness, Segment};
+use crate::mir::slots::Slots;
+use crate::mir::{InstrSet, MFunction, Operand, RegRef, Sem, VReg};
+
+/// What one merged register knows during coalescing.
+struct Info<L: LaneBits> {
+    class: RegClass,
+    /// Where it is written (slot, lanes).
+    defs: Vec<(u32, LaneMask<L>)>,
+    /// Lane sets and where they are live (may overlap after merges).
+    parts: Vec<(LaneMask<L>, Vec<Segment>)>,
+    /// Sub-register indices its operands use.
+    subs: Vec<SubRegIdx>,
+}
+
+impl<L: LaneBits> Info<L> {
+    fn live_at(&self, slot: u32, lanes: LaneMask<L>) -> bool {
+        self.parts
+            .iter()
+            .any(|(m, segs)| m.intersects(lanes) && segments_contain(segs, slot))
+    }
+}
+
+/// A copy between two virtual registers.
+struct CopyInst {
+    block: usize,
+    index: usize,
+    /// The def slot of the copy.
+    slot: u32,
+    depth: u32,
+}
+
+/// Coalesces the copies of `f` (which must have no PHIs and lowered tied
+/// operands) using the liveness `live`. Returns the number of copies
+/// removed.
+pub fn coalesce<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    cfg: &MCfg,
+    live: &Liveness<R::Lanes>,
+) -> usize {
+    let t = ri.tables();
+    let n = f.vregs.len();
+    let mut info: Vec<Option<Info<R::Lanes>>> = Vec::with_capacity(n);
+    for v in 0..n {
+        let iv = live.interval(VReg(v as u32));
+        info.push(match (f.vregs[v], iv) {
+            (Some(class), Some(iv)) => Some(Info {
+                class,
+                defs: iv.defs.clone(),
+                parts: iv
+                    .parts
+                    .iter()
+                    .map(|p| (p.lanes, p.segments.clone()))
+                    .collect(),
+                subs: Vec::new(),
+            }),
+            _ => None,
+        });
+    }
+    let mut copies: Vec<CopyInst> = Vec::new();
+    let mut num = 0u32;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let depth = cfg.loop_depth(crate::mir::MBlockId(bi as u32));
+        for (k, i) in b.insts.iter().enumerate() {
+            for (_, r) in i.reg_ops() {
+                if let (Some(v), Some(s)) = (r.vreg(), r.sub) {
+                    if let Some(Some(x)) = info.get_mut(v.index()) {
+                        if !x.subs.contains(&s) {
+                            x.subs.push(s);
+                        }
+                    }
+                }
+            }
+            if instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Copy) {
+                let both_virtual = i.ops.len() == 2 && i.ops.iter().all(|o| o.vreg().is_some());
+                if both_virtual {
+                    copies.push(CopyInst {
+                        block: bi,
+                        index: k,
+                        slot: Slots::def_slot(num),
+                        depth,
+                    });
+                }
+            }
+            num += 1;
+        }
+    }
+    copies.sort_by_key(|c| (std::cmp::Reverse(c.depth), c.block, c.index));
+
+    // rep[v] = (w, k): v is w's k part.
+    let mut rep: Vec<(VReg, Option<SubRegIdx>)> = (0..n).map(|v| (VReg(v as u32), None)).collect();
+    let find =
+        |rep: &mut Vec<(VReg, Option<SubRegIdx>)>, v: VReg| -> Option<(VReg, Option<SubRegIdx>)> {
+            let mut path = Vec::new();
+            let mut cur = (v, None::<SubRegIdx>);
+            loop {
+                let (p, k) = *rep.get(cur.0.index())?;
+                if p == cur.0 {
+                    break;
+                }
+                path.push(cur.0);
+                // cur = p:k:cur.1
+                cur = (p, compose(t, k, cur.1)?);
+            }
+            // Path compression, nearest the root first: every visited
+            // register points at the root.
+            for &x in path.iter().rev() {
+                let (p, k) = rep[x.index()];
+                let (r, kr) = rep[p.index()];
+                if r != p {
+                    rep[x.index()] = (r, compose(t, kr, k)?);
+                }
+            }
+            Some(cur)
+        };
+
+    let mut removed: Vec<(usize, usize)> = Vec::new();
+    // Instructions whose defs are gone (the copies removed so far).
+    let mut dead_def = vec![false; num as usize];
+    for c in &copies {
+        let inst = &f.blocks[c.block].insts[c.index];
+        let (Some(dst), Some(src)) = (inst.ops[0].reg(), inst.ops[1].reg()) else {
+            continue;
+        };
+        let (Some(dv), Some(sv)) = (dst.vreg(), src.vreg()) else {
+            continue;
+        };
+        let (dsub, ssub) = (dst.sub, src.sub);
+        let Some((d, dk)) = find(&mut rep, dv) else {
+            continue;
+        };
+        let Some((s, sk)) = find(&mut rep, sv) else {
+            continue;
+        };
+        let (Some(d_sub), Some(s_sub)) = (compose(t, dk, dsub), compose(t, sk, ssub)) else {
+            continue;
+        };
+        if d == s {
+            if d_sub == s_sub {
+                removed.push((c.block, c.index));
+            }
+            continue;
+        }
+        // N (narrow) goes into W (wide) as its k part.
+        let (nv, wv, k, n_is_dst) = match (d_sub, s_sub) {
+            (None, None) => (d, s, None, true),
+            (None, Some(k)) => (d, s, Some(k), true),
+            (Some(k), None) => (s, d, Some(k), false),
+            (Some(_), Some(_)) => continue,
+        };
+        let (Some(ni), Some(wi)) = (info[nv.index()].as_ref(), info[wv.index()].as_ref()) else {
+            continue;
+        };
+        let new_class = match k {
+            None => t.common_sub_class(wi.class, ni.class),
+            Some(k) => t.matching_super_reg_class(wi.class, ni.class, k),
+        };
+        let Some(new_class) = new_class else { continue };
+        if !t.is_allocatable(new_class) || ri.allocation_order(new_class).is_empty() {
+            continue;
+        }
+        // Every part N's operands name must exist in the new class.
+        let mut mapped_subs = Vec::new();
+        let mut ok = true;
+        for &j in &ni.subs {
+            match compose(t, k, Some(j)) {
+                Some(Some(c)) if t.sub_class_with_sub_reg(new_class, c) == Some(new_class) => {
+                    mapped_subs.push(c)
+                }
+                _ => ok = false,
+            }
+        }
+        if let Some(k) = k {
+            if t.sub_class_with_sub_reg(new_class, k) != Some(new_class) {
+                ok = false;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let map = |m: LaneMask<R::Lanes>| t.compose_lane_mask(k, m);
+        // Chaitin's test, per lane, skipping the copy's own def.
+        let skip_n = |slot: u32| (n_is_dst && slot == c.slot) || dead_def[(slot / 2) as usize];
+        let skip_w = |slot: u32| (!n_is_dst && slot == c.slot) || dead_def[(slot / 2) as usize];
+        let interferes = ni
+            .defs
+            .iter()
+            .any(|&(p, m)| !skip_n(p) && wi.live_at(p, map(m)))
+            || wi.defs.iter().any(|&(q, m)| {
+                !skip_w(q)
+                    && ni
+                        .parts
+                        .iter()
+                        .any(|(l, segs)| map(*l).intersects(m) && segments_contain(segs, q))
+            });
+        if interferes {
+            continue;
+        }
+        // Merge.
+        let Some(ni) = info[nv.index()].take() else {
+            continue;
+        };
+        let Some(wi) = info[wv.index()].as_mut() else {
+            continue;
+        };
+        wi.class = new_class;
+        dead_def[(c.slot / 2) as usize] = true;
+        wi.defs.extend(ni.defs.iter().map(|&(p, m)| (p, map(m))));
+        for (l, segs) in ni.parts {
+            let l = map(l);
+            match wi.parts.iter_mut().find(|(m, _)| *m == l) {
+                Some((_, mine)) => *mine = union(&[mine.as_slice(), segs.as_slice()]),
+                None => wi.parts.push((l, segs)),
+            }
+        }
+        for s in mapped_subs.into_iter().chain(k) {
+            if !wi.subs.contains(&s) {
+                wi.subs.push(s);
+            }
+        }
+        rep[nv.index()] = (wv, k);
+        removed.push((c.block, c.index));
+    }
+
+    // Rewrite operands to representatives.
+    let mut count = 0;
+    removed.sort_unstable();
+    for (bi, b) in f.blocks.iter_mut().enumerate() {
+        for i in b.insts.iter_mut() {
+            for o in i.ops.iter_mut() {
+                let Operand::Reg(r) = o else { continue };
+                let RegRef::Virt(v) = r.reg else { continue };
+                let Some((w, k)) = find(&mut rep, v) else {
+                    continue;
+                };
+                if w == v {
+                    continue;
+                }
+                let Some(sub) = compose(t, k, r.sub) else {
+                    continue;
+                };
+                r.reg = RegRef::Virt(w);
+                if k.is_some() {
+                    // As a part of a wider register, a def that dropped the
+                    // other lanes would drop the wider register's too.
+                    r.undef &= !r.is_def;
+                }
+                r.sub = sub;
+            }
+        }
+        let mut k = 0;
+        b.insts.retain(|i| {
+            let drop = removed.binary_search(&(bi, k)).is_ok()
+                || (instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Copy)
+                    && i.ops.len() == 2
+                    && matches!((i.ops[0].reg(), i.ops[1].reg()), (Some(a), Some(b)) if a.reg == b.reg && a.sub == b.sub && a.vreg().is_some()));
+            k += 1;
+            if drop {
+                count += 1;
+            }
+            !drop
+        });
+    }
+    for (v, slot) in info.into_iter().enumerate() {
+        match slot {
+            Some(i) => f.vregs[v] = Some(i.class),
+            None => {
+                if rep[v].0 != VReg(v as u32) {
+                    f.vregs[v] = None;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// `R:a:b` as an index of `R` (`None` for the register itself); `None`
+/// when the tables have no such index.
+fn compose<L: LaneBits>(
+    t: &regdesc_runtime::Tables<L>,
+    a: Option<SubRegIdx>,
+    b: Option<SubRegIdx>,
+) -> Option<Option<SubRegIdx>> {
+    match (a, b) {
+        (None, x) | (x, None) => Some(x),
+        (Some(a), Some(b)) => t.compose_sub_reg_indices(a, b).map(Some),
+    }
+}

@@ -1,0 +1,342 @@
+//! The register allocator, driven entirely by the generated tables.
+//!
+//! # The algorithm, and why
+//!
+//! It follows **Chow and Hennessy's priority-based colouring** ("The
+//! priority-based coloring approach to register allocation", ACM TOPLAS
+//! 12(4), 1990): live ranges get registers one at a time, most valuable
+//! first (priority = spill cost saved per unit of length, LLVM's spill
+//! weight), instead of Chaitin–Briggs simplify/select over an interference
+//! graph; a range that finds no free register is spilled everywhere, and
+//! assignment runs again with the spill code in place (Chaitin's
+//! spill-and-iterate). Ranges created by spilling are never spilled and go
+//! first. Interference is not a graph but, as in LLVM's `RABasic` and
+//! `RAGreedy` (J. Olesen, "Greedy register allocation in LLVM 3.0", 2011),
+//! a per-register-unit union of live segments ([`matrix`]); copies left
+//! after coalescing bias the choice towards their partner's register
+//! (hints).
+//!
+//! Why this and not graph colouring: GPU register files are tuples over
+//! shared units. In an interference graph a 64-bit pair "blocks" a varying
+//! number of 32-bit registers depending on its alignment, which is what
+//! Smith, Ramsey and Holloway's generalisation of Briggs ("A generalized
+//! algorithm for graph-coloring register allocation", PLDI 2004) has to
+//! compute per pair of classes; with per-unit segment unions the question
+//! "is this register free for this value?" is answered exactly, for any
+//! overlap the tables describe, by checking the register's units — and a
+//! unit whose lanes of the value are dead is simply not checked, which is
+//! how sub-register liveness frees the dead half of a tuple. The priority
+//! order keeps the implementation small enough to test thoroughly. What it
+//! does not do (LLVM's greedy allocator does): split live ranges, evict
+//! assigned ranges, rematerialise constants. A spilled value is reloaded
+//! before every use.
+//!
+//! # Pipeline
+//!
+//! Input: a function without PHIs whose tied operands are lowered
+//! ([`crate::mir::phi_elim`], [`crate::mir::two_addr`]).
+//!
+//! 1. [`coalesce`]: join copy-related registers that do not interfere,
+//!    including sub-register copies into and out of tuples (narrowing the
+//!    tuple's class as the tables say). When the narrowed classes leave an
+//!    instruction unallocatable, allocation starts again without
+//!    coalescing.
+//! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]), assign in
+//!    priority order ([`assign`]), and when some ranges found no register,
+//!    spill them everywhere through the target's [`spill::SpillHook`] and
+//!    start the next round. The new short ranges around each spilled use
+//!    are never spilled; if one of them finds no register the function
+//!    cannot be allocated (an instruction needs more registers than exist).
+//! 3. [`rewrite`]: replace each virtual register by its register (and
+//!    `%v.sub` by the register's `sub` sub-register), drop identity copies.
+//!
+//! No target fact is written here: classes, allocation orders, units,
+//! unit lane masks, sub-register indices and spill sizes all come through
+//! [`regdesc_runtime::RegisterInfo`].
+
+pub mod assign;
+pub mod coalesce;
+pub mod matrix;
+pub mod spill;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use regdesc_runtime::{Reg, RegisterInfo};
+
+use crate::mir::cfg::MCfg;
+use crate::mir::liveness::Liveness;
+use crate::mir::{InstrSet, MFunction, Operand, RegRef, Sem, VReg};
+pub use spill::{GenericSpill, SpillHook};
+
+/// Choices the target makes.
+#[derive(Clone, Debug)]
+pub struct AllocOptions {
+    /// Registers never to allocate (stack pointers, registers the ABI
+    /// reserves; LLVM's `getReservedRegs`).
+    pub reserved: Vec<Reg>,
+    /// Join copies before assignment.
+    pub coalesce: bool,
+    /// Give up after this many spill rounds.
+    pub max_rounds: usize,
+}
+
+impl Default for AllocOptions {
+    fn default() -> Self {
+        AllocOptions {
+            reserved: Vec::new(),
+            coalesce: true,
+            max_rounds: 64,
+        }
+    }
+}
+
+/// Why a function could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AllocError {
+    /// PHIs or unlowered tied operands remain.
+    NotLowered(&'static str),
+    /// A register's class has no register to allocate.
+    NoAllocatableRegister { vreg: VReg, class: String },
+    /// A range that cannot be spilled found no register.
+    OutOfRegisters { vreg: VReg, class: String },
+    /// The spill hook failed.
+    Spill(String),
+    /// Spilling did not converge.
+    TooManyRounds(usize),
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AllocError::NotLowered(what) => write!(f, "cannot allocate: {what}"),
+            AllocError::NoAllocatableRegister { vreg, class } => {
+                write!(f, "%{} has class {class}, which has no allocatable register", vreg.0)
+            }
+            AllocError::OutOfRegisters { vreg, class } => write!(
+                f,
+                "ran out of registers: %{} ({class}) is needed where every {class} register is taken by values that cannot be spilled",
+                vreg.0
+            ),
+            AllocError::Spill(m) => write!(f, "spilling failed: {m}"),
+            AllocError::TooManyRounds(n) => write!(f, "spilling did not converge in {n} rounds"),
+        }
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// What allocation did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AllocStats {
+    /// Copies removed by coalescing.
+    pub coalesced: usize,
+    /// Assignment rounds (1 when nothing was spilled).
+    pub rounds: usize,
+    /// Registers spilled.
+    pub spilled: usize,
+    /// Spill instructions inserted.
+    pub reloads: usize,
+    pub stores: usize,
+    /// Copies that became identities after assignment.
+    pub copies_removed: usize,
+    /// Where the time went.
+    pub time: PhaseTimes,
+}
+
+/// Time spent in each phase of [`allocate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// Liveness for the coalescer, and coalescing.
+    pub coalescing: Duration,
+    /// Liveness of each round.
+    pub liveness: Duration,
+    /// Assignment of each round.
+    pub assignment: Duration,
+    /// Spill code.
+    pub spilling: Duration,
+    /// Rewriting to physical registers.
+    pub rewriting: Duration,
+}
+
+/// The result of assignment, before rewriting.
+#[derive(Clone, Debug)]
+pub struct Allocation {
+    /// The register of each virtual register of the function (as it is
+    /// after coalescing and spilling).
+    pub assignment: Vec<Option<Reg>>,
+    pub stats: AllocStats,
+}
+
+/// Allocates `f`: coalescing, assignment with spilling, rewriting. On
+/// success `f` has only physical registers.
+pub fn allocate<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    hook: &dyn SpillHook,
+    opts: &AllocOptions,
+) -> Result<AllocStats, AllocError> {
+    let a = assign(f, ri, instrs, hook, opts)?;
+    let start = Instant::now();
+    let removed = rewrite(f, ri, instrs, &a.assignment);
+    let mut stats = a.stats;
+    stats.copies_removed = removed;
+    stats.time.rewriting = start.elapsed();
+    Ok(stats)
+}
+
+/// Coalesces, and assigns a register to every virtual register of `f`,
+/// spilling as needed (`f` changes: copies go, spill code comes). The
+/// assignment is for `f` as it is on return.
+pub fn assign<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    hook: &dyn SpillHook,
+    opts: &AllocOptions,
+) -> Result<Allocation, AllocError> {
+    if !f.props.no_phis {
+        return Err(AllocError::NotLowered("PHIs remain (run PHI elimination)"));
+    }
+    if !f.props.tied_lowered {
+        return Err(AllocError::NotLowered(
+            "tied operands are not lowered (run two-address lowering)",
+        ));
+    }
+    let t = ri.tables();
+    for (v, c) in f.vregs.iter().enumerate() {
+        if let Some(c) = *c {
+            if !t.is_allocatable(c) || ri.allocation_order(c).is_empty() {
+                let used = f.blocks.iter().any(|b| {
+                    b.insts
+                        .iter()
+                        .any(|i| i.reg_ops().any(|(_, r)| r.vreg() == Some(VReg(v as u32))))
+                });
+                if used {
+                    return Err(AllocError::NoAllocatableRegister {
+                        vreg: VReg(v as u32),
+                        class: t.class_name(c).to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if !opts.coalesce {
+        return assign_rounds(f, ri, instrs, hook, opts, AllocStats::default());
+    }
+    // Coalescing narrows classes; where that leaves an instruction more
+    // operands of a class than it has disjoint registers, start again
+    // without it.
+    let start = Instant::now();
+    let original = f.clone();
+    let cfg = MCfg::new(f);
+    let live = Liveness::compute(f, ri, &cfg);
+    let mut stats = AllocStats {
+        coalesced: coalesce::coalesce(f, ri, instrs, &cfg, &live),
+        ..AllocStats::default()
+    };
+    stats.time.coalescing = start.elapsed();
+    match assign_rounds(f, ri, instrs, hook, opts, stats) {
+        Err(AllocError::OutOfRegisters { .. }) => {
+            *f = original;
+            assign_rounds(f, ri, instrs, hook, opts, AllocStats::default())
+        }
+        other => other,
+    }
+}
+
+/// Assignment rounds with spilling, after coalescing.
+fn assign_rounds<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    hook: &dyn SpillHook,
+    opts: &AllocOptions,
+    mut stats: AllocStats,
+) -> Result<Allocation, AllocError> {
+    let t = ri.tables();
+    let cfg = MCfg::new(f);
+    let mut unspillable = vec![false; f.vregs.len()];
+    loop {
+        stats.rounds += 1;
+        if stats.rounds > opts.max_rounds {
+            return Err(AllocError::TooManyRounds(opts.max_rounds));
+        }
+        let start = Instant::now();
+        let live = Liveness::compute(f, ri, &cfg);
+        stats.time.liveness += start.elapsed();
+        let start = Instant::now();
+        unspillable.resize(f.vregs.len(), false);
+        let round = assign::assign_round(f, ri, instrs, &cfg, &live, &unspillable, &opts.reserved);
+        stats.time.assignment += start.elapsed();
+        if round.failed.is_empty() {
+            return Ok(Allocation {
+                assignment: round.assignment,
+                stats,
+            });
+        }
+        if let Some(&v) = round.failed.iter().find(|v| unspillable[v.index()]) {
+            let class = f
+                .class_of(v)
+                .map_or(String::from("?"), |c| t.class_name(c).to_string());
+            return Err(AllocError::OutOfRegisters { vreg: v, class });
+        }
+        let start = Instant::now();
+        let s = spill::spill_everywhere(f, ri, instrs, hook, &live, &round.failed)
+            .map_err(AllocError::Spill)?;
+        stats.time.spilling += start.elapsed();
+        stats.spilled += round.failed.len();
+        stats.reloads += s.reloads;
+        stats.stores += s.stores;
+        unspillable.resize(f.vregs.len(), false);
+        for v in s.temps {
+            unspillable[v.index()] = true;
+        }
+    }
+}
+
+/// Replaces virtual registers by their assigned registers and removes the
+/// copies that became identities. Returns how many copies went.
+pub fn rewrite<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    assignment: &[Option<Reg>],
+) -> usize {
+    let t = ri.tables();
+    let mut removed = 0;
+    for b in f.blocks.iter_mut() {
+        for i in b.insts.iter_mut() {
+            for o in i.ops.iter_mut() {
+                let Operand::Reg(r) = o else { continue };
+                let RegRef::Virt(v) = r.reg else { continue };
+                let Some(p) = assignment.get(v.index()).copied().flatten() else {
+                    continue;
+                };
+                let p = match r.sub {
+                    Some(s) => match t.sub_reg(p, s) {
+                        Some(x) => x,
+                        None => continue,
+                    },
+                    None => p,
+                };
+                r.reg = RegRef::Phys(p);
+                r.sub = None;
+            }
+        }
+        b.insts.retain(|i| {
+            let identity = instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Copy)
+                && matches!((i.ops.first().and_then(Operand::reg), i.ops.get(1).and_then(Operand::reg)),
+                    (Some(a), Some(b)) if a.reg == b.reg && matches!(a.reg, RegRef::Phys(_)));
+            removed += usize::from(identity);
+            !identity
+        });
+    }
+    f.props.no_vregs = !f.blocks.iter().any(|b| {
+        b.insts
+            .iter()
+            .any(|i| i.reg_ops().any(|(_, r)| r.vreg().is_some()))
+    });
+    removed
+}

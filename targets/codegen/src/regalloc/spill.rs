@@ -1,0 +1,195 @@
+//! Spilling: the target hook that stores and reloads a register, and the
+//! rewriting that sends a value through its stack slot ("spill
+//! everywhere").
+//!
+//! The hardware fact served: when the register file is full, a value lives
+//! in memory between its uses, and how to get it there is the target's
+//! business — AMD spills VGPRs to scratch with `BUFFER_STORE_DWORD` (or to
+//! the lanes of another register), Intel to scratch with `send`. The
+//! allocator asks the [`SpillHook`] for the instructions (LLVM's
+//! `storeRegToStackSlot` / `loadRegFromStackSlot`); the slot's size and
+//! alignment are the class's spill size and alignment from the tables.
+//!
+//! Each instruction that reads a spilled register gets a reload into a new
+//! short-lived register just before it, each that writes it a store just
+//! after; one new register serves both when an instruction reads and
+//! writes it (tied operands). A sub-register def that keeps the other
+//! lanes reloads first. The new registers are never spilled again.
+
+use regdesc_runtime::{RegClass, RegisterInfo};
+
+use crate::mir::liveness::{class_lanes, operand_lanes, Liveness};
+use crate::mir::slots::Slots;
+use crate::mir::{FrameIdx, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, VReg};
+
+/// How a target stores a register to a stack slot and loads it back.
+pub trait SpillHook {
+    /// Instructions storing all of `v` (of class `rc`) to `slot`.
+    fn store(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, String>;
+    /// Instructions loading all of `v` (of class `rc`) from `slot`.
+    fn load(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, String>;
+}
+
+/// The generic hook: `SPILL_STORE %v, %stack.N` and `%v = SPILL_LOAD
+/// %stack.N`, which the machine-IR interpreter runs.
+#[derive(Clone, Copy, Debug)]
+pub struct GenericSpill<'a> {
+    pub instrs: &'a InstrSet,
+}
+
+impl SpillHook for GenericSpill<'_> {
+    fn store(
+        &self,
+        _f: &MFunction,
+        v: VReg,
+        _rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, String> {
+        Ok(vec![MInst::new(
+            self.instrs.spill_store,
+            vec![
+                Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None)),
+                Operand::Frame(slot),
+            ],
+        )])
+    }
+
+    fn load(
+        &self,
+        _f: &MFunction,
+        v: VReg,
+        _rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, String> {
+        Ok(vec![MInst::new(
+            self.instrs.spill_load,
+            vec![
+                Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None)),
+                Operand::Frame(slot),
+            ],
+        )])
+    }
+}
+
+/// What spilling did.
+#[derive(Clone, Debug, Default)]
+pub struct Spilled {
+    /// The new short-lived registers (not to be spilled again).
+    pub temps: Vec<VReg>,
+    /// Loads and stores inserted (counting hook instructions).
+    pub reloads: usize,
+    pub stores: usize,
+}
+
+/// Sends every register in `spill` through a new stack slot. `live` is
+/// the liveness of `f` as it is (a sub-register def reloads only when
+/// the other lanes hold a value there).
+pub fn spill_everywhere<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    hook: &dyn SpillHook,
+    live: &Liveness<R::Lanes>,
+    spill: &[VReg],
+) -> Result<Spilled, String> {
+    let t = ri.tables();
+    let mut n = 0u32;
+    let mut slot_of: Vec<Option<(FrameIdx, RegClass)>> = vec![None; f.vregs.len()];
+    for &v in spill {
+        let Some(rc) = f.class_of(v) else { continue };
+        let info = ri.spill_info(rc);
+        let size = info.spill_size.max(info.reg_size).div_ceil(8).max(1);
+        let align = (info.spill_alignment / 8).max(1).next_power_of_two();
+        let slot = f.new_frame_object(size, align);
+        if let Some(s) = slot_of.get_mut(v.index()) {
+            *s = Some((slot, rc));
+        }
+    }
+    let mut out = Spilled::default();
+    for bi in 0..f.blocks.len() {
+        let old = std::mem::take(&mut f.blocks[bi].insts);
+        let mut insts: Vec<MInst> = Vec::with_capacity(old.len());
+        for mut inst in old {
+            // The spilled registers this instruction names, in operand order.
+            let mut named: Vec<VReg> = Vec::new();
+            for (_, r) in inst.reg_ops() {
+                if let Some(v) = r.vreg() {
+                    if slot_of.get(v.index()).copied().flatten().is_some() && !named.contains(&v) {
+                        named.push(v);
+                    }
+                }
+            }
+            let mut after: Vec<MInst> = Vec::new();
+            for v in named {
+                let Some((slot, rc)) = slot_of.get(v.index()).copied().flatten() else {
+                    continue;
+                };
+                let mut reads = false;
+                let mut writes = false;
+                // Sub-register defs whose other lanes hold no value here:
+                // the new register's other lanes are undefined.
+                let mut drop_others = false;
+                for (_, r) in inst.reg_ops().filter(|(_, r)| r.vreg() == Some(v)) {
+                    reads |= r.reads();
+                    writes |= r.is_def && !r.dead;
+                    if let (true, Some(_), false) = (r.is_def, r.sub, r.undef) {
+                        let kept = class_lanes(t, rc) & !operand_lanes(t, rc, r.sub);
+                        let held = live
+                            .interval(v)
+                            .is_some_and(|iv| iv.live_at(Slots::use_slot(n), kept));
+                        reads |= held;
+                        drop_others |= !held;
+                    }
+                }
+                drop_others &= !reads;
+                let is_terminator = instrs.get(inst.opcode).is_some_and(|d| d.is_terminator);
+                if writes && is_terminator {
+                    return Err(format!(
+                        "cannot spill %{}: {} defines it and ends its block",
+                        v.0,
+                        instrs.name(inst.opcode)
+                    ));
+                }
+                let tmp = f.new_vreg(rc);
+                out.temps.push(tmp);
+                if reads {
+                    let l = hook.load(f, tmp, rc, slot)?;
+                    out.reloads += l.len();
+                    insts.extend(l);
+                }
+                for o in inst.ops.iter_mut() {
+                    if let Some(r) = o.reg_mut() {
+                        if r.vreg() == Some(v) {
+                            r.reg = RegRef::Virt(tmp);
+                            if r.is_def && r.sub.is_some() && drop_others {
+                                r.undef = true;
+                            }
+                        }
+                    }
+                }
+                if writes {
+                    let s = hook.store(f, tmp, rc, slot)?;
+                    out.stores += s.len();
+                    after.extend(s);
+                }
+            }
+            insts.push(inst);
+            insts.extend(after);
+            n += 1;
+        }
+        f.blocks[bi].insts = insts;
+    }
+    Ok(out)
+}

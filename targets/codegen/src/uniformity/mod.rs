@@ -1,0 +1,366 @@
+//! Uniformity (divergence) analysis: which values are the same in every
+//! lane that computes them, and which branches send lanes different ways.
+//!
+//! **Sources.** Arguments of kernels (`amdgpu_kernel`, `spir_kernel`),
+//! constants and `llvm.amdgcn.workgroup.id.x` are uniform. Work-item ids
+//! (`llvm.amdgcn.workitem.id.x`, `get_global_id`) are divergent, and so are
+//! the arguments of plain functions (they arrive per lane, in VGPRs on AMD).
+//! A load from a uniform address is uniform (lanes that race on memory have
+//! no defined result; see [`crate::interp`]).
+//!
+//! **Propagation.** This follows LLVM's GPU divergence analysis (the
+//! `DivergenceAnalysis`/`SyncDependenceAnalysis` of LLVM 12–16, after
+//! Karrenberg & Hack, "Whole-function vectorization", CGO 2011, and
+//! Rosemann, Moll & Hack, "An abstract interpretation for SPMD divergence
+//! on reducible control flow graphs", POPL 2021):
+//!
+//! - *data dependence*: an instruction with a divergent operand is divergent;
+//! - *sync dependence*: a conditional branch on a divergent condition is a
+//!   divergent branch; the blocks reached from two of its successors along
+//!   disjoint paths before its immediate post-dominator (the *join points*,
+//!   found by propagating one label per successor through the region, the
+//!   way SSA construction places phis) have divergent phis, unless all of a
+//!   phi's incoming values are the same;
+//! - *temporal divergence*: when a divergent branch inside a cycle has its
+//!   immediate post-dominator outside that cycle, lanes leave the cycle in
+//!   different iterations, so every use outside the cycle of a value
+//!   defined inside it is divergent (the value itself may stay uniform in
+//!   the cycle, where ISel may keep it in a scalar register).
+//!
+//! Cycles come from the CFG's nesting forest ([`crate::ir::cfg`]), so
+//! irreducible cycles are covered too, conservatively: when a divergent
+//! branch lies in an irreducible cycle or reaches one of its headers before
+//! reconverging, the cycle's header phis are divergent and its exits are
+//! treated as divergent.
+
+pub mod report;
+
+use std::collections::{BTreeSet, VecDeque};
+
+use crate::ir::cfg::{Cfg, PostDom};
+use crate::ir::{BlockId, Builtin, Function, InstId, Op, OperandKind, ValueId, ValueKind};
+
+/// Why something is divergent (the first reason found).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// An argument of a plain (callable) function.
+    Argument,
+    /// A work-item id call.
+    WorkItemId,
+    /// It uses this divergent value.
+    Operand(ValueId),
+    /// A phi at a join point of the divergent branch ending this block.
+    Join { branch: BlockId },
+    /// It uses this value, defined in the cycle with this header, outside
+    /// that cycle, which lanes leave in different iterations.
+    Temporal { header: BlockId, value: ValueId },
+    /// A header phi of an irreducible cycle that lanes enter divergently.
+    IrreducibleEntry { header: BlockId },
+}
+
+/// The analysis result for one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uniformity {
+    values: Vec<Option<Reason>>,
+    insts: Vec<Option<Reason>>,
+    branches: Vec<bool>,
+    joins: Vec<Option<BlockId>>,
+    divergent_exits: BTreeSet<BlockId>,
+}
+
+enum Event {
+    Value(ValueId),
+    Branch(BlockId),
+}
+
+impl Uniformity {
+    /// Analyses `f`. The function should be verified.
+    pub fn analyze(f: &Function) -> Self {
+        Analysis::new(f).run()
+    }
+
+    /// Whether `v` may differ between lanes.
+    pub fn is_divergent(&self, v: ValueId) -> bool {
+        self.values.get(v.index()).is_some_and(Option::is_some)
+    }
+
+    pub fn is_uniform(&self, v: ValueId) -> bool {
+        !self.is_divergent(v)
+    }
+
+    /// Why `v` is divergent (`None` if it is uniform).
+    pub fn value_reason(&self, v: ValueId) -> Option<Reason> {
+        self.values.get(v.index()).copied().flatten()
+    }
+
+    /// Whether an instruction is divergent: its result for value-producing
+    /// instructions; for a conditional branch, whether it diverges; for a
+    /// store, whether its address or value differs between lanes; for
+    /// `ret`, whether its value does.
+    pub fn is_divergent_inst(&self, i: InstId) -> bool {
+        self.inst_reason(i).is_some()
+    }
+
+    pub fn inst_reason(&self, i: InstId) -> Option<Reason> {
+        self.insts.get(i.index()).copied().flatten()
+    }
+
+    /// Whether the block ends with a divergent conditional branch.
+    pub fn has_divergent_branch(&self, b: BlockId) -> bool {
+        self.branches.get(b.index()).copied().unwrap_or(false)
+    }
+
+    /// The blocks ending with a divergent branch.
+    pub fn divergent_branches(&self) -> Vec<BlockId> {
+        (0..self.branches.len() as u32)
+            .map(BlockId)
+            .filter(|b| self.has_divergent_branch(*b))
+            .collect()
+    }
+
+    /// If `b` is a join point of a divergent branch: the block of the
+    /// (first such) branch.
+    pub fn join_of(&self, b: BlockId) -> Option<BlockId> {
+        self.joins.get(b.index()).copied().flatten()
+    }
+
+    /// Headers of the cycles that lanes may leave in different iterations.
+    pub fn divergent_exit_cycles(&self) -> Vec<BlockId> {
+        self.divergent_exits.iter().copied().collect()
+    }
+}
+
+struct Analysis<'f> {
+    f: &'f Function,
+    cfg: Cfg,
+    users: Vec<Vec<InstId>>,
+    result: Uniformity,
+    work: VecDeque<Event>,
+}
+
+impl<'f> Analysis<'f> {
+    fn new(f: &'f Function) -> Self {
+        let mut users = vec![Vec::new(); f.values.len()];
+        for i in f.inst_ids() {
+            for o in f.inst(i).op.operands() {
+                if let OperandKind::Value(v) = o.kind {
+                    if let Some(u) = users.get_mut(v.index()) {
+                        if u.last() != Some(&i) {
+                            u.push(i);
+                        }
+                    }
+                }
+            }
+        }
+        let n = f.blocks.len();
+        Analysis {
+            f,
+            cfg: Cfg::new(f),
+            users,
+            result: Uniformity {
+                values: vec![None; f.values.len()],
+                insts: vec![None; f.insts.len()],
+                branches: vec![false; n],
+                joins: vec![None; n],
+                divergent_exits: BTreeSet::new(),
+            },
+            work: VecDeque::new(),
+        }
+    }
+
+    fn run(mut self) -> Uniformity {
+        let f = self.f;
+        if !f.cconv.is_kernel() {
+            for p in &f.params {
+                self.mark_value(*p, Reason::Argument);
+            }
+        }
+        for i in f.inst_ids() {
+            if let Op::Call { callee, .. } = f.inst(i).op {
+                if matches!(callee, Builtin::WorkitemIdX | Builtin::GetGlobalId { .. }) {
+                    self.mark_inst(i, Reason::WorkItemId);
+                }
+            }
+        }
+        while let Some(e) = self.work.pop_front() {
+            match e {
+                Event::Value(v) => {
+                    let users = self.users.get(v.index()).cloned().unwrap_or_default();
+                    for u in users {
+                        self.mark_inst(u, Reason::Operand(v));
+                    }
+                }
+                Event::Branch(b) => self.divergent_branch(b),
+            }
+        }
+        self.result
+    }
+
+    fn mark_value(&mut self, v: ValueId, why: Reason) {
+        if let Some(slot) = self.result.values.get_mut(v.index()) {
+            if slot.is_none() {
+                *slot = Some(why);
+                self.work.push_back(Event::Value(v));
+            }
+        }
+    }
+
+    /// Marks an instruction (and its result, or its branch) divergent.
+    fn mark_inst(&mut self, i: InstId, why: Reason) {
+        let Some(slot) = self.result.insts.get_mut(i.index()) else {
+            return;
+        };
+        if slot.is_some() {
+            return;
+        }
+        *slot = Some(why);
+        let inst = self.f.inst(i);
+        if let Some(r) = inst.result {
+            self.mark_value(r, why);
+        }
+        if let Op::CondBr { .. } = inst.op {
+            let b = inst.block;
+            if !self.result.branches[b.index()] {
+                self.result.branches[b.index()] = true;
+                self.work.push_back(Event::Branch(b));
+            }
+        }
+    }
+
+    fn divergent_branch(&mut self, b: BlockId) {
+        let f = self.f;
+        if !self.cfg.is_reachable(b) {
+            return;
+        }
+        let stop = self.cfg.ipdom(b);
+        let (region, joins) = self.sync_joins(b, stop);
+        for j in joins {
+            if self.result.joins[j.index()].is_none() {
+                self.result.joins[j.index()] = Some(b);
+            }
+            for &i in &f.block(j).insts {
+                if let Op::Phi { incoming, .. } = &f.inst(i).op {
+                    let first = incoming.first().map(|e| &e.val.kind);
+                    let all_same = incoming.iter().all(|e| Some(&e.val.kind) == first);
+                    if !all_same {
+                        self.mark_inst(i, Reason::Join { branch: b });
+                    }
+                }
+            }
+        }
+        // Cycles lanes may leave in different iterations.
+        let cycles = self.cfg.cycles().to_vec();
+        for c in &cycles {
+            let exits_divergently = c.contains(b)
+                && match stop {
+                    Some(PostDom::Block(p)) => !c.contains(p),
+                    Some(PostDom::Exit) | None => true,
+                };
+            let irregular_entry = c.is_irreducible()
+                && (c.contains(b) || c.headers.iter().any(|h| region.contains(h)));
+            if irregular_entry {
+                for h in &c.headers {
+                    for &i in &f.block(*h).insts {
+                        if let Op::Phi { .. } = f.inst(i).op {
+                            self.mark_inst(i, Reason::IrreducibleEntry { header: *h });
+                        }
+                    }
+                }
+            }
+            if exits_divergently || irregular_entry {
+                self.divergent_exit(c);
+            }
+        }
+    }
+
+    /// Uses outside `c` of values defined in `c` are divergent.
+    fn divergent_exit(&mut self, c: &crate::ir::cfg::Cycle) {
+        let f = self.f;
+        let header = c.headers.first().copied().unwrap_or(BlockId(0));
+        if !self.result.divergent_exits.insert(header) {
+            return;
+        }
+        for i in f.inst_ids() {
+            let inst = f.inst(i);
+            if c.contains(inst.block) {
+                continue;
+            }
+            for o in inst.op.operands() {
+                let Some(v) = o.value() else { continue };
+                let defined_inside = match f.value(v).kind {
+                    ValueKind::Inst(d) => c.contains(f.inst(d).block),
+                    ValueKind::Arg(_) => false,
+                };
+                if defined_inside {
+                    self.mark_inst(i, Reason::Temporal { header, value: v });
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The blocks between a divergent branch in `b` and its immediate
+    /// post-dominator `stop` (which is included), and among them the join
+    /// points: blocks reached with the labels of two different successors.
+    fn sync_joins(
+        &self,
+        b: BlockId,
+        stop: Option<PostDom>,
+    ) -> (BTreeSet<BlockId>, BTreeSet<BlockId>) {
+        let stop_block = match stop {
+            Some(PostDom::Block(p)) => Some(p),
+            _ => None,
+        };
+        // The region: reachable from the successors without passing `stop`.
+        let mut region = BTreeSet::new();
+        let mut stack: Vec<BlockId> = self.cfg.succs(b).to_vec();
+        while let Some(x) = stack.pop() {
+            if !region.insert(x) || Some(x) == stop_block {
+                continue;
+            }
+            stack.extend(self.cfg.succs(x).iter().copied());
+        }
+        let order: Vec<BlockId> = self
+            .cfg
+            .rpo()
+            .iter()
+            .copied()
+            .filter(|x| region.contains(x))
+            .collect();
+        let mut label: Vec<Option<BlockId>> = vec![None; self.cfg.num_blocks()];
+        let mut joins = BTreeSet::new();
+        // Labels only move from unset to a successor's label to the block's
+        // own (join) label, so this settles; the bound is a safety net.
+        for _ in 0..order.len() * 3 + 3 {
+            let mut changed = false;
+            for &x in &order {
+                let mut seen: BTreeSet<BlockId> = BTreeSet::new();
+                for &p in self.cfg.preds(x) {
+                    if p == b {
+                        seen.insert(x);
+                    } else if region.contains(&p) && Some(p) != stop_block {
+                        if let Some(l) = label[p.index()] {
+                            seen.insert(l);
+                        }
+                    }
+                }
+                let new = match seen.len() {
+                    0 => None,
+                    1 => seen.iter().next().copied(),
+                    _ => {
+                        joins.insert(x);
+                        Some(x)
+                    }
+                };
+                if new != label[x.index()] && !(joins.contains(&x) && label[x.index()] == Some(x)) {
+                    label[x.index()] = new;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        (region, joins)
+    }
+}

@@ -1,0 +1,3 @@
+define amdgpu_ps void @f() {
+  ret void
+}

@@ -1,0 +1,3 @@
+define i64 @f(i32 %a) {
+  ret i32 %a
+}

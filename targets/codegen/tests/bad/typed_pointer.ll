@@ -1,0 +1,3 @@
+define void @f(i32 addrspace(1)* %p) {
+  ret void
+}

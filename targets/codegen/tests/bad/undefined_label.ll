@@ -1,0 +1,4 @@
+define void @f() {
+entry:
+  br label %nowhere
+}

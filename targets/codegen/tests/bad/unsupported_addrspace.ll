@@ -1,0 +1,4 @@
+define void @f(ptr addrspace(3) %p) {
+  store i32 0, ptr addrspace(3) %p
+  ret void
+}

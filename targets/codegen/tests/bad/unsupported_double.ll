@@ -1,0 +1,4 @@
+define double @f(double %a) {
+  %r = fadd double %a, 1.0
+  ret double %r
+}

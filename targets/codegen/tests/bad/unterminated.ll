@@ -1,0 +1,3 @@
+define i32 @f(i32 %a) {
+  %x = add i32 %a, 1
+  ret i32 %x

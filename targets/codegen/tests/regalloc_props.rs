@@ -1,0 +1,183 @@
+//! The allocator on random programs (`mir_support/gen.rs`) over two
+//! register files written as `.td` and expanded by `regdesc!`: a toy one
+//! (eight 32-bit registers, a narrower class, a flag register) and an
+//! AMD-like one (VGPRs of 16-bit halves, any and even-aligned 64-bit
+//! pairs, triples). For every program:
+//!
+//! - the verifier accepts it after every pass;
+//! - PHI elimination, two-address lowering, coalescing with spilling, and
+//!   rewriting to physical registers leave the results of the machine-IR
+//!   interpreter unchanged (the interpreter stores the physical register
+//!   file as overlapping leaves, so a wrong overlap changes results);
+//! - no def shares a register unit with a value live across it, nor an
+//!   early-clobber def with a value it reads (`mir_support/check.rs`,
+//!   with its own lane liveness);
+//! - every register is in its class's allocation order (which is how
+//!   even-aligned pairs stay aligned) and has the sub-registers its
+//!   operands name.
+//!
+//! 96 cases of each by default; `REGDESC_PROPTEST_CASES=N` runs N.
+
+#[path = "mir_support/mod.rs"]
+mod mir_support;
+
+use mir_support::gen::{self, Spec};
+use mir_support::{amd, toy};
+use proptest::prelude::*;
+use regdesc_codegen::mir::InstrSet;
+use regdesc_codegen::regalloc::AllocOptions;
+use regdesc_runtime::RegisterInfo;
+
+fn cases(default: u32) -> u32 {
+    std::env::var("REGDESC_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn check<R: RegisterInfo>(
+    spec: &Spec<R>,
+    instrs: &InstrSet,
+    seed: u64,
+    size: usize,
+    opts: &AllocOptions,
+) -> Result<(), TestCaseError> {
+    let (text, n_args) = gen::program(spec, seed, size);
+    let f = mir_support::parse_one(&text, &spec.ri, instrs);
+    let args = gen::args(seed, n_args);
+    mir_support::pipeline(&f, &spec.ri, instrs, &args, opts)
+        .map(|_| ())
+        .map_err(|e| TestCaseError::fail(format!("{e}\n--- input ---\n{text}")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(96),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn toy_programs_allocate_correctly(seed in any::<u64>(), size in 1usize..60) {
+        let spec = Spec::new(toy::Toy, "R2");
+        check(&spec, &mir_support::toy_instrs(), seed, size, &AllocOptions::default())?;
+    }
+
+    #[test]
+    fn amd_like_programs_allocate_correctly(seed in any::<u64>(), size in 1usize..60) {
+        let spec = Spec::new(amd::AMDLike, "V1");
+        check(&spec, &mir_support::amd_instrs(), seed, size, &AllocOptions::default())?;
+    }
+
+    #[test]
+    fn amd_like_programs_allocate_with_a_reserved_register(seed in any::<u64>(), size in 1usize..40) {
+        let spec = Spec::with_reserved(amd::AMDLike, "V1", &["V7"]);
+        let t = spec.ri.tables();
+        let opts = AllocOptions {
+            reserved: t.reg_by_name("V7").into_iter().collect(),
+            ..AllocOptions::default()
+        };
+        check(&spec, &mir_support::amd_instrs(), seed, size, &opts)?;
+    }
+
+    #[test]
+    fn programs_allocate_without_coalescing(seed in any::<u64>(), size in 1usize..40) {
+        let opts = AllocOptions { coalesce: false, ..AllocOptions::default() };
+        let spec = Spec::new(amd::AMDLike, "V1");
+        check(&spec, &mir_support::amd_instrs(), seed, size, &opts)?;
+    }
+}
+
+/// The random programs are not too easy: over 200 of them the allocator
+/// spills, reloads and coalesces copies (the property tests above
+/// would pass vacuously otherwise).
+#[test]
+fn random_programs_exercise_spilling_and_coalescing() {
+    let instrs = mir_support::amd_instrs();
+    let spec = Spec::new(amd::AMDLike, "V1");
+    let mut total = regdesc_codegen::regalloc::AllocStats::default();
+    let mut dynamic = 0i64;
+    for seed in 0..200u64 {
+        let (text, n) = gen::program(&spec, seed, 40);
+        let f = mir_support::parse_one(&text, &spec.ri, &instrs);
+        let p = mir_support::pipeline(
+            &f,
+            &spec.ri,
+            &instrs,
+            &gen::args(seed, n),
+            &AllocOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        total.spilled += p.stats.spilled;
+        total.reloads += p.stats.reloads;
+        total.stores += p.stats.stores;
+        total.coalesced += p.stats.coalesced;
+        total.copies_removed += p.stats.copies_removed;
+        let steps = |g: &regdesc_codegen::mir::MFunction| {
+            regdesc_codegen::mir::interp::run(g, &spec.ri, &instrs, &gen::args(seed, n), 1 << 30)
+                .map(|o| o.steps)
+                .unwrap_or(0)
+        };
+        dynamic += steps(&p.allocated) as i64 - steps(&f) as i64;
+    }
+    println!("dynamic overhead (instructions executed after allocation minus before): {dynamic}");
+    println!("{total:?}");
+    assert!(total.spilled > 0 && total.reloads > 0, "{total:?}");
+    assert!(total.coalesced > 100, "{total:?}");
+}
+
+/// Prints one case's stages: `REGDESC_SEED=... REGDESC_SIZE=... cargo test
+/// --release -p regdesc-codegen --test regalloc_props -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_one_case() {
+    use regdesc_codegen::mir::print::print_function;
+    use regdesc_codegen::mir::{phi_elim, two_addr};
+    let seed: u64 = std::env::var("REGDESC_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let size: usize = std::env::var("REGDESC_SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let spec = Spec::new(amd::AMDLike, "V1");
+    let instrs = mir_support::amd_instrs();
+    let (text, _) = gen::program(&spec, seed, size);
+    println!("{text}");
+    let mut f = mir_support::parse_one(&text, &spec.ri, &instrs);
+    phi_elim::eliminate_phis(&mut f, &instrs);
+    two_addr::lower_two_address(&mut f, &spec.ri, &instrs).expect("two-address");
+    println!(
+        "--- two-address ---\n{}",
+        print_function(&f, &spec.ri, &instrs)
+    );
+    let cfg = regdesc_codegen::mir::cfg::MCfg::new(&f);
+    let live = regdesc_codegen::mir::liveness::Liveness::compute(&f, &spec.ri, &cfg);
+    regdesc_codegen::regalloc::coalesce::coalesce(&mut f, &spec.ri, &instrs, &cfg, &live);
+    println!(
+        "--- coalesced ---\n{}",
+        print_function(&f, &spec.ri, &instrs)
+    );
+    let hook = regdesc_codegen::regalloc::GenericSpill { instrs: &instrs };
+    let opts = AllocOptions {
+        coalesce: false,
+        ..AllocOptions::default()
+    };
+    match regdesc_codegen::regalloc::assign(&mut f, &spec.ri, &instrs, &hook, &opts) {
+        Ok(a) => {
+            let t = spec.ri.tables();
+            for (v, r) in a.assignment.iter().enumerate() {
+                if let Some(r) = r {
+                    println!("%{v} -> {}", t.name(*r));
+                }
+            }
+            println!("{:?}", a.stats);
+        }
+        Err(e) => println!("{e}"),
+    }
+    println!(
+        "--- allocated ---\n{}",
+        print_function(&f, &spec.ri, &instrs)
+    );
+}
