@@ -285,6 +285,7 @@ pub fn bank(input: &Input, mode: LaneMode) -> Run {
     match regs::require_one_target(rk).and_then(|()| RegBank::build(rk)) {
         Ok(bank) => {
             run.timings.push(("bank", start.elapsed()));
+            run.timings.extend(bank.timings.iter().copied());
             let start = Instant::now();
             run.lanes = Some(Lanes::compute(&bank, mode));
             run.timings.push(("lanes", start.elapsed()));
@@ -313,6 +314,7 @@ pub fn check(input: &Input, opts: &CheckOptions) -> Run {
         let start = Instant::now();
         let (bank, error) = RegBank::build_partial(rk);
         run.timings.push(("bank", start.elapsed()));
+        run.timings.extend(bank.timings.iter().copied());
         let start = Instant::now();
         let checked = check::check(rk, &bank, error.as_ref(), opts);
         run.timings.push(("check", start.elapsed()));

@@ -57,26 +57,49 @@ impl RegBank {
 
 impl<'a> Builder<'a> {
     fn run(&mut self) -> Result<(), RegsError> {
+        let mut lap = Lap::start();
         super::hw_modes::check_mode_selects(self.rk)?;
         self.hw_modes();
         self.indices()?;
         self.registers()?;
+        lap.end(&mut self.bank, "bank/registers");
         self.bank.stage = Stage::Registers;
         self.sub_regs()?;
         self.bank.stage = Stage::SubRegs;
         self.concat_closure()?;
+        lap.end(&mut self.bank, "bank/sub-registers");
         self.secondary_sub_regs()?;
+        lap.end(&mut self.bank, "bank/secondary-sub-registers");
         self.super_regs();
         self.artificial_indices();
         self.bank.num_native_reg_units = self.bank.reg_units.len();
+        lap.end(&mut self.bank, "bank/super-registers");
         self.classes()?;
         self.inherit_properties();
+        lap.end(&mut self.bank, "bank/classes");
         self.bank.stage = Stage::Classes;
         self.composites()?;
         self.class_flags();
+        lap.end(&mut self.bank, "bank/composites");
         self.bank.stage = Stage::Complete;
         self.bank.pressure = super::pressure::compute(self.rk, &self.bank)?;
+        lap.end(&mut self.bank, "bank/pressure-sets");
         Ok(())
+    }
+}
+
+/// Times the steps of [`Builder::run`] into [`RegBank::timings`].
+struct Lap(std::time::Instant);
+
+impl Lap {
+    fn start() -> Lap {
+        Lap(std::time::Instant::now())
+    }
+
+    fn end(&mut self, bank: &mut RegBank, step: &'static str) {
+        let now = std::time::Instant::now();
+        bank.timings.push((step, now - self.0));
+        self.0 = now;
     }
 }
 
@@ -340,14 +363,15 @@ impl<'a> Builder<'a> {
     fn registers(&mut self) -> Result<(), RegsError> {
         let rk = self.rk;
         let mut regs = rk.all_derived_definitions("Register");
-        regs.sort_by(|&a, &b| less_record_register(rk.name(a), rk.name(b)));
+        regs.sort_by_cached_key(|&r| RegisterNameKey::new(rk.name(r)));
         for r in regs {
             self.get_reg(Elem::Rec(r))?;
         }
         self.bank.num_defined_registers = self.bank.registers.len();
         for t in rk.all_derived_definitions("RegisterTuples") {
             let mut elems = self.sets.expand(t)?.unwrap_or_default();
-            elems.sort_by(|&a, &b| less_record_register(self.sets.name(a), self.sets.name(b)));
+            let sets = &self.sets;
+            elems.sort_by_cached_key(|&e| RegisterNameKey::new(sets.name(e)));
             for e in elems {
                 self.get_reg(e)?;
             }

@@ -23,11 +23,11 @@
 //! - the classes by (members, size), hashed on the member list, looked up
 //!   without building a key and named only when created.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::bank::Builder;
 use super::membership::Membership;
@@ -106,7 +106,7 @@ pub(super) struct Inference<'b, 'a> {
     round: Option<(usize, Vec<u64>)>,
     /// (SubRC, index, RC): the sub-registers of RC's members by the index
     /// all lie in SubRC.
-    super_reg_classes: Vec<(ClassId, IdxId, ClassId)>,
+    super_reg_classes: FxHashMap<(ClassId, IdxId), Vec<ClassId>>,
     scratch: Scratch,
 }
 
@@ -156,7 +156,7 @@ impl<'b, 'a> Inference<'b, 'a> {
             shapes: vec![None; nsigs],
             full: (0..nclasses).map(|_| FullIndices::default()).collect(),
             round: None,
-            super_reg_classes: Vec::new(),
+            super_reg_classes: FxHashMap::default(),
             scratch: Scratch {
                 slot_of_sig: vec![NONE; nsigs],
                 ..Scratch::default()
@@ -512,7 +512,10 @@ impl<'b, 'a> Inference<'b, 'a> {
                 }
                 if n_in == n {
                     // RC injects completely into SubRC.
-                    self.super_reg_classes.push((sub_rc, idx, rc));
+                    self.super_reg_classes
+                        .entry((sub_rc, idx))
+                        .or_default()
+                        .push(rc);
                     continue;
                 }
                 if by_mask {
@@ -560,16 +563,13 @@ impl<'b, 'a> Inference<'b, 'a> {
 
     /// Stores the super-register classes found, by index, in each class.
     fn store_super_reg_classes(&mut self) {
-        let mut found = std::mem::take(&mut self.super_reg_classes);
-        found.sort_unstable();
-        found.dedup();
+        let found = std::mem::take(&mut self.super_reg_classes);
         let classes = &mut self.b.bank.classes;
-        for chunk in found.chunk_by(|a, b| a.0 == b.0) {
-            let map: BTreeMap<IdxId, BTreeSet<ClassId>> = chunk
-                .chunk_by(|a, b| a.1 == b.1)
-                .map(|same| (same[0].1, same.iter().map(|t| t.2).collect()))
-                .collect();
-            classes[chunk[0].0 as usize].super_reg_classes = map;
+        for ((sub_rc, idx), mut rcs) in found {
+            // Later rounds find some again.
+            rcs.sort_unstable();
+            rcs.dedup();
+            classes[sub_rc as usize].super_reg_classes.insert(idx, rcs);
         }
     }
 }

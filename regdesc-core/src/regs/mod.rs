@@ -24,7 +24,7 @@ mod subregs;
 mod vecmap;
 mod window;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::diag::Diagnostic;
 use crate::eval::{Init, RecId, RecordKeeper};
@@ -249,8 +249,8 @@ pub struct RegClass {
     pub sub_class_with_sub_reg: BTreeMap<IdxId, ClassId>,
     /// For each index, the classes whose members' sub-registers at that
     /// index all lie in this class (LLVM's `SuperRegClasses`, filled by
-    /// class inference).
-    pub super_reg_classes: BTreeMap<IdxId, BTreeSet<ClassId>>,
+    /// class inference), in creation order.
+    pub super_reg_classes: BTreeMap<IdxId, Vec<ClassId>>,
     /// Bit set of the members' topological signatures.
     pub topo_sigs: Vec<u64>,
     /// Position in the topological order (LLVM's enum value).
@@ -305,6 +305,9 @@ pub struct RegBank {
     pub pressure: pressure::Pressure,
     /// How far the computation got (see [`RegBank::build_partial`]).
     pub stage: Stage,
+    /// How long each step of the computation took, in order (the driver
+    /// passes them on to `REGDESC_TIMINGS=1`).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 /// Steps of the bank computation, in order.
@@ -622,36 +625,43 @@ pub(crate) fn bit_test(v: &[u64], i: usize) -> bool {
 /// parts; fewer parts first, then alpha parts as strings, then numeric parts
 /// by value.
 pub fn less_record_register(a: &str, b: &str) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    fn parts(s: &str) -> Vec<&str> {
-        let bytes = s.as_bytes();
-        let mut out = Vec::new();
+    RegisterNameKey::new(a).cmp(&RegisterNameKey::new(b))
+}
+
+/// The sort key of [`less_record_register`], to sort by it with
+/// `sort_by_cached_key`. Parts at even positions compare as strings, parts
+/// at odd positions (the numbers, in names starting with a letter) by
+/// length, then as strings.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RegisterNameKey<'a> {
+    parts: usize,
+    even: Vec<&'a str>,
+    odd: Vec<(usize, &'a str)>,
+}
+
+impl<'a> RegisterNameKey<'a> {
+    pub fn new(name: &'a str) -> Self {
+        let bytes = name.as_bytes();
+        let mut key = RegisterNameKey {
+            parts: 0,
+            even: Vec::new(),
+            odd: Vec::new(),
+        };
         let mut start = 0;
         for i in 1..=bytes.len() {
             if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
-                out.push(&s[start..i]);
+                let part = &name[start..i];
+                if key.parts % 2 == 0 {
+                    key.even.push(part);
+                } else {
+                    key.odd.push((part.len(), part));
+                }
+                key.parts += 1;
                 start = i;
             }
         }
-        out
+        key
     }
-    let (pa, pb) = (parts(a), parts(b));
-    if pa.len() != pb.len() {
-        return pa.len().cmp(&pb.len());
-    }
-    for i in (0..pa.len()).step_by(2) {
-        match pa[i].cmp(pb[i]) {
-            Ordering::Equal => {}
-            o => return o,
-        }
-    }
-    for i in (1..pa.len()).step_by(2) {
-        match pa[i].len().cmp(&pb[i].len()).then_with(|| pa[i].cmp(pb[i])) {
-            Ordering::Equal => {}
-            o => return o,
-        }
-    }
-    Ordering::Equal
 }
 
 /// `StringRef::compare_numeric` (LLVM's `LessRecord`).

@@ -52,6 +52,10 @@ impl RecSet {
         }
     }
     pub fn extend<I: IntoIterator<Item = Elem>>(&mut self, it: I) {
+        let it = it.into_iter();
+        let (more, _) = it.size_hint();
+        self.seen.reserve(more);
+        self.items.reserve(more);
         for e in it {
             self.insert(e);
         }
