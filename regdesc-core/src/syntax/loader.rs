@@ -8,9 +8,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use crate::diag::Diagnostic;
 use crate::syntax::error::SyntaxError;
+use crate::syntax::parse_queue::{Job, ParseQueue, Slot};
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
 use crate::syntax::{
     parser, with_big_stack, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap,
@@ -25,6 +27,11 @@ pub const MAX_INCLUDE_DEPTH: usize = 128;
 
 struct Loader<'o> {
     opts: &'o LoadOptions,
+    /// Where preprocessed files go to be parsed right away
+    /// ([`load_file_then`]); without it they wait in `preprocessed`.
+    queue: Option<&'o ParseQueue>,
+    /// The AST of each file, filled by the queue's workers.
+    slots: Vec<Slot>,
     sources: SourceMap,
     asts: Vec<SourceFileAst>,
     /// Canonical path of each file read from disk (for cycle messages).
@@ -95,8 +102,9 @@ type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
 /// Reads the root file and preprocesses it with everything it includes.
 type Started<'o> = Result<(Loader<'o>, FileId), (SourceMap, Vec<Diagnostic>)>;
 
-fn start<'o>(path: &Path, opts: &'o LoadOptions) -> Started<'o> {
+fn start<'o>(path: &Path, opts: &'o LoadOptions, queue: Option<&'o ParseQueue>) -> Started<'o> {
     let mut l = Loader::new(opts);
+    l.queue = queue;
     match read_text(path) {
         Ok(text) => {
             let canon = std::fs::canonicalize(path).ok();
@@ -119,7 +127,7 @@ fn start<'o>(path: &Path, opts: &'o LoadOptions) -> Started<'o> {
 pub(crate) fn load_file(path: &Path, opts: &LoadOptions) -> LoadResult {
     let path = path.to_path_buf();
     with_big_stack(move || {
-        let (l, id) = start(&path, opts)?;
+        let (l, id) = start(&path, opts, None)?;
         l.finish(id)
     })
 }
@@ -129,8 +137,46 @@ pub(crate) fn load_file_then<R>(
     opts: &LoadOptions,
     consume: impl FnOnce(&Loaded) -> R,
 ) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
-    let (l, id) = start(path, opts)?;
-    l.finish_then(id, consume)
+    let queue = ParseQueue::default();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let outcome = std::thread::scope(|s| {
+        let mut spawned = 0;
+        for _ in 0..workers {
+            let ok = std::thread::Builder::new()
+                .name("regdesc-parse".into())
+                .stack_size(256 << 20)
+                .spawn_scoped(s, || queue.work())
+                .is_ok();
+            spawned += usize::from(ok);
+        }
+        let started = start(path, opts, Some(&queue));
+        let ok = matches!(&started, Ok((l, _)) if l.errors.is_empty());
+        // Failed: what is still queued is not worth parsing.
+        queue.close(!ok);
+        if spawned == 0 {
+            queue.work();
+        }
+        let (l, root) = started?;
+        l.finish_then(root, consume)
+    });
+    let (failures, panicked) = queue.into_results();
+    match outcome {
+        Ok(done) if failures.is_empty() && !panicked => Ok(done),
+        Ok((loaded, _)) => {
+            let mut errors: Vec<Diagnostic> =
+                failures.iter().map(SyntaxError::to_diagnostic).collect();
+            if errors.is_empty() {
+                errors.push(Diagnostic::error(
+                    "regdesc::syntax::internal",
+                    "internal error: the parser failed",
+                    None,
+                ));
+            }
+            errors.extend(loaded.diagnostics);
+            Err((loaded.sources, errors))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 pub(crate) fn load_str(name: &str, text: &str, opts: &LoadOptions) -> LoadResult {
@@ -156,6 +202,8 @@ impl<'o> Loader<'o> {
     fn new(opts: &'o LoadOptions) -> Self {
         Loader {
             opts,
+            queue: None,
+            slots: Vec::new(),
             sources: SourceMap::default(),
             asts: Vec::new(),
             canonical: Vec::new(),
@@ -188,6 +236,7 @@ impl<'o> Loader<'o> {
         self.canonical.push(canonical);
         self.includes.push(HashMap::new());
         self.preprocessed.push(None);
+        self.slots.push(Arc::new(OnceLock::new()));
         id
     }
 
@@ -198,12 +247,25 @@ impl<'o> Loader<'o> {
         self.stack.push(id);
         let pre = preprocess(id, &text, self);
         self.stack.pop();
-        if pre.errors.is_empty() {
-            self.preprocessed[id as usize] = Some(pre.text);
-        } else {
-            for e in &pre.errors {
-                self.error(e);
+        let slot = &self.slots[id as usize];
+        match self.queue {
+            Some(q) if pre.errors.is_empty() => {
+                let includes = std::mem::take(&mut self.includes[id as usize]);
+                let job = Job {
+                    text: pre.text,
+                    includes,
+                    slot: slot.clone(),
+                };
+                q.push(id, job);
             }
+            Some(_) => {
+                let _ = slot.set(SourceFileAst::default());
+            }
+            None if pre.errors.is_empty() => self.preprocessed[id as usize] = Some(pre.text),
+            None => {}
+        }
+        for e in &pre.errors {
+            self.error(e);
         }
     }
 
@@ -247,97 +309,32 @@ impl<'o> Loader<'o> {
             asts: self
                 .asts
                 .into_iter()
-                .map(std::sync::OnceLock::from)
+                .map(|a| Arc::new(OnceLock::from(a)))
                 .collect(),
             root,
             diagnostics: self.notes,
         })
     }
 
-    /// Parses on a worker thread, in include order, while `consume` runs
-    /// here on the files parsed so far.
+    /// Runs `consume` on the files the queue's workers are parsing.
     fn finish_then<R>(
         mut self,
         root: FileId,
         consume: impl FnOnce(&Loaded) -> R,
     ) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
-        use std::sync::{Mutex, OnceLock};
         if !self.errors.is_empty() {
             let mut all = self.errors;
             all.extend(self.notes);
             return Err((self.sources, all));
         }
-        let texts = std::mem::take(&mut self.preprocessed);
-        let includes = std::mem::take(&mut self.includes);
         let loaded = Loaded {
             sources: std::mem::take(&mut self.sources),
-            asts: (0..texts.len()).map(|_| OnceLock::new()).collect(),
+            asts: std::mem::take(&mut self.slots),
             root,
             diagnostics: std::mem::take(&mut self.notes),
         };
-        let failures: Mutex<Vec<SyntaxError>> = Mutex::new(Vec::new());
-        // File ids are in include (depth-first) order, the order in which
-        // evaluation needs them.
-        let parse_all = || {
-            for (id, text) in texts.iter().enumerate() {
-                let ast = match text {
-                    Some(t) => match parser::parse_preprocessed(id as FileId, t) {
-                        Ok(mut ast) => {
-                            if !includes[id].is_empty() {
-                                link_includes(&mut ast.stmts, &includes[id]);
-                            }
-                            ast
-                        }
-                        Err(errs) => {
-                            if let Ok(mut f) = failures.lock() {
-                                f.extend(errs);
-                            }
-                            SourceFileAst::default()
-                        }
-                    },
-                    None => SourceFileAst::default(),
-                };
-                let _ = loaded.asts[id].set(ast);
-            }
-        };
-        let result = std::thread::scope(|s| {
-            let worker = std::thread::Builder::new()
-                .name("regdesc-parse".into())
-                .stack_size(256 << 20)
-                .spawn_scoped(s, || {
-                    // Whatever happens, no consumer may wait forever.
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse_all));
-                    for a in &loaded.asts {
-                        let _ = a.set(SourceFileAst::default());
-                    }
-                    r
-                });
-            match worker {
-                Ok(h) => {
-                    let r = consume(&loaded);
-                    match h.join() {
-                        Ok(Ok(())) => Some(r),
-                        _ => None,
-                    }
-                }
-                Err(_) => None,
-            }
-        });
-        let failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
-        let Some(result) = result.filter(|_| failures.is_empty()) else {
-            let mut errors = Vec::new();
-            errors.extend(failures.iter().map(SyntaxError::to_diagnostic));
-            if errors.is_empty() {
-                errors.push(Diagnostic::error(
-                    "regdesc::syntax::internal",
-                    "internal error: the parser thread failed",
-                    None,
-                ));
-            }
-            errors.extend(loaded.diagnostics);
-            return Err((loaded.sources, errors));
-        };
-        Ok((loaded, result))
+        let r = consume(&loaded);
+        Ok((loaded, r))
     }
 
     fn find_include(&mut self, path: &str) -> Result<(PathBuf, String), Vec<String>> {
@@ -445,7 +442,7 @@ impl PreprocessHost for Loader<'_> {
     }
 }
 
-fn link_includes(stmts: &mut [Stmt], map: &HashMap<u32, FileId>) {
+pub(crate) fn link_includes(stmts: &mut [Stmt], map: &HashMap<u32, FileId>) {
     for s in stmts {
         match s {
             Stmt::Include(inc) => inc.file = map.get(&inc.span.start).copied(),

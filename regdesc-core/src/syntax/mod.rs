@@ -7,8 +7,8 @@
 //! How a load goes: the root file is read and preprocessed; the
 //! preprocessor reports each active `include "path"` as it meets it, and the
 //! loader reads and preprocesses that file right away (so `#define`s are
-//! seen in include order, across files). Once everything is preprocessed,
-//! the files are parsed in parallel (they are independent by then) and
+//! seen in include order, across files). Each file is parsed once it is
+//! preprocessed (files are independent by then), in parallel, and
 //! `IncludeStmt::file` is linked to the included file. Errors: every
 //! preprocessor error, the first syntax error of each file, and what the
 //! AST builder finds (unknown operators, operand counts, keywords used as
@@ -26,6 +26,7 @@
 pub mod ast;
 pub mod error;
 mod loader;
+mod parse_queue;
 mod parser;
 pub mod preprocess;
 
@@ -60,7 +61,7 @@ pub struct Loaded {
     /// The AST of each file, indexed by [`FileId`]. While a
     /// [`load_file_then`] consumer runs, later files may still be parsing;
     /// [`Loaded::ast`] waits for them.
-    asts: Vec<std::sync::OnceLock<SourceFileAst>>,
+    asts: Vec<std::sync::Arc<std::sync::OnceLock<SourceFileAst>>>,
     /// The file named on the command line.
     pub root: FileId,
     /// Notes and warnings from loading (for example "used the built-in prelude").
