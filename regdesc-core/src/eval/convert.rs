@@ -92,11 +92,27 @@ pub fn is_concrete(i: &Init) -> bool {
         | InitKind::Int(_)
         | InitKind::String { .. }
         | InitKind::Def(_) => true,
-        InitKind::Bits(b) => b.iter().all(is_concrete),
-        InitKind::List { elems, .. } => elems.iter().all(is_concrete),
-        InitKind::Dag { op, args, .. } => is_concrete(op) && args.iter().all(|a| is_concrete(&a.0)),
+        InitKind::Bits(b) => b.iter().all(is_concrete_elem),
+        InitKind::List { elems, .. } => elems.iter().all(is_concrete_elem),
+        InitKind::Dag { op, args, .. } => {
+            is_concrete_elem(op) && args.iter().all(|a| is_concrete_elem(&a.0))
+        }
         _ => false,
     }
+}
+
+/// [`is_concrete`] for the elements of a value: leaves (most of them) are
+/// answered without a call.
+#[inline]
+fn is_concrete_elem(i: &Init) -> bool {
+    matches!(
+        &**i,
+        InitKind::Unset
+            | InitKind::Bit(_)
+            | InitKind::Int(_)
+            | InitKind::String { .. }
+            | InitKind::Def(_)
+    ) || is_concrete(i)
 }
 
 pub fn is_complete(i: &Init) -> bool {

@@ -2,13 +2,11 @@
 //! resolving every field of a record (with a template-argument map, or
 //! finally against the record itself), and checking `assert`s.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use super::convert::*;
 use super::error::EvalError;
 use super::print::unquoted;
 use super::record::*;
-use super::resolve::{resolve, same, MapResolver, RecordResolver, Resolver};
+use super::resolve::{is_leaf, resolve, same, MapResolver, RecordResolver, Resolver};
 use super::state::{Ctx, CurRec, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
 use crate::syntax::Span;
 
@@ -43,14 +41,19 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     }
     ctx.depth += 1;
     let name = ctx.new_anonymous_name();
-    let cls = ctx.rk.record(class).clone();
+    let cls = ctx.rk.record(class);
+    let (cls_span, cls_targs, cls_supers) = (
+        cls.span,
+        cls.template_args.clone(),
+        cls.superclasses.clone(),
+    );
     let mut rec = Record {
         id: u32::MAX,
         name: String::new(),
         name_init: name.clone(),
         is_class: false,
         is_anonymous: true,
-        span: cls.span,
+        span: cls_span,
         template_args: Vec::new(),
         values: cls.values.clone(),
         superclasses: Vec::new(),
@@ -61,10 +64,10 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     let cur = CurRec {
         id: None,
         name: name.clone(),
-        span: cls.span,
+        span: cls_span,
     };
-    let mut r = MapResolver::new(Some(cur.clone()));
-    for (k, ta) in cls.template_args.iter().enumerate() {
+    let mut r = MapResolver::new(Some(cur));
+    for (k, ta) in cls_targs.iter().enumerate() {
         if k < args.len() {
             r.set_str(ta.clone(), args[k].clone());
         } else {
@@ -74,8 +77,8 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         rec.values.retain(|v| &v.name != ta);
     }
     resolve_record(ctx, &mut rec, &mut r);
-    rec.superclasses = cls.superclasses.clone();
-    rec.superclasses.push((class, cls.span));
+    rec.superclasses = cls_supers;
+    rec.superclasses.push((class, cls_span));
     let id = ctx.rk.records.len() as RecId;
     rec.id = id;
     ctx.rk.records.push(rec);
@@ -83,7 +86,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     let cur = CurRec {
         id: Some(id),
         name: name.clone(),
-        span: cls.span,
+        span: cls_span,
     };
     resolve_record_final(ctx, id, None, cur);
     let final_name = ctx.rk.records[id as usize].name.clone();
@@ -102,6 +105,9 @@ pub fn resolve_record(ctx: &mut Ctx, rec: &mut Record, r: &mut dyn Resolver) {
         rec.name_init = new_name;
     }
     for val in rec.values.iter_mut() {
+        if is_leaf(&val.value) {
+            continue;
+        }
         let v = val.value.clone();
         let nv = resolve(ctx, &v, r);
         if !same(&nv, &v) {
@@ -150,17 +156,11 @@ pub fn set_value_cast(ctx: &mut Ctx, v: &Init, ty: &RecTy) -> Option<Init> {
 pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cur: CurRec) {
     let mut values = std::mem::take(&mut ctx.rk.records[id as usize].values);
     let mut assertions = std::mem::take(&mut ctx.rk.records[id as usize].assertions);
-    let mut r = RecordResolver {
-        vals: values
-            .iter()
-            .map(|v| (v.name.clone(), v.value.clone()))
-            .collect(),
-        new_name,
-        cache: HashMap::default(),
-        stack: Vec::new(),
-        cur,
-        is_final: true,
-    };
+    let vals = values
+        .iter()
+        .map(|v| (v.name.clone(), v.value.clone()))
+        .collect();
+    let mut r = RecordResolver::with_values(vals, new_name, cur);
     let old_name = ctx.rk.records[id as usize].name_init.clone();
     let nn = resolve(ctx, &old_name, &mut r);
     if !same(&nn, &old_name) {
@@ -175,6 +175,9 @@ pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cu
     }
     let span = ctx.rk.records[id as usize].span;
     for (k, val) in values.iter_mut().enumerate() {
+        if is_leaf(&val.value) {
+            continue;
+        }
         let v = val.value.clone();
         let nv = resolve(ctx, &v, &mut r);
         if !same(&nv, &v) {

@@ -7,7 +7,6 @@
 //! its final resolution), and the wrappers that shadow, track or detect
 //! names.
 
-use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::convert::*;
@@ -35,8 +34,12 @@ pub fn name_eq(a: &Rc<str>, b: &Rc<str>) -> bool {
     Rc::ptr_eq(a, b) || a == b
 }
 
+/// Whether two values are equal (llvm-tblgen's `Init`s are unique, so it
+/// compares pointers): the same allocation, or equal contents.
+#[inline]
 pub fn same(a: &Init, b: &Init) -> bool {
-    Rc::ptr_eq(&a.0, &b.0) || a == b
+    Rc::ptr_eq(&a.0, &b.0)
+        || (std::mem::discriminant(&*a.0) == std::mem::discriminant(&*b.0) && a == b)
 }
 
 /// Maps names to values (template arguments, iterators, `NAME`).
@@ -98,7 +101,10 @@ impl Resolver for MapResolver {
 pub struct RecordResolver {
     pub vals: Vec<(Rc<str>, Init)>,
     pub new_name: Option<Init>,
-    pub cache: HashMap<Init, Init>,
+    /// The resolved value of each field of `vals` asked for so far.
+    cache: Vec<Option<Init>>,
+    /// The name that resolved to the new name, and what it resolved to.
+    name_cache: Option<(Init, Init)>,
     pub stack: Vec<Init>,
     pub cur: CurRec,
     pub is_final: bool,
@@ -106,14 +112,24 @@ pub struct RecordResolver {
 
 impl RecordResolver {
     pub fn new(rec: &Record, cur: CurRec) -> Self {
-        RecordResolver {
-            vals: rec
-                .values
+        RecordResolver::with_values(
+            rec.values
                 .iter()
                 .map(|v| (v.name.clone(), v.value.clone()))
                 .collect(),
-            new_name: None,
-            cache: HashMap::default(),
+            None,
+            cur,
+        )
+    }
+
+    /// Resolves against the fields `vals`; `new_name` replaces the record's
+    /// name (`cur.name`).
+    pub fn with_values(vals: Vec<(Rc<str>, Init)>, new_name: Option<Init>, cur: CurRec) -> Self {
+        RecordResolver {
+            cache: vec![None; vals.len()],
+            vals,
+            new_name,
+            name_cache: None,
             stack: Vec::new(),
             cur,
             is_final: true,
@@ -123,38 +139,41 @@ impl RecordResolver {
 
 impl Resolver for RecordResolver {
     fn resolve(&mut self, ctx: &mut Ctx, name: &Init) -> Option<Init> {
-        if let Some(v) = self.cache.get(name) {
+        let field = match &**name {
+            InitKind::String { value, .. } => self.vals.iter().position(|(n, _)| name_eq(n, value)),
+            _ => None,
+        };
+        let cached = match (field, &self.name_cache) {
+            (Some(k), _) => self.cache[k].as_ref(),
+            (None, Some((n, v))) if same(n, name) => Some(v),
+            (None, _) => None,
+        };
+        if let Some(v) = cached {
             return Some(v.clone());
         }
         if self.stack.iter().any(|s| same(s, name)) {
             return None;
         }
-        let mut val = None;
-        let field = match &**name {
-            InitKind::String { value, .. } => self
-                .vals
-                .iter()
-                .find(|(n, _)| **n == **value)
-                .map(|v| v.1.clone()),
-            _ => None,
-        };
-        if let Some(fv) = field {
-            if !fv.is_unset() {
-                self.stack.push(name.clone());
-                val = Some(resolve(ctx, &fv, self));
-                self.stack.pop();
+        if let Some(k) = field {
+            let fv = self.vals[k].1.clone();
+            if fv.is_unset() {
+                return None;
             }
-        } else if let Some(nn) = self.new_name.clone() {
-            if same(name, &self.cur.name) {
-                self.stack.push(name.clone());
-                val = Some(resolve(ctx, &nn, self));
-                self.stack.pop();
-            }
+            self.stack.push(name.clone());
+            let v = resolve(ctx, &fv, self);
+            self.stack.pop();
+            self.cache[k] = Some(v.clone());
+            return Some(v);
         }
-        if let Some(v) = &val {
-            self.cache.insert(name.clone(), v.clone());
+        let nn = self.new_name.clone()?;
+        if !same(name, &self.cur.name) {
+            return None;
         }
-        val
+        self.stack.push(name.clone());
+        let v = resolve(ctx, &nn, self);
+        self.stack.pop();
+        self.name_cache = Some((name.clone(), v.clone()));
+        Some(v)
     }
     fn cur(&self) -> Option<&CurRec> {
         Some(&self.cur)
@@ -242,7 +261,15 @@ impl Resolver for HasReferenceResolver {
 // Resolution
 
 /// `resolveReferences`.
+#[inline]
 pub fn resolve(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
+    if is_leaf(i) {
+        return i.clone();
+    }
+    resolve_node(ctx, i, r)
+}
+
+fn resolve_node(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
     // Checking the stack costs a thread-local read; doing it every 32
     // levels keeps deep values safe without taxing the common shallow case.
     ctx.resolve_depth += 1;
@@ -263,10 +290,16 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
         | InitKind::String { .. }
         | InitKind::Def(_) => i.clone(),
         InitKind::Bits(bs) => {
-            let mut changed = false;
-            let mut out = Vec::with_capacity(bs.len());
+            // Built only once a bit changes.
+            let mut out: Option<Vec<Init>> = None;
             let mut cache: Option<(Init, Init)> = None;
-            for cb in bs {
+            for (k, cb) in bs.iter().enumerate() {
+                if is_leaf(cb) {
+                    if let Some(out) = &mut out {
+                        out.push(cb.clone());
+                    }
+                    continue;
+                }
                 let nb = if let InitKind::VarBit { var, bit } = &**cb {
                     let resolved = match &cache {
                         Some((k, v)) if Rc::ptr_eq(&k.0, &var.0) => v.clone(),
@@ -294,49 +327,54 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
                 } else {
                     nb
                 };
-                if !same(&nb, cb) {
-                    changed = true;
+                match &mut out {
+                    Some(out) => out.push(nb),
+                    None if !same(&nb, cb) => {
+                        let mut v = Vec::with_capacity(bs.len());
+                        v.extend_from_slice(&bs[..k]);
+                        v.push(nb);
+                        out = Some(v);
+                    }
+                    None => {}
                 }
-                out.push(nb);
             }
-            if changed {
-                bits(out)
-            } else {
-                i.clone()
+            match out {
+                Some(out) => bits(out),
+                None => i.clone(),
             }
         }
-        InitKind::List { elems, elem_ty } => {
-            let mut changed = false;
-            let mut out = Vec::with_capacity(elems.len());
-            for e in elems {
-                let n = resolve(ctx, e, r);
-                if !Rc::ptr_eq(&n.0, &e.0) {
-                    changed = true;
-                }
-                out.push(n);
-            }
-            if changed {
-                list(out, elem_ty.clone())
-            } else {
-                i.clone()
-            }
-        }
+        InitKind::List { elems, elem_ty } => match resolve_each(ctx, elems, r) {
+            Some(out) => list(out, elem_ty.clone()),
+            None => i.clone(),
+        },
         InitKind::Dag { op, op_name, args } => {
             let nop = resolve(ctx, op, r);
             let mut changed = !Rc::ptr_eq(&nop.0, &op.0);
-            let mut nargs = Vec::with_capacity(args.len());
-            for (a, n) in args {
-                let na = resolve(ctx, a, r);
-                if !Rc::ptr_eq(&na.0, &a.0) {
-                    changed = true;
+            // Built only once an argument changes.
+            let mut nargs: Option<Vec<(Init, Option<Rc<str>>)>> = None;
+            for (k, (a, n)) in args.iter().enumerate() {
+                let na = if is_leaf(a) {
+                    a.clone()
+                } else {
+                    resolve(ctx, a, r)
+                };
+                match &mut nargs {
+                    Some(v) => v.push((na, n.clone())),
+                    None if !Rc::ptr_eq(&na.0, &a.0) => {
+                        let mut v = Vec::with_capacity(args.len());
+                        v.extend_from_slice(&args[..k]);
+                        v.push((na, n.clone()));
+                        nargs = Some(v);
+                    }
+                    None => {}
                 }
-                nargs.push((na, n.clone()));
             }
+            changed |= nargs.is_some();
             if changed {
                 InitKind::Dag {
                     op: nop,
                     op_name: op_name.clone(),
-                    args: nargs,
+                    args: nargs.unwrap_or_else(|| args.clone()),
                 }
                 .into()
             } else {
@@ -567,6 +605,46 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             i.clone()
         }
     }
+}
+
+/// A value that resolves to itself whatever the resolver (no variables,
+/// no operators): callers skip it.
+#[inline]
+pub fn is_leaf(i: &Init) -> bool {
+    matches!(
+        &**i,
+        InitKind::Unset
+            | InitKind::Bit(_)
+            | InitKind::Int(_)
+            | InitKind::String { .. }
+            | InitKind::Def(_)
+    )
+}
+
+/// Resolves every element of a list, in order; `None` when none changed
+/// (then nothing is allocated).
+fn resolve_each(ctx: &mut Ctx, elems: &[Init], r: &mut dyn Resolver) -> Option<Vec<Init>> {
+    let mut out: Option<Vec<Init>> = None;
+    for (k, e) in elems.iter().enumerate() {
+        if is_leaf(e) {
+            if let Some(out) = &mut out {
+                out.push(e.clone());
+            }
+            continue;
+        }
+        let n = resolve(ctx, e, r);
+        match &mut out {
+            Some(out) => out.push(n),
+            None if !Rc::ptr_eq(&n.0, &e.0) => {
+                let mut v = Vec::with_capacity(elems.len());
+                v.extend_from_slice(&elems[..k]);
+                v.push(n);
+                out = Some(v);
+            }
+            None => {}
+        }
+    }
+    out
 }
 
 /// Builds a node from resolved operands and folds it against the
