@@ -238,6 +238,7 @@ pub fn records(input: &Input) -> Run {
         loader_notes: loaded.diagnostics.len(),
         ..Run::default()
     };
+    let waited = loaded.waited.get();
     let result = match evaluated {
         Ok(out) => {
             run.diagnostics.extend(out.diagnostics);
@@ -252,6 +253,8 @@ pub fn records(input: &Input) -> Run {
         ..result
     };
     run.timings.push(("evaluate", start.elapsed()));
+    // Part of it: evaluation waiting for files still being parsed.
+    run.timings.push(("evaluate/parse-wait", waited));
     run
 }
 

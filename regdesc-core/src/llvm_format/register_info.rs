@@ -1,5 +1,9 @@
 //! `llvm-tblgen -gen-register-info -register-info-debug`: the register
 //! bank and its lane masks, in LLVM's order and format.
+//!
+//! The dump of a large bank runs to tens of megabytes, most of it the
+//! registers' sub-register lines: the second half of the registers is
+//! printed on another thread while this one prints the rest.
 
 use std::fmt::Write;
 
@@ -10,13 +14,40 @@ use crate::regs::RegBank;
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print
 /// with more hex digits).
 pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
-    // Size the buffer up front: growing a string of tens of megabytes costs
+    // Size the buffers up front: growing a string of tens of megabytes costs
     // more than writing it.
-    let subregs: usize = bank
-        .registers
-        .iter()
-        .map(|r| r.sub_regs.len() * 32 + r.name.len() + 80)
-        .sum();
+    let reg_bytes = |r: &crate::regs::Register| r.sub_regs.len() * 32 + r.name.len() + 80;
+    let subregs: usize = bank.registers.iter().map(reg_bytes).sum();
+    // Where the registers split into two halves of about the same size.
+    let mut mid = bank.registers.len();
+    let mut acc = 0;
+    for (i, r) in bank.registers.iter().enumerate() {
+        acc += reg_bytes(r);
+        if acc * 2 >= subregs {
+            mid = i + 1;
+            break;
+        }
+    }
+    let (first, second) = bank.registers.split_at(mid);
+    std::thread::scope(|s| {
+        let rest = s.spawn(|| {
+            let mut o = String::with_capacity(second.iter().map(reg_bytes).sum());
+            write_registers(&mut o, bank, second);
+            o
+        });
+        let mut o = head(bank, lanes, subregs);
+        write_registers(&mut o, bank, first);
+        match rest.join() {
+            Ok(rest) => o.push_str(&rest),
+            // Not expected (formatting does not panic); print it here.
+            Err(_) => write_registers(&mut o, bank, second),
+        }
+        o
+    })
+}
+
+/// The classes and indices, in a buffer sized for the whole dump.
+fn head(bank: &RegBank, lanes: &Lanes, subregs: usize) -> String {
     let classes: usize = bank
         .classes
         .iter()
@@ -86,7 +117,12 @@ pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
             idx.all_super_regs_covered as u8
         );
     }
-    for reg in &bank.registers {
+    o
+}
+
+/// The dump of `regs`, registers of `bank`.
+fn write_registers(o: &mut String, bank: &RegBank, regs: &[crate::regs::Register]) {
+    for reg in regs {
         o.push_str("Register ");
         o.push_str(&reg.name);
         o.push_str(":\n\tCostPerUse: ");
@@ -107,5 +143,4 @@ pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
             o.push('\n');
         }
     }
-    o
 }

@@ -39,6 +39,8 @@ impl RegBank {
         }
         let mut b = Builder {
             rk,
+            register_class: rk.classes.get("Register").copied(),
+            index_class: rk.classes.get("SubRegIndex").copied(),
             sets: Sets::new(rk),
             bank: RegBank::default(),
             def2idx: HashMap::default(),
@@ -88,6 +90,12 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Is `rec` the class `class` or derived from it (`is_subclass_of_name`
+/// with the class looked up once)?
+fn derives(rk: &RecordKeeper, rec: RecId, class: Option<RecId>) -> bool {
+    class.is_some_and(|c| rec == c || rk.record(rec).is_subclass_of(c))
+}
+
 /// Times the steps of [`Builder::run`] into [`RegBank::timings`].
 struct Lap(std::time::Instant);
 
@@ -105,6 +113,9 @@ impl Lap {
 
 pub(super) struct Builder<'a> {
     pub(super) rk: &'a RecordKeeper,
+    /// The classes `Register` and `SubRegIndex`.
+    register_class: Option<RecId>,
+    index_class: Option<RecId>,
     pub(super) sets: Sets<'a>,
     pub(super) bank: RegBank,
     def2idx: HashMap<RecId, IdxId>,
@@ -282,7 +293,7 @@ impl<'a> Builder<'a> {
         let reg = match e {
             Elem::Rec(id) => {
                 let rec = rk.record(id);
-                if !rk.is_subclass_of_name(id, "Register") {
+                if !derives(rk, id, self.register_class) {
                     return Err(RegsError::Set {
                         message: format!("'{}' is not a register", rec.name),
                         span: Some(rec.span),
@@ -391,7 +402,7 @@ impl<'a> Builder<'a> {
             let mut idxs = Vec::new();
             let mut subs = Vec::new();
             for (i, s) in src.sub_reg_indices.iter().zip(&src.sub_regs) {
-                if !rk.is_subclass_of_name(*i, "SubRegIndex") {
+                if !derives(rk, *i, self.index_class) {
                     return Err(RegsError::SubRegs {
                         message: format!("'{}' is not a SubRegIndex", rk.name(*i)),
                         span,

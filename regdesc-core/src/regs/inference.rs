@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 
 use super::bank::Builder;
 use super::membership::Membership;
@@ -52,8 +52,8 @@ struct FullIndices {
     /// `subs[k * n + m]`: member `m`'s sub-register by `indices[k]`, where
     /// `n` is the number of members.
     subs: Vec<RegId>,
-    /// Every register in `subs`.
-    all: WindowBits,
+    /// Every register in `subs`, as a bit set over all registers.
+    all: Vec<u64>,
 }
 
 /// Buffers reused from one class to the next.
@@ -74,9 +74,15 @@ struct Scratch {
     indices: Vec<IdxId>,
     /// Masks already turned into a class, with that class.
     done: Vec<(Vec<u64>, ClassId)>,
-    /// By member group: how many sub-registers are in it.
+    /// By member group: how many sub-registers are in it, and its place
+    /// in `groups`.
     group_count: Vec<u32>,
+    group_slot: Vec<u32>,
+    /// The groups of the sub-registers, in order of appearance.
     groups: Vec<u32>,
+    /// The sub-registers as runs of one group: (place in `groups`, first
+    /// member, length).
+    runs: Vec<(u32, u32, u32)>,
     /// By class: how many sub-registers it holds, and which of `groups`
     /// (the first 64) hold them.
     count: Vec<u32>,
@@ -106,7 +112,9 @@ pub(super) struct Inference<'b, 'a> {
     round: Option<(usize, Vec<u64>)>,
     /// (SubRC, index, RC): the sub-registers of RC's members by the index
     /// all lie in SubRC.
-    super_reg_classes: FxHashMap<(ClassId, IdxId), Vec<ClassId>>,
+    /// By index: `SubRC << 32 | RC` (LLVM's `SuperRegClasses` of SubRC):
+    /// kept by index, where they are found one index at a time.
+    super_reg_classes: Vec<Vec<u64>>,
     scratch: Scratch,
 }
 
@@ -147,6 +155,7 @@ impl<'b, 'a> Inference<'b, 'a> {
         }
         let nclasses = classes.len();
         let nsigs = b.bank.num_topo_sigs;
+        let nidx = b.bank.sub_reg_indices.len();
         Inference {
             b,
             by_key,
@@ -156,7 +165,7 @@ impl<'b, 'a> Inference<'b, 'a> {
             shapes: vec![None; nsigs],
             full: (0..nclasses).map(|_| FullIndices::default()).collect(),
             round: None,
-            super_reg_classes: FxHashMap::default(),
+            super_reg_classes: vec![Vec::new(); nidx],
             scratch: Scratch {
                 slot_of_sig: vec![NONE; nsigs],
                 ..Scratch::default()
@@ -401,14 +410,16 @@ impl<'b, 'a> Inference<'b, 'a> {
                 }
             }
             full.subs = vec![0; k * n];
+            full.all = vec![0; self.b.bank.registers.len().div_ceil(64)];
             let members = &self.b.bank.classes[rc as usize].members;
             for (mi, (&m, &slot)) in members.iter().zip(&sc.member_slot).enumerate() {
                 let subs = self.b.bank.reg(m).sub_regs.as_slice();
                 for (j, &p) in pos[slot as usize * k..][..k].iter().enumerate() {
-                    full.subs[j * n + mi] = subs[p as usize].1;
+                    let s = subs[p as usize].1;
+                    full.subs[j * n + mi] = s;
+                    bit_set(&mut full.all, s as usize);
                 }
             }
-            full.all = WindowBits::new(&full.subs);
         }
         self.b.bank.classes[rc as usize].sub_class_with_sub_reg = with;
         self.full[rc as usize] = full;
@@ -453,7 +464,8 @@ impl<'b, 'a> Inference<'b, 'a> {
     fn matching_super_reg_class(&mut self, rc: ClassId, first_sub_rc: usize) {
         if let Some((from, bits)) = &self.round {
             // None of RC's sub-registers is in a class made since `from`.
-            if *from == first_sub_rc && !self.full[rc as usize].all.intersects_bits(bits) {
+            let all = &self.full[rc as usize].all;
+            if *from == first_sub_rc && !all.iter().zip(bits).any(|(a, b)| a & b != 0) {
                 return;
             }
         }
@@ -461,6 +473,7 @@ impl<'b, 'a> Inference<'b, 'a> {
         let mut sc = std::mem::take(&mut self.scratch);
         let n = self.classes()[rc as usize].members.len();
         sc.group_count.resize(self.membership.num_groups(), 0);
+        sc.group_slot.resize(self.membership.num_groups(), 0);
         for (k, &idx) in full.indices.iter().enumerate() {
             let end = self.classes().len();
             if first_sub_rc >= end {
@@ -472,12 +485,24 @@ impl<'b, 'a> Inference<'b, 'a> {
             // them, and LLVM skips them (by topological signature or an
             // empty subset).
             sc.groups.clear();
-            for &s in subs {
-                let g = self.membership.group(s) as usize;
+            sc.runs.clear();
+            let mut i = 0;
+            while i < n {
+                // Neighbouring members' sub-registers are mostly alike.
+                let g = self.membership.group(subs[i]);
+                let start = i;
+                i += 1;
+                while i < n && self.membership.group(subs[i]) == g {
+                    i += 1;
+                }
+                let g = g as usize;
                 if sc.group_count[g] == 0 {
+                    sc.group_slot[g] = sc.groups.len() as u32;
                     sc.groups.push(g as u32);
                 }
-                sc.group_count[g] += 1;
+                sc.group_count[g] += (i - start) as u32;
+                sc.runs
+                    .push((sc.group_slot[g], start as u32, (i - start) as u32));
             }
             sc.count.resize(end, 0);
             sc.group_mask.resize(end, 0);
@@ -512,10 +537,7 @@ impl<'b, 'a> Inference<'b, 'a> {
                 }
                 if n_in == n {
                     // RC injects completely into SubRC.
-                    self.super_reg_classes
-                        .entry((sub_rc, idx))
-                        .or_default()
-                        .push(rc);
+                    self.super_reg_classes[idx as usize].push((sub_rc as u64) << 32 | rc as u64);
                     continue;
                 }
                 if by_mask {
@@ -524,16 +546,27 @@ impl<'b, 'a> Inference<'b, 'a> {
                     }
                     sc.masks_seen.push(mask);
                 }
-                let sb = &self.bits[sub_rc as usize];
                 let members = &self.b.bank.classes[rc as usize].members;
                 sc.members.clear();
-                sc.members.extend(
-                    members
-                        .iter()
-                        .zip(subs)
-                        .filter(|(_, &s)| sb.contains(s))
-                        .map(|(&m, _)| m),
-                );
+                if by_mask {
+                    // SubRC holds a sub-register exactly when it holds its
+                    // group.
+                    for &(j, start, len) in &sc.runs {
+                        if mask & (1 << j) != 0 {
+                            let (start, len) = (start as usize, len as usize);
+                            sc.members.extend_from_slice(&members[start..start + len]);
+                        }
+                    }
+                } else {
+                    let sb = &self.bits[sub_rc as usize];
+                    sc.members.extend(
+                        members
+                            .iter()
+                            .zip(subs)
+                            .filter(|(_, &s)| sb.contains(s))
+                            .map(|(&m, _)| m),
+                    );
+                }
                 let subset = std::mem::take(&mut sc.members);
                 self.get_or_create(
                     rc,
@@ -554,6 +587,7 @@ impl<'b, 'a> Inference<'b, 'a> {
                 );
                 sc.members = subset;
                 sc.group_count.resize(self.membership.num_groups(), 0);
+                sc.group_slot.resize(self.membership.num_groups(), 0);
             }
             sc.touched.clear();
         }
@@ -565,11 +599,17 @@ impl<'b, 'a> Inference<'b, 'a> {
     fn store_super_reg_classes(&mut self) {
         let found = std::mem::take(&mut self.super_reg_classes);
         let classes = &mut self.b.bank.classes;
-        for ((sub_rc, idx), mut rcs) in found {
+        for (idx, mut pairs) in found.into_iter().enumerate() {
             // Later rounds find some again.
-            rcs.sort_unstable();
-            rcs.dedup();
-            classes[sub_rc as usize].super_reg_classes.insert(idx, rcs);
+            pairs.sort_unstable();
+            pairs.dedup();
+            for same_sub in pairs.chunk_by(|a, b| a >> 32 == b >> 32) {
+                let sub_rc = (same_sub[0] >> 32) as usize;
+                let rcs = same_sub.iter().map(|&p| p as ClassId).collect();
+                classes[sub_rc]
+                    .super_reg_classes
+                    .insert(idx as IdxId, rcs);
+            }
         }
     }
 }

@@ -651,7 +651,7 @@ impl<'a> RegisterNameKey<'a> {
         for i in 1..=bytes.len() {
             if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
                 let part = &name[start..i];
-                if key.parts % 2 == 0 {
+                if key.parts.is_multiple_of(2) {
                     key.even.push(part);
                 } else {
                     key.odd.push((part.len(), part));

@@ -58,13 +58,6 @@ impl WindowBits {
         a.iter().zip(b).any(|(x, y)| x & y != 0)
     }
 
-    /// Does the set share a member with `bits`, a bit set over all
-    /// registers?
-    pub fn intersects_bits(&self, bits: &[u64]) -> bool {
-        let words = bits.get(self.first..).unwrap_or(&[]);
-        self.words.iter().zip(words).any(|(x, y)| x & y != 0)
-    }
-
     /// Is every member of `other` in `self`?
     pub fn includes(&self, other: &WindowBits) -> bool {
         let (a, b) = self.overlap(other);
@@ -90,9 +83,5 @@ mod tests {
         assert!(a.includes(&WindowBits::new(&[140, 300])));
         assert!(!a.includes(&b) && !b.includes(&a));
         assert!(a.includes(&e) && !e.includes(&a));
-        let mut bits = vec![0u64; 5];
-        bits[4] |= 1 << (300 - 256);
-        assert!(a.intersects_bits(&bits) && !b.intersects_bits(&bits));
-        assert!(!a.intersects_bits(&bits[..2]));
     }
 }

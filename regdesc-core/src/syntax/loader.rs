@@ -313,6 +313,7 @@ impl<'o> Loader<'o> {
                 .collect(),
             root,
             diagnostics: self.notes,
+            waited: Default::default(),
         })
     }
 
@@ -332,6 +333,7 @@ impl<'o> Loader<'o> {
             asts: std::mem::take(&mut self.slots),
             root,
             diagnostics: std::mem::take(&mut self.notes),
+            waited: Default::default(),
         };
         let r = consume(&loaded);
         Ok((loaded, r))

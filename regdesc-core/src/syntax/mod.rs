@@ -66,12 +66,21 @@ pub struct Loaded {
     pub root: FileId,
     /// Notes and warnings from loading (for example "used the built-in prelude").
     pub diagnostics: Vec<Diagnostic>,
+    /// How long [`Loaded::ast`] waited for files still being parsed.
+    pub waited: std::cell::Cell<std::time::Duration>,
 }
 
 impl Loaded {
     /// The AST of file `id` (waiting for it if it is still being parsed).
     pub fn ast(&self, id: FileId) -> &SourceFileAst {
-        self.asts[id as usize].wait()
+        let slot = &self.asts[id as usize];
+        if let Some(ast) = slot.get() {
+            return ast;
+        }
+        let start = std::time::Instant::now();
+        let ast = slot.wait();
+        self.waited.set(self.waited.get() + start.elapsed());
+        ast
     }
 
     /// The number of files.
