@@ -292,11 +292,24 @@ fn run_records(args: &InputArgs) -> ExitCode {
 fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
     let run = driver::bank(&args.input(), mode);
     let start = std::time::Instant::now();
-    let Some(text) = run.register_info_debug() else {
-        eprint!("{}", run.render(color()));
-        return finish(run, ExitCode::from(1));
+    let written = {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        run.write_register_info_debug(&mut out)
+            .map(|r| r.and_then(|()| out.flush()))
     };
-    write_stdout(&text);
+    match written {
+        None => {
+            eprint!("{}", run.render(color()));
+            return finish(run, ExitCode::from(1));
+        }
+        // A closed pipe (`regdesc dump ... | head`) is not an error.
+        Some(Err(e)) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("regdesc: cannot write the dump: {e}");
+            return finish(run, ExitCode::from(1));
+        }
+        Some(_) => {}
+    }
     // Notes (the built-in prelude) are regdesc's own: stderr.
     let notes: Vec<diag::Diagnostic> = run
         .diagnostics

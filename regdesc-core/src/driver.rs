@@ -174,6 +174,27 @@ impl Run {
     /// the bank could not be built.
     pub fn register_info_debug(&self) -> Option<String> {
         let (bank, lanes) = (self.bank.as_ref()?, self.lanes.as_ref()?);
+        let mut text = self.register_info_warnings();
+        text.push_str(&crate::llvm_format::debug_dump(bank, lanes));
+        Some(text)
+    }
+
+    /// [`Run::register_info_debug`], written to `out` a chunk at a time
+    /// (the dump of a large bank runs to tens of megabytes).
+    pub fn write_register_info_debug(
+        &self,
+        out: &mut dyn std::io::Write,
+    ) -> Option<std::io::Result<()>> {
+        let (bank, lanes) = (self.bank.as_ref()?, self.lanes.as_ref()?);
+        let warnings = self.register_info_warnings();
+        Some(
+            out.write_all(warnings.as_bytes())
+                .and_then(|()| crate::llvm_format::write_debug_dump(out, bank, lanes)),
+        )
+    }
+
+    /// The warnings llvm-tblgen prints before its dump, in its format.
+    fn register_info_warnings(&self) -> String {
         let warnings: Vec<Diagnostic> = self
             .diagnostics
             .iter()
@@ -181,13 +202,14 @@ impl Run {
             .cloned()
             .collect();
         let mut text = crate::diag::render_llvm(&self.sources, &warnings);
-        for w in bank.warnings() {
-            text.push_str("warning: ");
-            text.push_str(&w);
-            text.push('\n');
+        if let Some(bank) = &self.bank {
+            for w in bank.warnings() {
+                text.push_str("warning: ");
+                text.push_str(&w);
+                text.push('\n');
+            }
         }
-        text.push_str(&crate::llvm_format::debug_dump(bank, lanes));
-        Some(text)
+        text
     }
 
     fn fail(mut self, stage: Stage, diags: impl IntoIterator<Item = Diagnostic>) -> Run {

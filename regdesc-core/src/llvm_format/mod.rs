@@ -7,4 +7,4 @@ mod records;
 mod register_info;
 
 pub use records::print_records;
-pub use register_info::debug_dump;
+pub use register_info::{debug_dump, write_debug_dump};

@@ -1,59 +1,52 @@
 //! `llvm-tblgen -gen-register-info -register-info-debug`: the register
 //! bank and its lane masks, in LLVM's order and format.
 //!
-//! The dump of a large bank runs to tens of megabytes, most of it the
-//! registers' sub-register lines: the second half of the registers is
-//! printed on another thread while this one prints the rest.
+//! The dump of a large bank runs to tens of megabytes (22 MB for LLVM's
+//! AMDGPU), most of it the registers' sub-register lines.
+//! [`write_debug_dump`] hands it to a writer in chunks of [`CHUNK`] bytes,
+//! so that it never sits in memory whole: fresh memory is what a dump of
+//! that size spends most of its time on.
 
 use std::fmt::Write;
 
 use crate::lanes::Lanes;
 use crate::regs::RegBank;
 
+/// How much of the dump [`write_debug_dump`] buffers before writing.
+pub const CHUNK: usize = 1 << 16;
+
 /// Prints the bank exactly as `llvm-tblgen -gen-register-info
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print
 /// with more hex digits).
 pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
-    // Size the buffers up front: growing a string of tens of megabytes costs
-    // more than writing it.
-    let reg_bytes = |r: &crate::regs::Register| r.sub_regs.len() * 32 + r.name.len() + 80;
-    let subregs: usize = bank.registers.iter().map(reg_bytes).sum();
-    // Where the registers split into two halves of about the same size.
-    let mut mid = bank.registers.len();
-    let mut acc = 0;
-    for (i, r) in bank.registers.iter().enumerate() {
-        acc += reg_bytes(r);
-        if acc * 2 >= subregs {
-            mid = i + 1;
-            break;
-        }
+    let mut o = String::new();
+    head(&mut o, bank, lanes);
+    for reg in &bank.registers {
+        write_register(&mut o, bank, reg);
     }
-    let (first, second) = bank.registers.split_at(mid);
-    std::thread::scope(|s| {
-        let rest = s.spawn(|| {
-            let mut o = String::with_capacity(second.iter().map(reg_bytes).sum());
-            write_registers(&mut o, bank, second);
-            o
-        });
-        let mut o = head(bank, lanes, subregs);
-        write_registers(&mut o, bank, first);
-        match rest.join() {
-            Ok(rest) => o.push_str(&rest),
-            // Not expected (formatting does not panic); print it here.
-            Err(_) => write_registers(&mut o, bank, second),
-        }
-        o
-    })
+    o
 }
 
-/// The classes and indices, in a buffer sized for the whole dump.
-fn head(bank: &RegBank, lanes: &Lanes, subregs: usize) -> String {
-    let classes: usize = bank
-        .classes
-        .iter()
-        .map(|c| c.members.len() * 12 + bank.classes.len() * 24 + 256)
-        .sum();
-    let mut o = String::with_capacity(subregs + classes + bank.sub_reg_indices.len() * 96);
+/// [`debug_dump`], written to `out` a chunk at a time.
+pub fn write_debug_dump(
+    out: &mut dyn std::io::Write,
+    bank: &RegBank,
+    lanes: &Lanes,
+) -> std::io::Result<()> {
+    let mut o = String::with_capacity(CHUNK * 2);
+    head(&mut o, bank, lanes);
+    for reg in &bank.registers {
+        if o.len() >= CHUNK {
+            out.write_all(o.as_bytes())?;
+            o.clear();
+        }
+        write_register(&mut o, bank, reg);
+    }
+    out.write_all(o.as_bytes())
+}
+
+/// The classes and indices.
+fn head(o: &mut String, bank: &RegBank, lanes: &Lanes) {
     let words = lanes.words();
     let nmodes = bank.hw_modes.len();
     for rc in bank.classes_in_order() {
@@ -117,30 +110,27 @@ fn head(bank: &RegBank, lanes: &Lanes, subregs: usize) -> String {
             idx.all_super_regs_covered as u8
         );
     }
-    o
 }
 
-/// The dump of `regs`, registers of `bank`.
-fn write_registers(o: &mut String, bank: &RegBank, regs: &[crate::regs::Register]) {
-    for reg in regs {
-        o.push_str("Register ");
-        o.push_str(&reg.name);
-        o.push_str(":\n\tCostPerUse: ");
-        for c in &reg.cost_per_use {
-            let _ = write!(o, "{c} ");
-        }
-        let _ = writeln!(o, "\n\tCoveredBySubregs: {}", reg.covered_by_sub_regs as u8);
-        let _ = writeln!(
-            o,
-            "\tHasDisjunctSubRegs: {}",
-            reg.has_disjunct_sub_regs as u8
-        );
-        for (&i, &s) in &reg.sub_regs {
-            o.push_str("\tSubReg ");
-            o.push_str(&bank.idx(i).name);
-            o.push_str(" = ");
-            o.push_str(&bank.reg(s).name);
-            o.push('\n');
-        }
+/// The dump of `reg`, a register of `bank`.
+fn write_register(o: &mut String, bank: &RegBank, reg: &crate::regs::Register) {
+    o.push_str("Register ");
+    o.push_str(&reg.name);
+    o.push_str(":\n\tCostPerUse: ");
+    for c in &reg.cost_per_use {
+        let _ = write!(o, "{c} ");
+    }
+    let _ = writeln!(o, "\n\tCoveredBySubregs: {}", reg.covered_by_sub_regs as u8);
+    let _ = writeln!(
+        o,
+        "\tHasDisjunctSubRegs: {}",
+        reg.has_disjunct_sub_regs as u8
+    );
+    for (&i, &s) in &reg.sub_regs {
+        o.push_str("\tSubReg ");
+        o.push_str(&bank.idx(i).name);
+        o.push_str(" = ");
+        o.push_str(&bank.reg(s).name);
+        o.push('\n');
     }
 }

@@ -606,9 +606,7 @@ impl<'b, 'a> Inference<'b, 'a> {
             for same_sub in pairs.chunk_by(|a, b| a >> 32 == b >> 32) {
                 let sub_rc = (same_sub[0] >> 32) as usize;
                 let rcs = same_sub.iter().map(|&p| p as ClassId).collect();
-                classes[sub_rc]
-                    .super_reg_classes
-                    .insert(idx as IdxId, rcs);
+                classes[sub_rc].super_reg_classes.insert(idx as IdxId, rcs);
             }
         }
     }

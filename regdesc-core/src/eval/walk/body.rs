@@ -120,6 +120,8 @@ impl<'a> Evaluator<'a> {
             span: rec.span,
         };
         let mut r = MapResolver::new(Some(cur.clone()));
+        // Most of the class's fields are new to the record: grow it once.
+        rec.values.reserve(sc_values.len());
         for f in sc_values {
             if f.is_template_arg {
                 r.set_str(f.name.clone(), f.value);
