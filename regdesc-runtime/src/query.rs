@@ -730,12 +730,12 @@ impl<L: LaneBits> Tables<L> {
     }
 
     /// `(RegWeight, WeightLimit)` of a class (`getRegClassWeight`).
-    pub fn class_weight(&self, c: RegClass) -> (u16, u16) {
+    pub fn class_weight(&self, c: RegClass) -> (u32, u32) {
         self.class(c).map_or((0, 0), |d| (d.weight, d.weight_limit))
     }
 
     /// A unit's weight (`getRegUnitWeight`).
-    pub fn unit_weight(&self, u: RegUnit) -> u16 {
+    pub fn unit_weight(&self, u: RegUnit) -> u32 {
         self.unit_weights.get(u.index()).copied().unwrap_or(0)
     }
 }

@@ -143,9 +143,9 @@ pub struct ClassDesc<L: LaneBits> {
     /// Its pressure sets: `Tables::pressure_set_lists[pressure_sets]`.
     pub pressure_sets: Span,
     /// LLVM's `RegClassWeight::RegWeight`.
-    pub weight: u16,
+    pub weight: u32,
     /// LLVM's `RegClassWeight::WeightLimit`.
-    pub weight_limit: u16,
+    pub weight_limit: u32,
 }
 
 /// One step of a lane-mask composition: lanes in `mask` move by `shift`
@@ -200,7 +200,7 @@ pub struct Tables<L: LaneBits + 'static> {
     /// The one or two roots of each unit (0: none).
     pub unit_roots: &'static [[u16; 2]],
     /// The weight of each unit.
-    pub unit_weights: &'static [u16],
+    pub unit_weights: &'static [u32],
     /// The pressure sets of each unit: ranges of `pressure_set_lists`.
     pub unit_pressure_sets: &'static [Span],
 
