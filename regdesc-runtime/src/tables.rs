@@ -85,6 +85,10 @@ pub struct RegDesc {
     pub num_sub_regs: u16,
     /// Its first (lowest) register unit.
     pub first_unit: u16,
+    /// Its last (highest) register unit: registers whose unit ranges do not
+    /// meet cannot overlap, which answers most `regs_overlap` queries
+    /// without walking the lists.
+    pub last_unit: u16,
     /// The units after the first, a [`DiffList`] from the first.
     pub units: DiffList,
     /// The lane mask of each unit (first unit first):
