@@ -9,6 +9,12 @@
 //! register and a flag register implicitly, branches (diamonds joined by
 //! PHIs) and loops (counted, carrying values in PHIs), and returns many
 //! values at once so that registers run out.
+//!
+//! Every program has an equivalent LLVM IR function, made from the parsed
+//! program by [`super::llvm_ir::to_llvm_ir`] (the allocator's tests
+//! compare the allocated program with it, and the benchmark gives it to
+//! `llc`). So that it can be said in the IR subset, shifts are only made
+//! on power-of-two widths.
 
 use regdesc_codegen::mir::widths::{class_width, index_width};
 use regdesc_runtime::{LaneMask, RegClass, RegisterInfo, SubRegIdx};
@@ -134,6 +140,9 @@ struct Gen<'a, R: RegisterInfo> {
 
 const BINOPS: [&str; 13] = [
     "ADD", "SUB", "MUL", "AND", "OR", "XOR", "SHL", "LSHR", "ASHR", "ADD2", "SUB2", "XOR2", "MULX",
+];
+const NON_SHIFT_BINOPS: [&str; 10] = [
+    "ADD", "SUB", "MUL", "AND", "OR", "XOR", "ADD2", "SUB2", "XOR2", "MULX",
 ];
 const CMPS: [&str; 4] = ["CMPEQ", "CMPNE", "CMPULT", "CMPSLT"];
 
@@ -312,7 +321,14 @@ impl<R: RegisterInfo> Gen<'_, R> {
         let (Some(a), Some(b)) = (self.operand(w), self.operand(w)) else {
             return;
         };
-        let op = BINOPS[self.rng.below(BINOPS.len())];
+        // Shifts take their amount modulo the width; the LLVM IR twin
+        // (`llvm_ir.rs`) can only say that for powers of two.
+        let ops: &[&str] = if w.is_power_of_two() {
+            &BINOPS
+        } else {
+            &NON_SHIFT_BINOPS
+        };
+        let op = ops[self.rng.below(ops.len())];
         let r = self.def(k, &format!("{op} {a}, {b}"));
         self.scope.push(Val { reg: r, kind: k });
     }
@@ -485,4 +501,33 @@ impl<R: RegisterInfo> Gen<'_, R> {
         self.blocks[h].splice(0..0, phis);
         self.cur = x;
     }
+}
+
+/// A random program, read, with its LLVM IR twin.
+pub struct Generated {
+    /// The program's text.
+    pub text: String,
+    pub function: regdesc_codegen::mir::MFunction,
+    /// How many arguments it reads (see [`args`]).
+    pub n_args: usize,
+    pub ir: super::llvm_ir::IrFunction,
+}
+
+/// [`program`], read with [`super::parse_one`] and translated to LLVM IR.
+pub fn generate<R: RegisterInfo>(
+    spec: &Spec<R>,
+    instrs: &regdesc_codegen::mir::InstrSet,
+    seed: u64,
+    size: usize,
+) -> Result<Generated, String> {
+    let (text, n_args) = program(spec, seed, size);
+    let function = super::parse_one(&text, &spec.ri, instrs);
+    let ir = super::llvm_ir::to_llvm_ir(&function, &spec.ri, instrs)
+        .map_err(|e| format!("no LLVM IR twin: {e}\n{text}"))?;
+    Ok(Generated {
+        text,
+        function,
+        n_args,
+        ir,
+    })
 }

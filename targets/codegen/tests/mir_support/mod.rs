@@ -1,12 +1,14 @@
 //! Shared by the machine-IR and allocator tests: the two register files
 //! (`tests/regfiles/*.td`, expanded by `regdesc!`), their instruction
 //! sets, the pass pipeline with its checks, a random program generator
-//! ([`gen`]) and an independent interference checker ([`check`]).
+//! ([`gen`]), its LLVM IR twin ([`llvm_ir`]) and an independent
+//! interference checker ([`check`]).
 
 #![allow(dead_code)]
 
 pub mod check;
 pub mod gen;
+pub mod llvm_ir;
 
 use regdesc_codegen::ir::Source;
 use regdesc_codegen::mir::instr::{InstrDesc, Sem};
