@@ -59,6 +59,13 @@ pub struct Spec<R: RegisterInfo> {
     /// A physical register read at the entry (a live-in).
     pub live_in: (&'static str, usize),
     pub ri: R,
+    /// `MOVI` immediates between -16 and 64 (AMD's inline constants)
+    /// instead of any 64-bit value. The benchmark sets it: LLVM 14's
+    /// `SI Fold Operands` does not terminate on some of these programs
+    /// when a 32-bit literal feeds VALU ops in several blocks
+    /// (`bench/llc14-si-fold-operands-hang.ll`), and it compiles them
+    /// with `llc`.
+    pub inline_immediates: bool,
 }
 
 impl<R: RegisterInfo> Spec<R> {
@@ -116,6 +123,7 @@ impl<R: RegisterInfo> Spec<R> {
             kinds,
             live_in: (live_in, live_kind),
             ri,
+            inline_immediates: false,
         }
     }
 }
@@ -302,7 +310,11 @@ impl<R: RegisterInfo> Gen<'_, R> {
                 }
                 73..=76 => {
                     let k = self.rng.below(self.spec.kinds.len());
-                    let imm = self.rng.next() as i64 as i128;
+                    let imm = if self.spec.inline_immediates {
+                        self.rng.below(81) as i128 - 16
+                    } else {
+                        self.rng.next() as i64 as i128
+                    };
                     let r = self.def(k, &format!("MOVI {imm}"));
                     self.scope.push(Val { reg: r, kind: k });
                 }
