@@ -32,13 +32,6 @@ use common::oracle::{self, Built};
 use common::oracle_rust::{Member, Scratch};
 use common::{first_difference, llvm_include_dir, repo_root};
 
-/// A section that may differ while another branch completes it: a
-/// difference there is reported but fails only once regdesc's tables have
-/// content for it (so that it cannot hide a wrong answer, only a missing
-/// one). The pressure sets: regdesc's tables hold empty placeholders until
-/// the pressure-set computation lands.
-const PENDING: &[(&str, &str)] = &[("pressure-sets", "pressure-sets 0\n")];
-
 /// One description to check.
 #[derive(Clone, Debug)]
 struct Input {
@@ -153,7 +146,7 @@ fn inputs(llvm_include: &Path) -> Vec<Input> {
 
 /// What happened to one description.
 enum Outcome {
-    Ok { pending: Vec<String> },
+    Ok,
     Skipped(String),
     Failed(String),
 }
@@ -179,9 +172,7 @@ fn sections(text: &str) -> Vec<(&str, &str)> {
 /// Compares the two texts section by section.
 fn compare(llvm: &str, ours: &str) -> Outcome {
     if llvm == ours {
-        return Outcome::Ok {
-            pending: Vec::new(),
-        };
+        return Outcome::Ok;
     }
     let (a, b) = (sections(llvm), sections(ours));
     let names = |s: &[(&str, &str)]| s.iter().map(|x| x.0.to_string()).collect::<Vec<_>>();
@@ -194,18 +185,9 @@ fn compare(llvm: &str, ours: &str) -> Outcome {
         ));
     }
     let mut failed = Vec::new();
-    let mut pending = Vec::new();
     let mut report = String::new();
     for ((name, x), (_, y)) in a.iter().zip(&b) {
         if x == y {
-            continue;
-        }
-        let placeholder = PENDING
-            .iter()
-            .find(|(n, _)| n == name)
-            .is_some_and(|(_, first)| y.lines().nth(1).is_some_and(|l| first.starts_with(l)));
-        if placeholder {
-            pending.push(name.to_string());
             continue;
         }
         failed.push(name.to_string());
@@ -217,7 +199,7 @@ fn compare(llvm: &str, ours: &str) -> Outcome {
         }
     }
     if failed.is_empty() {
-        Outcome::Ok { pending }
+        Outcome::Ok
     } else {
         Outcome::Failed(format!(
             "sections that differ: {}\n{report}",
@@ -333,14 +315,7 @@ fn regdesc_tables_answer_as_llvm() {
     let mut failures = Vec::new();
     for (input, outcome) in inputs.iter().zip(outcomes) {
         match outcome {
-            Outcome::Ok { pending } if pending.is_empty() => {
-                say(&format!("oracle ok: {}\n", input.label));
-            }
-            Outcome::Ok { pending } => say(&format!(
-                "oracle ok: {} (pending, regdesc's tables have none yet: {})\n",
-                input.label,
-                pending.join(", ")
-            )),
+            Outcome::Ok => say(&format!("oracle ok: {}\n", input.label)),
             Outcome::Skipped(why) => say(&format!("oracle skipped: {}: {why}\n", input.label)),
             Outcome::Failed(why) => failures.push(format!("{}: {why}", input.label)),
         }
@@ -388,10 +363,8 @@ fn sections_split_and_compare() {
             )
         ]
     );
-    // Placeholder pressure sets are pending, not a failure ...
-    let ours = "== a\nx\n  1\n== pressure-sets\npressure-sets 0\n";
-    assert!(matches!(compare(llvm, ours), Outcome::Ok { pending } if pending == ["pressure-sets"]));
-    // ... but wrong ones fail, and a difference elsewhere names its section.
+    assert!(matches!(compare(llvm, llvm), Outcome::Ok));
+    // Wrong pressure sets fail, and a difference elsewhere names its section.
     let ours = "== a\nx\n  1\n== pressure-sets\npressure-sets 1\n";
     assert!(matches!(compare(llvm, ours), Outcome::Failed(why) if why.contains("pressure-sets")));
     let ours = "== a\nx\n  2\n== pressure-sets\npressure-sets 2\npressure-set 0 P\n";

@@ -64,17 +64,25 @@ impl Iterator for RegIter {
 /// The units of a register (see [`Tables::units`]).
 #[derive(Clone, Debug)]
 pub struct UnitIter {
-    first: Option<u16>,
-    rest: DiffIter,
+    /// The unit `next` returns.
+    next: Option<u16>,
+    /// The differences after it, up to the list's terminating 0.
+    rest: &'static [u16],
 }
 
 impl Iterator for UnitIter {
     type Item = RegUnit;
+    #[inline]
     fn next(&mut self) -> Option<RegUnit> {
-        if let Some(u) = self.first.take() {
-            return Some(RegUnit(u));
-        }
-        self.rest.next().map(RegUnit)
+        let u = self.next?;
+        self.next = match self.rest.split_first() {
+            Some((&d, tail)) if d != 0 => {
+                self.rest = tail;
+                Some(u.wrapping_add(d))
+            }
+            _ => None,
+        };
+        Some(RegUnit(u))
     }
 }
 
@@ -328,12 +336,12 @@ impl<L: LaneBits> Tables<L> {
     pub fn units(&self, r: Reg) -> UnitIter {
         match self.desc(r) {
             Some(d) => UnitIter {
-                first: Some(d.first_unit),
-                rest: DiffIter::new(self.diffs, d.units, d.first_unit),
+                next: Some(d.first_unit),
+                rest: self.diffs.get(d.units as usize..).unwrap_or(&[]),
             },
             None => UnitIter {
-                first: None,
-                rest: DiffIter::empty(),
+                next: None,
+                rest: &[],
             },
         }
     }
@@ -379,6 +387,12 @@ impl<L: LaneBits> Tables<L> {
 
     /// Whether two registers share a unit (LLVM's `regsOverlap`).
     pub fn regs_overlap(&self, a: Reg, b: Reg) -> bool {
+        let (Some(da), Some(db)) = (self.desc(a), self.desc(b)) else {
+            return false;
+        };
+        if da.last_unit < db.first_unit || db.last_unit < da.first_unit {
+            return false;
+        }
         let (mut ua, mut ub) = (self.units(a), self.units(b));
         let (mut x, mut y) = (ua.next(), ub.next());
         while let (Some(p), Some(q)) = (x, y) {
@@ -730,12 +744,12 @@ impl<L: LaneBits> Tables<L> {
     }
 
     /// `(RegWeight, WeightLimit)` of a class (`getRegClassWeight`).
-    pub fn class_weight(&self, c: RegClass) -> (u16, u16) {
+    pub fn class_weight(&self, c: RegClass) -> (u32, u32) {
         self.class(c).map_or((0, 0), |d| (d.weight, d.weight_limit))
     }
 
     /// A unit's weight (`getRegUnitWeight`).
-    pub fn unit_weight(&self, u: RegUnit) -> u16 {
+    pub fn unit_weight(&self, u: RegUnit) -> u32 {
         self.unit_weights.get(u.index()).copied().unwrap_or(0)
     }
 }

@@ -85,6 +85,10 @@ pub struct RegDesc {
     pub num_sub_regs: u16,
     /// Its first (lowest) register unit.
     pub first_unit: u16,
+    /// Its last (highest) register unit: registers whose unit ranges do not
+    /// meet cannot overlap, which answers most `regs_overlap` queries
+    /// without walking the lists.
+    pub last_unit: u16,
     /// The units after the first, a [`DiffList`] from the first.
     pub units: DiffList,
     /// The lane mask of each unit (first unit first):
@@ -143,9 +147,9 @@ pub struct ClassDesc<L: LaneBits> {
     /// Its pressure sets: `Tables::pressure_set_lists[pressure_sets]`.
     pub pressure_sets: Span,
     /// LLVM's `RegClassWeight::RegWeight`.
-    pub weight: u16,
+    pub weight: u32,
     /// LLVM's `RegClassWeight::WeightLimit`.
-    pub weight_limit: u16,
+    pub weight_limit: u32,
 }
 
 /// One step of a lane-mask composition: lanes in `mask` move by `shift`
@@ -200,7 +204,7 @@ pub struct Tables<L: LaneBits + 'static> {
     /// The one or two roots of each unit (0: none).
     pub unit_roots: &'static [[u16; 2]],
     /// The weight of each unit.
-    pub unit_weights: &'static [u16],
+    pub unit_weights: &'static [u32],
     /// The pressure sets of each unit: ranges of `pressure_set_lists`.
     pub unit_pressure_sets: &'static [Span],
 

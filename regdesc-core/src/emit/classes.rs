@@ -200,7 +200,7 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
             quote!(sp(#s, #l))
         })
         .collect();
-    let unit_weights = t.units.iter().map(|u| Literal::u16_unsuffixed(u.weight));
+    let unit_weights = t.units.iter().map(|u| Literal::u32_unsuffixed(u.weight));
     let pset_lists = pset_pool.items().into_iter().map(Literal::u16_unsuffixed);
     let (nwords, nmasks, nsup) = (class_words.len(), class_masks.len(), super_entries.len());
     let mask_words = mask_words as u16;
@@ -223,8 +223,8 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
                 sub_class_with_sub_reg_row: u16,
                 super_reg_classes: Span,
                 pressure_sets: Span,
-                weight: u16,
-                weight_limit: u16,
+                weight: u32,
+                weight_limit: u32,
             ) -> ClassDesc<LaneBits> {
                 ClassDesc {
                     members,

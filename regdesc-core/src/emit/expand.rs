@@ -355,6 +355,18 @@ fn resolve(dir: &Path, p: &str) -> PathBuf {
 }
 
 fn run(inv: &Invocation, manifest_dir: &Path) -> TokenStream {
+    // The file form's own path is checked here, so that the message names
+    // the path as written rather than the absolute one it resolved to.
+    if let Some((path, span)) = &inv.file {
+        if let Err(e) = std::fs::metadata(resolve(manifest_dir, path)) {
+            let message = format!(
+                "regdesc: cannot read `{path}`: {e}\n\
+                 help: a relative path is resolved against the directory of the crate's \
+                 Cargo.toml (CARGO_MANIFEST_DIR)"
+            );
+            return error_at(*span, &message);
+        }
+    }
     let (input, placed, call_span) = match &inv.file {
         Some((path, span)) => (Input::file(resolve(manifest_dir, path)), Vec::new(), *span),
         None => {

@@ -55,6 +55,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
         unit_masks: Vec<crate::lanes::LaneMask>,
         super_diffs: Vec<u16>,
         first_unit: u16,
+        last_unit: u16,
     }
     let lists: Vec<Lists> = (0..n)
         .map(|i| {
@@ -77,6 +78,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                 .collect();
             let units: Vec<u16> = reg.units.iter().map(|u| u.0 as u16).collect();
             let first_unit = units.first().copied().unwrap_or(0);
+            let last_unit = units.last().copied().unwrap_or(0);
             Lists {
                 sub_diffs: diffs(me, pre.iter().map(|&s| raw(s))),
                 sub_indices,
@@ -85,6 +87,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                 unit_masks: reg.unit_lane_masks.clone(),
                 super_diffs: diffs(me, reg.super_regs.iter().map(|&s| raw(s))),
                 first_unit,
+                last_unit,
             }
         })
         .collect();
@@ -108,11 +111,11 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
             let idx = index_pool.offset(&l.sub_indices);
             let map = map_pool.offset(&l.map);
             let nsub = l.map.len() as u16;
-            let first = l.first_unit;
+            let (first, last) = (l.first_unit, l.last_unit);
             let units = diff_pool.offset(&l.unit_diffs);
             let masks = mask_pool.offset(&l.unit_masks);
             let sup = diff_pool.offset(&l.super_diffs);
-            quote!(rd(#sub, #idx, #map, #nsub, #first, #units, #masks, #sup))
+            quote!(rd(#sub, #idx, #map, #nsub, #first, #last, #units, #masks, #sup))
         })
         .collect();
     let diff_items = diff_pool.items();
@@ -196,6 +199,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                 sub_reg_map: u32,
                 num_sub_regs: u16,
                 first_unit: u16,
+                last_unit: u16,
                 units: u32,
                 unit_lane_masks: u32,
                 super_regs: u32,
@@ -206,6 +210,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                     sub_reg_map,
                     num_sub_regs,
                     first_unit,
+                    last_unit,
                     units,
                     unit_lane_masks,
                     super_regs,

@@ -92,7 +92,7 @@ impl Target {
             .map(|(u, x)| RegUnitInfo {
                 roots: x.roots.iter().flatten().map(|&r| reg(r)).collect(),
                 native: u < bank.num_native_reg_units,
-                weight: saturate(pressure.emitted_unit_weight(u as regs::RegUnitId)),
+                weight: pressure.emitted_unit_weight(u as regs::RegUnitId),
                 pressure_sets: pset_list(pressure.unit_sets.get(u)),
             })
             .collect();
@@ -178,8 +178,8 @@ impl Target {
                         })
                         .collect(),
                     pressure_sets: pset_list(pressure.class_sets.get(c as usize)),
-                    weight: saturate(pressure.class_weights[c as usize].weight),
-                    weight_limit: saturate(pressure.class_weights[c as usize].limit),
+                    weight: pressure.class_weights[c as usize].weight,
+                    weight_limit: pressure.class_weights[c as usize].limit,
                     artificial: x.artificial,
                     has_disjunct_sub_regs: x.has_disjunct_sub_regs,
                     covered_by_sub_regs: x.covered_by_sub_regs,
@@ -230,12 +230,6 @@ impl Target {
         t.index_names = names(t.sub_reg_indices.iter().map(|i| i.name.as_str()), SubRegIdx);
         t
     }
-}
-
-/// A weight in the model's 16 bits (LLVM emits unit weights as 8 bits and
-/// class weights as 32; no real target comes near 65535).
-fn saturate(w: u32) -> u16 {
-    u16::try_from(w).unwrap_or(u16::MAX)
 }
 
 /// Name → id, the first of equal names winning.

@@ -169,7 +169,7 @@ pub struct RegUnitInfo {
     pub native: bool,
     /// Its weight as LLVM's `getRegUnitWeight` answers (1 for every unit
     /// when no unit weighs more than 1).
-    pub weight: u16,
+    pub weight: u32,
     /// The pressure sets it counts toward, ascending (empty for artificial
     /// units and units of no allocatable class).
     pub pressure_sets: Vec<PressureSet>,
@@ -280,9 +280,9 @@ pub struct RegisterClass {
     pub pressure_sets: Vec<PressureSet>,
     /// LLVM's `RegClassWeight::RegWeight`: the weight one register takes
     /// (the class's `Weight` when set).
-    pub weight: u16,
+    pub weight: u32,
     /// LLVM's `RegClassWeight::WeightLimit`: the weight of all its units.
-    pub weight_limit: u16,
+    pub weight_limit: u32,
     /// Whether its registers are artificial.
     pub artificial: bool,
     /// Whether some member has two sub-registers that do not overlap.

@@ -5,43 +5,23 @@
 //! clock starts). Timed: coalescing, liveness, assignment with spill
 //! rounds, rewriting — `regalloc::allocate`.
 //!
-//! `cargo bench -p regdesc-codegen --bench regalloc`
+//! `cargo bench -p regdesc-codegen --bench regalloc`; `bash bench/regalloc.sh`
+//! times the same functions beside `llc` (`benches/regalloc_vs_llc.rs`).
 
 #[path = "../tests/mir_support/mod.rs"]
 mod mir_support;
 
-use mir_support::gen::{self, Spec};
 use mir_support::{amd, amd_instrs};
-use regdesc_codegen::mir::{phi_elim, two_addr, InstrSet, MFunction};
 use regdesc_codegen::regalloc::{self, AllocOptions, GenericSpill};
 
 fn main() {
     divan::main();
 }
 
-/// A lowered function of at least `n` instructions.
-fn function(n: usize, instrs: &InstrSet) -> MFunction {
-    let spec = Spec::new(amd::AMDLike, "V1");
-    let mut size = n / 2;
-    loop {
-        let (text, _) = gen::program(&spec, 7, size);
-        let mut f = mir_support::parse_one(&text, &spec.ri, instrs);
-        phi_elim::eliminate_phis(&mut f, instrs);
-        if two_addr::lower_two_address(&mut f, &spec.ri, instrs).is_err() {
-            panic!("two-address lowering failed");
-        }
-        let got = f.num_insts();
-        if got >= n {
-            return f;
-        }
-        size = size * n / got.max(1) + 1;
-    }
-}
-
 #[divan::bench(args = [1_000, 10_000, 100_000], sample_count = 10, sample_size = 1)]
 fn allocate(bencher: divan::Bencher, n: usize) {
     let instrs = amd_instrs();
-    let f = function(n, &instrs);
+    let (f, _) = mir_support::sized_function(n, &instrs);
     let hook = GenericSpill { instrs: &instrs };
     // One run outside the clock, for the figures beside the times.
     let mut g = f.clone();

@@ -1,15 +1,16 @@
 //! The machine-IR passes on hand-written input (`tests/mir/*.mir`, the
-//! AMD-like register file): the text form round-trips, PHI elimination
-//! and two-address lowering produce the expected code, liveness tracks
-//! lanes, and the allocator keeps what the tables demand (sub-register
-//! liveness freeing a dead half, copies into and out of tuples coalesced,
-//! aligned pairs, clobbers and early-clobber defs respected, spilling and
-//! its failure modes).
+//! AMD-like register file): the text form round-trips, every fixture
+//! allocated gives the results of its LLVM IR twin under the IR
+//! interpreter, PHI elimination and two-address lowering produce the
+//! expected code, liveness tracks lanes, and the allocator keeps what the
+//! tables demand (sub-register liveness freeing a dead half, copies into
+//! and out of tuples coalesced, aligned pairs, clobbers and early-clobber
+//! defs respected, spilling and its failure modes).
 
 #[path = "mir_support/mod.rs"]
 mod mir_support;
 
-use mir_support::{amd, amd_instrs, parse_one, pipeline, toy, toy_instrs};
+use mir_support::{amd, amd_instrs, llvm_ir, parse_one, pipeline, toy, toy_instrs};
 use regdesc_codegen::ir::Source;
 use regdesc_codegen::mir::cfg::MCfg;
 use regdesc_codegen::mir::liveness::{Liveness, Segment};
@@ -57,15 +58,17 @@ fn every_fixture_round_trips_and_survives_the_pipeline() {
             printed,
             "{name}: print is not a fixed point"
         );
+        let args = [0x1234_5678_9abc_def0_1122_3344, 77];
+        let ir = llvm_ir::to_llvm_ir(&f, &amd::AMDLike, &instrs)
+            .unwrap_or_else(|e| panic!("{name}: no LLVM IR twin: {e}"));
+        let reference = llvm_ir::run_ir(&ir, &args).unwrap_or_else(|e| panic!("{name}: {e}"));
         for opts in [AllocOptions::default(), no_coalescing()] {
-            pipeline(
-                &f,
-                &amd::AMDLike,
-                &instrs,
-                &[0x1234_5678_9abc_def0_1122_3344, 77],
-                &opts,
-            )
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let p = pipeline(&f, &amd::AMDLike, &instrs, &args, &opts)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let got = mir_support::run(&p.allocated, &amd::AMDLike, &instrs, &args)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            llvm_ir::same_results(&got, &reference)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{}", ir.text));
         }
     }
 }

@@ -14,14 +14,24 @@
 //!   with its own lane liveness);
 //! - every register is in its class's allocation order (which is how
 //!   even-aligned pairs stay aligned) and has the sub-registers its
-//!   operands name.
+//!   operands name;
+//! - the allocated program, run by the machine-IR interpreter, gives the
+//!   same results as the program's LLVM IR twin (`mir_support/llvm_ir.rs`)
+//!   run by the IR interpreter, `regdesc_codegen::interp`;
+//! - on a sample, `lli-14` runs the LLVM IR twin to the same results as
+//!   the IR interpreter (skipped without `lli-14`, a failure under
+//!   `REGDESC_REQUIRE_ORACLES=1`).
 //!
-//! 96 cases of each by default; `REGDESC_PROPTEST_CASES=N` runs N.
+//! 96 cases of each by default (16 for `lli-14`);
+//! `REGDESC_PROPTEST_CASES=N` runs N.
 
 #[path = "mir_support/mod.rs"]
 mod mir_support;
+#[path = "support/mod.rs"]
+mod support;
 
 use mir_support::gen::{self, Spec};
+use mir_support::llvm_ir;
 use mir_support::{amd, toy};
 use proptest::prelude::*;
 use regdesc_codegen::mir::InstrSet;
@@ -42,12 +52,41 @@ fn check<R: RegisterInfo>(
     size: usize,
     opts: &AllocOptions,
 ) -> Result<(), TestCaseError> {
-    let (text, n_args) = gen::program(spec, seed, size);
-    let f = mir_support::parse_one(&text, &spec.ri, instrs);
-    let args = gen::args(seed, n_args);
-    mir_support::pipeline(&f, &spec.ri, instrs, &args, opts)
-        .map(|_| ())
-        .map_err(|e| TestCaseError::fail(format!("{e}\n--- input ---\n{text}")))
+    let g = gen::generate(spec, instrs, seed, size).map_err(TestCaseError::fail)?;
+    let args = gen::args(seed, g.n_args);
+    let fail = |e: String| TestCaseError::fail(format!("{e}\n--- input ---\n{}", g.text));
+    let p = mir_support::pipeline(&g.function, &spec.ri, instrs, &args, opts).map_err(fail)?;
+    let allocated = mir_support::run(&p.allocated, &spec.ri, instrs, &args).map_err(fail)?;
+    let reference = llvm_ir::run_ir(&g.ir, &args).map_err(fail)?;
+    llvm_ir::same_results(&allocated, &reference).map_err(|e| {
+        fail(format!(
+            "after allocation: {e}\n--- LLVM IR ---\n{}\n--- allocated ---\n{}",
+            g.ir.text,
+            regdesc_codegen::mir::print::print_function(&p.allocated, &spec.ri, instrs)
+        ))
+    })
+}
+
+/// `lli-14` and the IR interpreter agree on a program's LLVM IR twin.
+fn check_lli<R: RegisterInfo>(
+    spec: &Spec<R>,
+    instrs: &InstrSet,
+    seed: u64,
+    size: usize,
+) -> Result<(), TestCaseError> {
+    let Some(lli) = support::lli() else {
+        return Ok(());
+    };
+    let g = gen::generate(spec, instrs, seed, size).map_err(TestCaseError::fail)?;
+    let args = gen::args(seed, g.n_args);
+    let case = support::Case {
+        name: format!("regalloc-{seed}"),
+        text: g.ir.text.clone(),
+        func: "f".into(),
+        launch: g.ir.launch(&args),
+        memory: vec![0; g.ir.memory_size()],
+    };
+    support::compare(&lli, &case).map_err(TestCaseError::fail)
 }
 
 proptest! {
@@ -85,6 +124,24 @@ proptest! {
         let opts = AllocOptions { coalesce: false, ..AllocOptions::default() };
         let spec = Spec::new(amd::AMDLike, "V1");
         check(&spec, &mir_support::amd_instrs(), seed, size, &opts)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(16),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn toy_llvm_ir_twins_match_lli(seed in any::<u64>(), size in 1usize..60) {
+        check_lli(&Spec::new(toy::Toy, "R2"), &mir_support::toy_instrs(), seed, size)?;
+    }
+
+    #[test]
+    fn amd_like_llvm_ir_twins_match_lli(seed in any::<u64>(), size in 1usize..60) {
+        check_lli(&Spec::new(amd::AMDLike, "V1"), &mir_support::amd_instrs(), seed, size)?;
     }
 }
 

@@ -128,8 +128,10 @@ pub fn compute(rk: &RecordKeeper, bank: &RegBank) -> Result<Pressure, RegsError>
     let class_sets = renumber(unit_sets::class_sets(bank, &class_units, &sets));
     let unit_sets = renumber(unit_sets::unit_set_lists(bank, &sets));
 
-    let weight_of =
-        |units: &fixedbitset::FixedBitSet| -> u32 { units.ones().map(|u| w.weights[u]).sum() };
+    let weight_of = |units: &fixedbitset::FixedBitSet| -> u32 {
+        // 32-bit sums that wrap, as LLVM's `unsigned` ones do.
+        units.ones().fold(0u32, |a, u| a.wrapping_add(w.weights[u]))
+    };
     let mut class_weights = Vec::with_capacity(bank.classes.len());
     for (c, rc) in bank.classes.iter().enumerate() {
         let computed = match rc.members.first() {

@@ -65,7 +65,10 @@ impl UnitWeights {
 
     /// The sum of `r`'s unit weights (LLVM's `CodeGenRegister::getWeight`).
     pub fn reg_weight(&self, bank: &RegBank, r: RegId) -> u32 {
-        self.units(bank, r).map(|u| self.weights[u as usize]).sum()
+        // 32-bit sums that wrap, as LLVM's `unsigned` ones do: some inputs
+        // only settle once their weights wrap.
+        self.units(bank, r)
+            .fold(0u32, |a, u| a.wrapping_add(self.weights[u as usize]))
     }
 }
 
@@ -151,8 +154,13 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
     for s in 1..nz.ubers.len() {
         nz.set_weight(s);
     }
-    // LLVM bounds the rounds by the number of native units (an assertion).
-    let limit = bank.num_native_reg_units + 1;
+    // LLVM repeats rounds until one changes nothing. Its bound (the number
+    // of native units) is an assertion, off in release builds, and some
+    // inputs need more: weights that double each round settle once they
+    // wrap to zero in 32 bits, after a few dozen rounds more. Weights that
+    // grow by a constant (or cycle) never settle: past this many rounds,
+    // regdesc reports the register instead of looping.
+    let limit = bank.num_native_reg_units + 1024;
     let mut rounds = 0;
     loop {
         nz.changed = false;
@@ -279,7 +287,7 @@ impl Normalizer<'_> {
                     *uw = 1;
                     mutated = true;
                 }
-                sum += *uw;
+                sum = u32::wrapping_add(sum, *uw);
             }
             max = max.max(sum);
         }
@@ -382,7 +390,7 @@ impl Normalizer<'_> {
         let reg_weight = self.w.reg_weight(bank, r);
         let set_weight = self.ubers[s].weight;
         if set_weight > reg_weight {
-            let diff = set_weight - reg_weight;
+            let diff = set_weight.wrapping_sub(reg_weight);
             let native = &bank.reg(r).units;
             let extra = &self.w.extra[r as usize];
             let count = native.len() + extra.len();
@@ -401,7 +409,8 @@ impl Normalizer<'_> {
                     if self.w.is_artificial(u) {
                         self.stuck = Some(r);
                     } else {
-                        self.w.weights[u as usize] += diff;
+                        let uw = &mut self.w.weights[u as usize];
+                        *uw = uw.wrapping_add(diff);
                         self.mutated();
                         self.unit_weight_changed(u);
                     }

@@ -9,6 +9,12 @@
 //! register and a flag register implicitly, branches (diamonds joined by
 //! PHIs) and loops (counted, carrying values in PHIs), and returns many
 //! values at once so that registers run out.
+//!
+//! Every program has an equivalent LLVM IR function, made from the parsed
+//! program by [`super::llvm_ir::to_llvm_ir`] (the allocator's tests
+//! compare the allocated program with it, and the benchmark gives it to
+//! `llc`). So that it can be said in the IR subset, shifts are only made
+//! on power-of-two widths.
 
 use regdesc_codegen::mir::widths::{class_width, index_width};
 use regdesc_runtime::{LaneMask, RegClass, RegisterInfo, SubRegIdx};
@@ -53,6 +59,13 @@ pub struct Spec<R: RegisterInfo> {
     /// A physical register read at the entry (a live-in).
     pub live_in: (&'static str, usize),
     pub ri: R,
+    /// `MOVI` immediates between -16 and 64 (AMD's inline constants)
+    /// instead of any 64-bit value. The benchmark sets it: LLVM 14's
+    /// `SI Fold Operands` does not terminate on some of these programs
+    /// when a 32-bit literal feeds VALU ops in several blocks
+    /// (`bench/llc14-si-fold-operands-hang.ll`), and it compiles them
+    /// with `llc`.
+    pub inline_immediates: bool,
 }
 
 impl<R: RegisterInfo> Spec<R> {
@@ -110,6 +123,7 @@ impl<R: RegisterInfo> Spec<R> {
             kinds,
             live_in: (live_in, live_kind),
             ri,
+            inline_immediates: false,
         }
     }
 }
@@ -134,6 +148,9 @@ struct Gen<'a, R: RegisterInfo> {
 
 const BINOPS: [&str; 13] = [
     "ADD", "SUB", "MUL", "AND", "OR", "XOR", "SHL", "LSHR", "ASHR", "ADD2", "SUB2", "XOR2", "MULX",
+];
+const NON_SHIFT_BINOPS: [&str; 10] = [
+    "ADD", "SUB", "MUL", "AND", "OR", "XOR", "ADD2", "SUB2", "XOR2", "MULX",
 ];
 const CMPS: [&str; 4] = ["CMPEQ", "CMPNE", "CMPULT", "CMPSLT"];
 
@@ -293,7 +310,11 @@ impl<R: RegisterInfo> Gen<'_, R> {
                 }
                 73..=76 => {
                     let k = self.rng.below(self.spec.kinds.len());
-                    let imm = self.rng.next() as i64 as i128;
+                    let imm = if self.spec.inline_immediates {
+                        self.rng.below(81) as i128 - 16
+                    } else {
+                        self.rng.next() as i64 as i128
+                    };
                     let r = self.def(k, &format!("MOVI {imm}"));
                     self.scope.push(Val { reg: r, kind: k });
                 }
@@ -312,7 +333,14 @@ impl<R: RegisterInfo> Gen<'_, R> {
         let (Some(a), Some(b)) = (self.operand(w), self.operand(w)) else {
             return;
         };
-        let op = BINOPS[self.rng.below(BINOPS.len())];
+        // Shifts take their amount modulo the width; the LLVM IR twin
+        // (`llvm_ir.rs`) can only say that for powers of two.
+        let ops: &[&str] = if w.is_power_of_two() {
+            &BINOPS
+        } else {
+            &NON_SHIFT_BINOPS
+        };
+        let op = ops[self.rng.below(ops.len())];
         let r = self.def(k, &format!("{op} {a}, {b}"));
         self.scope.push(Val { reg: r, kind: k });
     }
@@ -485,4 +513,33 @@ impl<R: RegisterInfo> Gen<'_, R> {
         self.blocks[h].splice(0..0, phis);
         self.cur = x;
     }
+}
+
+/// A random program, read, with its LLVM IR twin.
+pub struct Generated {
+    /// The program's text.
+    pub text: String,
+    pub function: regdesc_codegen::mir::MFunction,
+    /// How many arguments it reads (see [`args`]).
+    pub n_args: usize,
+    pub ir: super::llvm_ir::IrFunction,
+}
+
+/// [`program`], read with [`super::parse_one`] and translated to LLVM IR.
+pub fn generate<R: RegisterInfo>(
+    spec: &Spec<R>,
+    instrs: &regdesc_codegen::mir::InstrSet,
+    seed: u64,
+    size: usize,
+) -> Result<Generated, String> {
+    let (text, n_args) = program(spec, seed, size);
+    let function = super::parse_one(&text, &spec.ri, instrs);
+    let ir = super::llvm_ir::to_llvm_ir(&function, &spec.ri, instrs)
+        .map_err(|e| format!("no LLVM IR twin: {e}\n{text}"))?;
+    Ok(Generated {
+        text,
+        function,
+        n_args,
+        ir,
+    })
 }

@@ -1,12 +1,14 @@
 //! Shared by the machine-IR and allocator tests: the two register files
 //! (`tests/regfiles/*.td`, expanded by `regdesc!`), their instruction
 //! sets, the pass pipeline with its checks, a random program generator
-//! ([`gen`]) and an independent interference checker ([`check`]).
+//! ([`gen`]), its LLVM IR twin ([`llvm_ir`]) and an independent
+//! interference checker ([`check`]).
 
 #![allow(dead_code)]
 
 pub mod check;
 pub mod gen;
+pub mod llvm_ir;
 
 use regdesc_codegen::ir::Source;
 use regdesc_codegen::mir::instr::{InstrDesc, Sem};
@@ -145,4 +147,47 @@ pub fn pipeline<R: RegisterInfo>(
         stats,
         allocated: g,
     })
+}
+
+/// The benchmarks' input: a random program over the AMD-like register
+/// file (seed 7) of at least `n` instructions (and at most about 2 % more)
+/// after PHI elimination and two-address lowering, lowered, with the
+/// program as generated (and its LLVM IR twin). Its immediates are inline
+/// constants (see [`gen::Spec::inline_immediates`]).
+pub fn sized_function(n: usize, instrs: &InstrSet) -> (MFunction, gen::Generated) {
+    let mut spec = gen::Spec::new(amd::AMDLike, "V1");
+    spec.inline_immediates = true;
+    let mut size = (n / 2).max(1);
+    let mut best: Option<(MFunction, gen::Generated)> = None;
+    for tries in 0.. {
+        let g = match gen::generate(&spec, instrs, 7, size) {
+            Ok(g) => g,
+            Err(e) => panic!("{e}"),
+        };
+        let mut f = g.function.clone();
+        phi_elim::eliminate_phis(&mut f, instrs);
+        if let Err(d) = two_addr::lower_two_address(&mut f, &spec.ri, instrs) {
+            panic!("two-address lowering failed: {}", d.message);
+        }
+        let got = f.num_insts();
+        if got >= n && best.as_ref().is_none_or(|(b, _)| got < b.num_insts()) {
+            best = Some((f, g));
+        }
+        if let Some((b, _)) = &best {
+            if b.num_insts() <= n + n / 50 || tries >= 12 {
+                break;
+            }
+        }
+        // The count grows about in proportion to the budget.
+        let next = (size as f64 * n as f64 / got.max(1) as f64) as usize;
+        size = if got < n {
+            next.max(size + 1)
+        } else {
+            next.min(size - 1).max(1)
+        };
+    }
+    match best {
+        Some(b) => b,
+        None => unreachable!("the loop ends with a function"),
+    }
 }
