@@ -15,6 +15,28 @@ use regdesc_core::driver::{self, Input, Run, Source};
 use regdesc_core::lanes::LaneMode;
 use regdesc_core::{diag, llvm_format};
 
+// From mimalloc (linked in by the `mimalloc` crate): `mi_option_t` is a C
+// enum.
+unsafe extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// `mi_option_purge_delay` in mimalloc v2's `mimalloc.h` (the option after
+/// `mi_option_eager_commit_delay`, 14).
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// By default mimalloc hands freed memory back to the system 10 ms after it
+/// is freed. A run of regdesc is short and reuses what it frees (the
+/// evaluator's scratch becomes the register bank), and each page handed back
+/// must be faulted in and zeroed again when reused: on LLVM's AMDGPU that
+/// was most of a cold `regdesc dump`'s system time. The memory goes back
+/// at exit instead.
+fn keep_freed_memory() {
+    // SAFETY: plain integer arguments, and no other thread exists yet
+    // (mimalloc's options are not thread-safe to set).
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
+}
+
 #[derive(Parser)]
 #[command(
     name = "regdesc",
@@ -208,6 +230,7 @@ fn finish(run: Run, code: ExitCode) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    keep_freed_memory();
     let cli = Cli::parse();
     match cli.command {
         Command::Records(args) => run_records(&args),

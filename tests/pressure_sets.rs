@@ -308,6 +308,10 @@ fn real_targets() {
     finish(failures, REAL_TARGETS.len());
 }
 
+/// How long llvm-tblgen gets on one random file (well under a second when
+/// it finishes at all).
+const RANDOM_ORACLE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[test]
 fn random_files() {
     let (Some(tool), Some(llvm_inc)) = (common::llvm_tblgen(), common::llvm_include_dir()) else {
@@ -322,6 +326,7 @@ fn random_files() {
         ..Config::default()
     });
     let compared = std::cell::Cell::new(0u32);
+    let oracle_hung = std::cell::Cell::new(0u32);
     let result = runner.run(&gen::spec(), |s| {
         let text = gen::td(&s);
         std::fs::write(&file, &text).expect("write");
@@ -330,7 +335,16 @@ fn random_files() {
             .arg("-I")
             .arg(&llvm_inc)
             .arg(&file);
-        let ran = common::run_limited(cmd, common::tblgen_limit()).map_err(TestCaseError::fail)?;
+        let ran = match common::run_limited(cmd, RANDOM_ORACLE_LIMIT) {
+            Ok(ran) => ran,
+            // llvm-tblgen 14 never finishes on some of these files (it
+            // keeps reweighing register units; see regs_random_parity).
+            Err(e) if common::is_timeout(&e) => {
+                oracle_hung.set(oracle_hung.get() + 1);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(e)),
+        };
         let run = driver::bank(&Input::text("random.td", text.clone()), LaneMode::Llvm);
         if !ran.success {
             // Rejected, crashed, or out of lane-mask bits: see regs_random_parity.
@@ -352,6 +366,11 @@ fn random_files() {
     if let Err(e) = result {
         panic!("{e}");
     }
+    eprintln!(
+        "{} files compared, {} skipped: llvm-tblgen did not finish within {RANDOM_ORACLE_LIMIT:?}",
+        compared.get(),
+        oracle_hung.get()
+    );
     assert!(
         compared.get() >= 8,
         "only {} files compared",
