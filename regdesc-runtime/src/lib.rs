@@ -28,5 +28,5 @@ pub mod tables;
 pub use ids::{HwMode, PressureSet, Reg, RegClass, RegUnit, SubRegIdx};
 pub use info::RegisterInfo;
 pub use lane::{LaneBits, LaneMask, Wide};
-pub use query::{AliasIter, ClassSetIter, DiffIter, MemberIter, RegIter, UnitIter};
+pub use query::{AliasIter, ClassSetIter, DiffIter, MemberIter, MemberSet, RegIter, UnitIter};
 pub use tables::{ClassDesc, LaneShift, Names, RegDesc, SpillInfo, Tables};

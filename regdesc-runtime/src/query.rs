@@ -65,8 +65,11 @@ impl Iterator for RegIter {
 #[derive(Clone, Debug)]
 pub struct UnitIter {
     /// The unit `next` returns.
-    next: Option<u16>,
-    /// The differences after it, up to the list's terminating 0.
+    next: u16,
+    /// How many units are left, `next` included.
+    left: u16,
+    /// The differences after `next`; empty when the units are consecutive
+    /// (each is then the one before plus one).
     rest: &'static [u16],
 }
 
@@ -74,15 +77,46 @@ impl Iterator for UnitIter {
     type Item = RegUnit;
     #[inline]
     fn next(&mut self) -> Option<RegUnit> {
-        let u = self.next?;
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let u = self.next;
         self.next = match self.rest.split_first() {
-            Some((&d, tail)) if d != 0 => {
+            Some((&d, tail)) => {
                 self.rest = tail;
-                Some(u.wrapping_add(d))
+                u.wrapping_add(d)
             }
-            _ => None,
+            None => u.wrapping_add(1),
         };
         Some(RegUnit(u))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for UnitIter {}
+
+/// A register class's members as a bit set (see [`Tables::member_set`]).
+#[derive(Clone, Copy, Debug)]
+pub struct MemberSet {
+    /// Bit `r % 64` of word `r / 64 - first_word` is set for member `r`.
+    words: &'static [u64],
+    first_word: usize,
+}
+
+impl MemberSet {
+    /// Whether `r` is a member (`MCRegisterClass::contains`).
+    #[inline]
+    pub fn contains(&self, r: Reg) -> bool {
+        let n = r.raw() as usize;
+        (n / 64)
+            .checked_sub(self.first_word)
+            .and_then(|w| self.words.get(w))
+            .is_some_and(|x| (x >> (n % 64)) & 1 == 1)
     }
 }
 
@@ -335,12 +369,26 @@ impl<L: LaneBits> Tables<L> {
     /// `r`'s register units, ascending (`MCRegUnitIterator`).
     pub fn units(&self, r: Reg) -> UnitIter {
         match self.desc(r) {
-            Some(d) => UnitIter {
-                next: Some(d.first_unit),
-                rest: self.diffs.get(d.units as usize..).unwrap_or(&[]),
-            },
+            Some(d) => {
+                let consecutive =
+                    u32::from(d.last_unit) + 1 == u32::from(d.first_unit) + u32::from(d.num_units);
+                let rest = if consecutive || d.num_units == 0 {
+                    &[]
+                } else {
+                    let start = d.units as usize;
+                    self.diffs
+                        .get(start..start + usize::from(d.num_units) - 1)
+                        .unwrap_or(&[])
+                };
+                UnitIter {
+                    next: d.first_unit,
+                    left: d.num_units,
+                    rest,
+                }
+            }
             None => UnitIter {
-                next: None,
+                next: 0,
+                left: 0,
                 rest: &[],
             },
         }
@@ -520,15 +568,25 @@ impl<L: LaneBits> Tables<L> {
 
     /// Whether `r` is a member of `c`.
     pub fn contains(&self, c: RegClass, r: Reg) -> bool {
-        let Some(d) = self.class(c) else { return false };
-        let n = r.raw() as usize;
-        let (w, first) = (n / 64, d.first_word as usize);
-        if w < first || w >= first + d.num_words as usize {
-            return false;
+        self.member_set(c).contains(r)
+    }
+
+    /// `c`'s members as a bit set, looked up once for many
+    /// [`MemberSet::contains`] tests (LLVM's `MCRegisterClass`).
+    pub fn member_set(&self, c: RegClass) -> MemberSet {
+        match self.class(c) {
+            Some(d) => MemberSet {
+                words: self
+                    .class_words
+                    .get(d.members as usize..d.members as usize + d.num_words as usize)
+                    .unwrap_or(&[]),
+                first_word: d.first_word as usize,
+            },
+            None => MemberSet {
+                words: &[],
+                first_word: 0,
+            },
         }
-        self.class_words
-            .get(d.members as usize + w - first)
-            .is_some_and(|x| (x >> (n % 64)) & 1 == 1)
     }
 
     /// The members of `c`, ascending.

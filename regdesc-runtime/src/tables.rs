@@ -89,6 +89,10 @@ pub struct RegDesc {
     /// meet cannot overlap, which answers most `regs_overlap` queries
     /// without walking the lists.
     pub last_unit: u16,
+    /// How many register units it has. When they are consecutive
+    /// (`last_unit - first_unit + 1 == num_units`, as for most tuples),
+    /// [`crate::UnitIter`] counts them up without reading [`RegDesc::units`].
+    pub num_units: u16,
     /// The units after the first, a [`DiffList`] from the first.
     pub units: DiffList,
     /// The lane mask of each unit (first unit first):

@@ -56,6 +56,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
         super_diffs: Vec<u16>,
         first_unit: u16,
         last_unit: u16,
+        num_units: u16,
     }
     let lists: Vec<Lists> = (0..n)
         .map(|i| {
@@ -88,6 +89,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                 super_diffs: diffs(me, reg.super_regs.iter().map(|&s| raw(s))),
                 first_unit,
                 last_unit,
+                num_units: units.len() as u16,
             }
         })
         .collect();
@@ -112,10 +114,11 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
             let map = map_pool.offset(&l.map);
             let nsub = l.map.len() as u16;
             let (first, last) = (l.first_unit, l.last_unit);
+            let nunits = l.num_units;
             let units = diff_pool.offset(&l.unit_diffs);
             let masks = mask_pool.offset(&l.unit_masks);
             let sup = diff_pool.offset(&l.super_diffs);
-            quote!(rd(#sub, #idx, #map, #nsub, #first, #last, #units, #masks, #sup))
+            quote!(rd(#sub, #idx, #map, #nsub, #first, #last, #nunits, #units, #masks, #sup))
         })
         .collect();
     let diff_items = diff_pool.items();
@@ -200,6 +203,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                 num_sub_regs: u16,
                 first_unit: u16,
                 last_unit: u16,
+                num_units: u16,
                 units: u32,
                 unit_lane_masks: u32,
                 super_regs: u32,
@@ -211,6 +215,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
                     num_sub_regs,
                     first_unit,
                     last_unit,
+                    num_units,
                     units,
                     unit_lane_masks,
                     super_regs,
