@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::fold::fold;
 use super::record::*;
-use super::resolve::same;
+use super::resolve::{is_leaf, same};
 use super::state::Ctx;
 use super::types::{convertible, def_type, record_ty, type_is_a};
 
@@ -105,14 +105,7 @@ pub fn is_concrete(i: &Init) -> bool {
 /// answered without a call.
 #[inline]
 fn is_concrete_elem(i: &Init) -> bool {
-    matches!(
-        &**i,
-        InitKind::Unset
-            | InitKind::Bit(_)
-            | InitKind::Int(_)
-            | InitKind::String { .. }
-            | InitKind::Def(_)
-    ) || is_concrete(i)
+    is_leaf(i) || is_concrete(i)
 }
 
 pub fn is_complete(i: &Init) -> bool {
