@@ -19,12 +19,10 @@ pub const CHUNK: usize = 1 << 16;
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print
 /// with more hex digits).
 pub fn debug_dump(bank: &RegBank, lanes: &Lanes) -> String {
-    let mut o = String::new();
-    head(&mut o, bank, lanes);
-    for reg in &bank.registers {
-        write_register(&mut o, bank, reg);
-    }
-    o
+    let mut out = Vec::new();
+    // Writing into a vector cannot fail, and the dump is UTF-8 text.
+    let _ = write_debug_dump(&mut out, bank, lanes);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// [`debug_dump`], written to `out` a chunk at a time.
