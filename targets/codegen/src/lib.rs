@@ -56,10 +56,16 @@
 
 pub mod cli_values;
 pub mod diag;
+pub mod differential;
+pub mod execute;
 pub mod interp;
 pub mod ir;
+pub mod legalize;
 pub mod mir;
+pub mod pipeline;
 pub mod regalloc;
+pub mod rng;
+pub mod target;
 pub mod uniformity;
 pub mod value;
 

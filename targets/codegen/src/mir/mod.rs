@@ -35,6 +35,7 @@ use regdesc_runtime::{Reg, RegClass, SubRegIdx};
 
 use crate::ir::Span;
 
+pub mod bits;
 pub mod cfg;
 pub mod classes;
 pub mod instr;
@@ -48,7 +49,7 @@ pub mod two_addr;
 pub mod verify;
 pub mod widths;
 
-pub use instr::{InstrDesc, InstrSet, Opcode, Sem};
+pub use instr::{InstrDesc, InstrSet, LimbOp, Opcode, Sem};
 
 /// A virtual register, `%N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
