@@ -28,7 +28,7 @@
 //! |---|---|---|
 //! | top level | `define`; `declare`, `target datalayout/triple`, `source_filename`, `attributes #N = {...}`, metadata (`!N = ...`, `!name = ...`), comments | everything but `define` is accepted and ignored; global variables, named types, `module asm` are rejected |
 //! | functions | plain (callable, `spir_func`), `amdgpu_kernel`, `spir_kernel` | linkage, visibility, `dso_local`, `unnamed_addr`, return and parameter attributes (`noundef`, `align N`, `dereferenceable(N)`, ...), `#N`, `!kernel_arg_* !N`, `section`, `align` are ignored; other calling conventions and varargs are rejected |
-//! | types | `i1` `i8` `i16` `i32` `i64` `i128` `i256` `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)`; `void` as a return type | no other widths, `double`, arrays, structs, `ptr` in other address spaces, typed pointers (`i32*`) |
+//! | types | `iN` (N from 1 to 256: `i1` `i8` `i16` `i32` `i64` `i96` `i128` `i192` `i256` ...) `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)`; `void` as a return type | no wider integers, `double`, arrays, structs, `ptr` in other address spaces, typed pointers (`i32*`) |
 //! | names | `%name`, `%"quoted"`, numbered `%0` `%1` ..., unnamed values and blocks (numbered in order, as LLVM does) | forward references allowed |
 //! | blocks | labels `name:` / `5:`, blocks started implicitly after a terminator | every block ends with `br` or `ret` |
 //! | `phi` | `phi T [ v, %bb ], ...` | one entry per predecessor edge; at the top of the block |

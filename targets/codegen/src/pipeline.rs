@@ -17,7 +17,8 @@
 //!
 //! With [`Options::verify_each`] (always in debug builds) the machine
 //! verifier runs after every stage, so a pass that breaks the program is
-//! named at the next stage boundary.
+//! named at the next stage boundary. After legalization it always runs,
+//! and also checks that no value is wider than 32 bits.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -26,7 +27,7 @@ use crate::diag::Diag;
 use crate::ir::Function;
 use crate::legalize::{legalize, LegalizeError};
 use crate::mir::print::print_function;
-use crate::mir::verify::verify_function;
+use crate::mir::verify::{verify_function, verify_legal_widths};
 use crate::mir::{phi_elim, two_addr, MFunction};
 use crate::regalloc::{self, AllocError, AllocOptions};
 use crate::target::{Target, TargetError};
@@ -201,8 +202,11 @@ impl<T: Target> Run<'_, T> {
             }
         }
         self.times.push((stage, self.start.elapsed()));
-        if self.opts.verify_each || cfg!(debug_assertions) {
-            let diags = verify_function(f, self.target.regs(), self.target.instrs());
+        if self.opts.verify_each || cfg!(debug_assertions) || stage == Stage::Legalize {
+            let mut diags = verify_function(f, self.target.regs(), self.target.instrs());
+            if stage == Stage::Legalize {
+                diags.extend(verify_legal_widths(f, self.target.regs(), 32));
+            }
             if !diags.is_empty() {
                 return Err(PipelineError::Verify {
                     stage,

@@ -107,18 +107,16 @@ pub fn lower_generic(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
                 carry = c;
                 continue;
             }
-            // a_i * b_j + r[k] + carry < 2^64: one MAD and, with both an
-            // accumulator and a carry, one add with carry.
+            // a_i * b_j + r[k] + carry < 2^64: one MAD whose 64-bit
+            // accumulator is r[k] + carry (one add with carry out when
+            // both are there).
             let (lo, hi) = if r[k] == zero {
                 b.mad64(ai, bj, carry, zero)
+            } else if carry == zero {
+                b.mad64(ai, bj, r[k], zero)
             } else {
-                let (lo, hi) = b.mad64(ai, bj, r[k], zero);
-                if carry == zero {
-                    (lo, hi)
-                } else {
-                    let (s, c) = b.uaddo(lo, carry);
-                    (s, b.bin(BinOp::Add, hi, c))
-                }
+                let (s, c) = b.uaddo(r[k], carry);
+                b.mad64(ai, bj, s, c)
             };
             r[k] = lo;
             carry = hi;
