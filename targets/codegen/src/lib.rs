@@ -65,7 +65,10 @@ pub mod mir;
 pub mod pipeline;
 pub mod regalloc;
 pub mod rng;
+pub mod source;
 pub mod target;
+pub mod tree_order;
+pub mod types;
 pub mod uniformity;
 pub mod value;
 

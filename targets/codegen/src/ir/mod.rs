@@ -11,18 +11,13 @@ pub(crate) mod literals;
 pub mod parse;
 pub mod print;
 pub(crate) mod syntax_error;
-pub mod types;
+pub use crate::types;
 pub mod verify;
 
-use std::ops::Range;
-use std::sync::Arc;
-
+pub use crate::source::{Source, Span};
 pub use types::{Scalar, Type};
 
 use crate::value::Value;
-
-/// A byte range in the module's source text.
-pub type Span = Range<usize>;
 
 /// A value defined in a function: an argument or an instruction result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -49,32 +44,6 @@ impl BlockId {
 impl InstId {
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-}
-
-/// A named source text: what diagnostics point into.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Source {
-    /// The file name shown in diagnostics.
-    pub name: String,
-    pub text: Arc<str>,
-}
-
-impl Source {
-    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        Source {
-            name: name.into(),
-            text: text.into(),
-        }
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = self.text.get(..offset).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, col)
     }
 }
 

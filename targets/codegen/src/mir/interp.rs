@@ -873,12 +873,16 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
                         .ok_or_else(|| err("not a float"))
                 };
                 let (a, b) = (val(src(0)?)?, val(src(1)?)?);
-                let r = crate::interp::ops::fbin(fop, Default::default(), &a, &b).map_err(err)?;
+                let r = crate::interp::ops::fbin(fop, Default::default(), &a, &b)
+                    .map_err(|e| err(e.to_string()))?;
                 vec![r.to_bits().as_limbs()[0]]
             }
             LimbOp::Load => {
                 let addr = lo32(src(0)?) | (src(1)? << 32);
-                let bytes = self.mem.read_bytes(addr, src(2)?).map_err(err)?;
+                let bytes = self
+                    .mem
+                    .read_bytes(addr, src(2)?)
+                    .map_err(|e| err(e.to_string()))?;
                 let mut v = 0u64;
                 for (k, b) in bytes.iter().enumerate() {
                     v |= u64::from(*b) << (8 * k);
@@ -891,7 +895,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
                 let n = src(3)?.min(8) as usize;
                 self.mem
                     .write_bytes(addr, &v.to_le_bytes()[..n])
-                    .map_err(err)?;
+                    .map_err(|e| err(e.to_string()))?;
                 Vec::new()
             }
             LimbOp::WorkitemId => vec![u64::from(
