@@ -92,7 +92,7 @@ a shift by the width or more, an out-of-bounds access, too many steps),
 #[command(
     name = "regdesc-cc",
     version,
-    about = "Run, check (and, with the targets, compile) functions in regdesc's LLVM IR subset"
+    about = "Run, check and compile functions in regdesc's LLVM IR subset"
 )]
 struct Cli {
     /// Colour diagnostics (default: when stderr is a terminal).

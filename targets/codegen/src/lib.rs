@@ -1,7 +1,10 @@
-//! The target-neutral base of regdesc's GPU code generators (Intel Gen and
-//! AMD GCN): a reader for a documented subset of LLVM IR text, an SSA
-//! verifier, a reference interpreter, and a uniformity (divergence)
-//! analysis.
+//! The target-neutral back-end layer of regdesc's GPU code generators
+//! (Intel Gen and AMD GCN): a reader for a documented subset of LLVM IR
+//! text, an SSA verifier, a reference interpreter, a uniformity
+//! (divergence) analysis, wide-integer legalization, machine IR, a
+//! register allocator driven by the generated tables, a machine
+//! interpreter, the [`target::Target`] interface and the
+//! [`pipeline`] that chains them.
 //!
 //! ```
 //! use regdesc_codegen::{interp, read_module, uniformity::Uniformity, value::Value};
@@ -52,7 +55,14 @@
 //! - [`interp`]: runs a function over N lanes with LLVM's semantics.
 //! - [`uniformity`]: which values and branches are uniform across lanes.
 //! - [`value`]: values and their LLVM constant text.
-//! - [`diag`]: located diagnostics rendered with miette.
+//! - [`legalize`]: IR to generic machine IR on 32-bit limbs.
+//! - [`mir`], [`regalloc`]: machine IR, its passes and interpreter, and the
+//!   register allocator.
+//! - [`target`], [`pipeline`]: the back-end interface and the driver every
+//!   tool calls; [`execute`] and [`differential`] run machine code against
+//!   the IR.
+//! - [`source`], [`diag`]: source texts, and located diagnostics rendered
+//!   with miette.
 
 pub mod cli_values;
 pub mod diag;
