@@ -40,7 +40,11 @@ impl TargetSemantics for Wave {
             1 => {
                 for lane in 0..cx.lanes() {
                     if cx.exec() & (1 << lane) != 0 {
-                        cx.write(0, lane, regdesc_codegen::mir::interp::Bits::from_u128(32, lane.into()))?;
+                        cx.write(
+                            0,
+                            lane,
+                            regdesc_codegen::mir::interp::Bits::from_u128(32, lane.into()),
+                        )?;
                     }
                 }
                 Ok(Flow::Next)
@@ -89,7 +93,8 @@ bb.0:
         &is,
     );
     let mut mem = GlobalMemory::new(0);
-    let out = run_machine(&f, &toy::Toy, &is, &Wave, &env(4), &mut mem).unwrap_or_else(|e| panic!("{e}"));
+    let out =
+        run_machine(&f, &toy::Toy, &is, &Wave, &env(4), &mut mem).unwrap_or_else(|e| panic!("{e}"));
     let lanes: Vec<u128> = out.results[0].iter().map(|b| b.to_u128()).collect();
     // Lanes 0 and 2 ran the masked add (x + 5 + lane), 1 and 3 kept x + 5.
     assert_eq!(lanes, vec![5, 15, 27, 35]);

@@ -271,7 +271,7 @@ impl<'f> Lane<'f> {
         let mut block = f.entry();
         let mut prev: Option<BlockId> = None;
         'blocks: loop {
-            let Some(blk) = f.blocks.get(block.index()) else {
+            let Some(blk) = f.blocks.get(block) else {
                 return Err(ExecError::new(
                     "branch to a block that does not exist",
                     None,
