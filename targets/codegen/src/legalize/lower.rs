@@ -50,10 +50,14 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
             .collect();
         cx.vals[p.index()] = Some(limbs);
     }
-    let mut done = vec![false; f.blocks.len()];
-    let rest: Vec<BlockId> = f.block_ids().filter(|b| !order.contains(b)).collect();
+    // Unreachable blocks after the reachable ones (a flag per block: a
+    // search of `order` for each block is quadratic).
+    let mut reached = vec![false; f.blocks.len()];
+    for b in &order {
+        reached[b.index()] = true;
+    }
+    let rest: Vec<BlockId> = f.block_ids().filter(|b| !reached[b.index()]).collect();
     for bid in order.iter().chain(&rest) {
-        done[bid.index()] = true;
         cx.b.block = MBlockId(bid.0);
         for &i in &f.block(*bid).insts {
             cx.inst(i, &abi.ret)?;
