@@ -4,9 +4,10 @@
 //! The machine: 64 32-bit registers `r0..r63`, even-aligned pairs and
 //! 4-aligned quads over them, and a carry flag (`ref32.td`, expanded by
 //! `regdesc!`). Its instructions are the generic limb opcodes of
-//! [`regdesc_codegen::mir::InstrSet::generic`] (`G_UADDO`, `G_MAD64`, ...),
-//! so instruction selection keeps the legalized code as it is, and its
-//! assembly is machine IR text. Each lane runs as a thread of its own
+//! [`regdesc_codegen::mir::InstrSet::generic`] (`G_UADDO`, `G_MAD64`, ...)
+//! plus carry-flag adds and subtracts ([`select`]): instruction selection
+//! sends carry chains through `$CF` and keeps the rest as legalized, and
+//! its assembly is machine IR text. Each lane runs as a thread of its own
 //! ([`ExecModel::Threads`]).
 //!
 //! It exercises everything the GPU back ends share with no GPU in the
@@ -24,7 +25,7 @@
 
 use regdesc_codegen::ir::Function;
 use regdesc_codegen::legalize::words_of;
-use regdesc_codegen::mir::interp::{ExecModel, GenericSemantics, TargetSemantics};
+use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::print::print_function;
 use regdesc_codegen::mir::{
     FrameIdx, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, VReg,
@@ -32,6 +33,8 @@ use regdesc_codegen::mir::{
 use regdesc_codegen::regalloc::SpillHook;
 use regdesc_codegen::target::{Abi, Target, TargetError, WordLoc};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
+
+pub mod select;
 
 /// The generated register tables.
 pub mod regs {
@@ -44,6 +47,8 @@ pub const ARG_REGS: usize = 32;
 /// The reference target.
 pub struct Ref32 {
     instrs: InstrSet,
+    sem: select::FlagSemantics,
+    cf: Reg,
 }
 
 impl Default for Ref32 {
@@ -54,8 +59,13 @@ impl Default for Ref32 {
 
 impl Ref32 {
     pub fn new() -> Ref32 {
+        let cf = regs::regs::CF;
+        let mut instrs = InstrSet::generic();
+        select::add_instructions(&mut instrs, cf);
         Ref32 {
-            instrs: InstrSet::generic(),
+            instrs,
+            sem: select::FlagSemantics { cf },
+            cf,
         }
     }
 
@@ -102,7 +112,7 @@ impl Target for Ref32 {
     }
 
     fn semantics(&self) -> &dyn TargetSemantics {
-        &GenericSemantics
+        &self.sem
     }
 
     fn exec_model(&self) -> ExecModel {
@@ -136,8 +146,10 @@ impl Target for Ref32 {
         Ok(Abi { args, ret })
     }
 
-    fn select(&self, _f: &mut MFunction) -> Result<(), TargetError> {
-        // The generic limb opcodes are ref32's instructions.
+    fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        // The generic limb opcodes are ref32's instructions; carry chains
+        // go through the flag.
+        select::select_flags(f, &self.instrs, self.cf);
         Ok(())
     }
 

@@ -60,3 +60,30 @@ fn every_stage_runs_like_the_ir() {
         }
     }
 }
+
+#[test]
+fn carry_chains_go_through_the_flag() {
+    let m = read_module(
+        "add.ll",
+        "define i128 @add(i128 %a, i128 %b) {\n  %r = add i128 %a, %b\n  ret i128 %r\n}\n",
+    )
+    .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let c = compile_function(&m.functions[0], &Ref32::new(), &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let asm = c.asm.unwrap_or_default();
+    assert!(asm.contains("= ADDCF $R"), "{asm}");
+    assert_eq!(asm.matches("= ADCCF $R").count(), 2, "{asm}");
+    assert!(asm.contains("implicit $CF"), "{asm}");
+    // The last carry goes into the top limb through a register.
+    assert!(asm.contains("= GETCF implicit $CF"), "{asm}");
+    let cfg = DiffConfig {
+        stage: Stage::Final,
+        lanes: 4,
+        inputs: 2000,
+        seed: 9,
+        file: "add.ll".into(),
+    };
+    if let Err(e) = compare(&Ref32::new(), &m.functions[0], &cfg) {
+        panic!("{e}");
+    }
+}

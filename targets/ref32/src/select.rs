@@ -1,0 +1,197 @@
+//! ref32's instruction selection: carry chains through the carry flag.
+//!
+//! The hardware fact served (as on every machine with a flags register,
+//! and as AMD's `VCC`/`SCC` and Intel's `acc0` carry): a limb add or
+//! subtract can leave its carry in a flag the next one reads, so a chain
+//! of `G_UADDO`/`G_UADDE` needs no register for its carries. A carry goes
+//! through `$CF` when its only use is the carry-in of the next
+//! carry-using instruction of the block; otherwise the generic opcode
+//! stays (its carry in a register), or `GETCF` copies the flag out.
+//!
+//! | instruction | meaning |
+//! |---|---|
+//! | `%d = ADDCF %a, %b, implicit-def $CF` | `a + b`, carry to `CF` |
+//! | `%d = ADCCF %a, %b, implicit $CF, implicit-def $CF` | `a + b + CF`, carry to `CF` |
+//! | `%d = SUBBF %a, %b, implicit-def $CF` | `a - b`, borrow to `CF` |
+//! | `%d = SBCBF %a, %b, implicit $CF, implicit-def $CF` | `a - b - CF`, borrow to `CF` |
+//! | `%d = GETCF implicit $CF` | `CF` (0 or 1) |
+
+use std::collections::HashMap;
+
+use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
+use regdesc_codegen::mir::interp::{err, Bits, Flow, InterpError, MachineCx, TargetSemantics};
+use regdesc_codegen::mir::{
+    InstrSet, LimbOp, MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg,
+};
+use regdesc_runtime::Reg;
+
+/// Target instruction numbers (`Sem::Target`).
+const ADDCF: u16 = 0;
+const ADCCF: u16 = 1;
+const SUBBF: u16 = 2;
+const SBCBF: u16 = 3;
+const GETCF: u16 = 4;
+
+/// Adds the flag instructions to `s`.
+pub fn add_instructions(s: &mut InstrSet, cf: Reg) {
+    use OpKind::Reg as R;
+    s.add(InstrDesc::new("ADDCF", 1, &[R, R], Sem::Target(ADDCF)).implicit_def(cf));
+    s.add(
+        InstrDesc::new("ADCCF", 1, &[R, R], Sem::Target(ADCCF))
+            .implicit_use(cf)
+            .implicit_def(cf),
+    );
+    s.add(InstrDesc::new("SUBBF", 1, &[R, R], Sem::Target(SUBBF)).implicit_def(cf));
+    s.add(
+        InstrDesc::new("SBCBF", 1, &[R, R], Sem::Target(SBCBF))
+            .implicit_use(cf)
+            .implicit_def(cf),
+    );
+    s.add(InstrDesc::new("GETCF", 1, &[], Sem::Target(GETCF)).implicit_use(cf));
+}
+
+/// The flag instructions' meaning, for the machine interpreter.
+pub struct FlagSemantics {
+    pub cf: Reg,
+}
+
+impl TargetSemantics for FlagSemantics {
+    fn execute(&self, id: u16, _inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
+        for lane in 0..cx.lanes() {
+            if cx.exec() & (1u64 << lane) == 0 {
+                continue;
+            }
+            let flag = cx.read_reg(self.cf, lane)?.to_u128() as u64 & 1;
+            if id == GETCF {
+                cx.write(0, lane, Bits::from_u128(32, u128::from(flag)))?;
+                continue;
+            }
+            let a = cx.read(1, lane)?.to_u128() as u64 & 0xffff_ffff;
+            let b = cx.read(2, lane)?.to_u128() as u64 & 0xffff_ffff;
+            let (d, out) = match id {
+                ADDCF | ADCCF => {
+                    let s = a + b + if id == ADCCF { flag } else { 0 };
+                    (s & 0xffff_ffff, s >> 32)
+                }
+                SUBBF | SBCBF => {
+                    let c = if id == SBCBF { flag } else { 0 };
+                    (
+                        a.wrapping_sub(b).wrapping_sub(c) & 0xffff_ffff,
+                        u64::from(a < b + c),
+                    )
+                }
+                _ => return Err(err(format!("ref32 has no target instruction {id}"))),
+            };
+            cx.write(0, lane, Bits::from_u128(32, u128::from(d)))?;
+            cx.write_reg(self.cf, lane, Bits::from_u128(1, u128::from(out)))?;
+        }
+        Ok(Flow::Next)
+    }
+}
+
+fn carry_family(i: &MInst, s: &InstrSet) -> Option<(bool, bool)> {
+    // (is an add, reads a carry in)
+    match s.get(i.opcode)?.sem {
+        Sem::Limb(LimbOp::UAddO) => Some((true, false)),
+        Sem::Limb(LimbOp::UAddE) => Some((true, true)),
+        Sem::Limb(LimbOp::USubO) => Some((false, false)),
+        Sem::Limb(LimbOp::USubE) => Some((false, true)),
+        _ => None,
+    }
+}
+
+fn vreg_at(i: &MInst, k: usize) -> Option<VReg> {
+    i.ops.get(k).and_then(Operand::vreg)
+}
+
+/// Rewrites carry chains of `f` to go through `$CF`.
+pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
+    let mut uses: HashMap<VReg, usize> = HashMap::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            for (_, r) in i.reg_ops() {
+                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            }
+        }
+    }
+    let op = |name: &str| s.by_name(name);
+    let (Some(addcf), Some(adccf), Some(subbf), Some(sbcbf), Some(getcf)) = (
+        op("ADDCF"),
+        op("ADCCF"),
+        op("SUBBF"),
+        op("SBCBF"),
+        op("GETCF"),
+    ) else {
+        return;
+    };
+    let phys = |def: bool| {
+        let mut r = RegOperand::use_of(RegRef::Phys(cf), None);
+        r.is_def = def;
+        r.implicit = true;
+        Operand::Reg(r)
+    };
+    for b in &mut f.blocks {
+        // Links: producer k gives its carry through the flag to the next
+        // carry-family instruction when that is the carry's only use.
+        let family: Vec<Option<(bool, bool)>> =
+            b.insts.iter().map(|i| carry_family(i, s)).collect();
+        let mut to_flag = vec![false; b.insts.len()];
+        let mut from_flag = vec![false; b.insts.len()];
+        let mut last: Option<usize> = None;
+        for k in 0..b.insts.len() {
+            let Some((add, reads)) = family[k] else {
+                continue;
+            };
+            if let (Some(p), true) = (last, reads) {
+                let same = family[p].is_some_and(|(a, _)| a == add);
+                if let Some(carry) = vreg_at(&b.insts[p], 1) {
+                    let only_use = uses.get(&carry) == Some(&1);
+                    if same && only_use && Some(carry) == vreg_at(&b.insts[k], 4) {
+                        to_flag[p] = true;
+                        from_flag[k] = true;
+                    }
+                }
+            }
+            last = Some(k);
+        }
+        let old = std::mem::take(&mut b.insts);
+        for (k, i) in old.into_iter().enumerate() {
+            let Some((add, _)) = family[k] else {
+                b.insts.push(i);
+                continue;
+            };
+            if !to_flag[k] && !from_flag[k] {
+                b.insts.push(i);
+                continue;
+            }
+            let opcode = match (add, from_flag[k]) {
+                (true, false) => addcf,
+                (true, true) => adccf,
+                (false, false) => subbf,
+                (false, true) => sbcbf,
+            };
+            let mut ops = vec![i.ops[0].clone(), i.ops[2].clone(), i.ops[3].clone()];
+            if from_flag[k] {
+                ops.push(phys(false));
+            }
+            ops.push(phys(true));
+            b.insts.push(MInst::new(opcode, ops));
+            if !to_flag[k] {
+                // The carry is wanted in a register.
+                if let Some(c) = vreg_at(&i, 1) {
+                    if uses.get(&c).copied().unwrap_or(0) > 0 {
+                        b.insts.push(MInst::new(
+                            getcf,
+                            vec![
+                                Operand::Reg(RegOperand::def_of(RegRef::Virt(c), None)),
+                                phys(false),
+                            ],
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
