@@ -57,6 +57,7 @@
 pub mod assign;
 pub mod coalesce;
 pub mod matrix;
+mod rounds;
 pub mod spill;
 
 use std::fmt;
@@ -223,7 +224,7 @@ pub fn assign<R: RegisterInfo>(
         }
     }
     if !opts.coalesce {
-        return assign_rounds(f, ri, instrs, hook, opts, AllocStats::default());
+        return rounds::assign_rounds(f, ri, instrs, hook, opts, AllocStats::default());
     }
     // Coalescing narrows classes; where that leaves an instruction more
     // operands of a class than it has disjoint registers, start again
@@ -237,62 +238,12 @@ pub fn assign<R: RegisterInfo>(
         ..AllocStats::default()
     };
     stats.time.coalescing = start.elapsed();
-    match assign_rounds(f, ri, instrs, hook, opts, stats) {
+    match rounds::assign_rounds(f, ri, instrs, hook, opts, stats) {
         Err(AllocError::OutOfRegisters { .. }) => {
             *f = original;
-            assign_rounds(f, ri, instrs, hook, opts, AllocStats::default())
+            rounds::assign_rounds(f, ri, instrs, hook, opts, AllocStats::default())
         }
         other => other,
-    }
-}
-
-/// Assignment rounds with spilling, after coalescing.
-fn assign_rounds<R: RegisterInfo>(
-    f: &mut MFunction,
-    ri: &R,
-    instrs: &InstrSet,
-    hook: &dyn SpillHook,
-    opts: &AllocOptions,
-    mut stats: AllocStats,
-) -> Result<Allocation, AllocError> {
-    let t = ri.tables();
-    let cfg = MCfg::new(f);
-    let mut unspillable = vec![false; f.vregs.len()];
-    loop {
-        stats.rounds += 1;
-        if stats.rounds > opts.max_rounds {
-            return Err(AllocError::TooManyRounds(opts.max_rounds));
-        }
-        let start = Instant::now();
-        let live = Liveness::compute(f, ri, &cfg);
-        stats.time.liveness += start.elapsed();
-        let start = Instant::now();
-        unspillable.resize(f.vregs.len(), false);
-        let round = assign::assign_round(f, ri, instrs, &cfg, &live, &unspillable, &opts.reserved);
-        stats.time.assignment += start.elapsed();
-        if round.failed.is_empty() {
-            return Ok(Allocation {
-                assignment: round.assignment,
-                stats,
-            });
-        }
-        if let Some(&v) = round.failed.iter().find(|v| unspillable[v.index()]) {
-            let class = f
-                .class_of(v)
-                .map_or(String::from("?"), |c| t.class_name(c).to_string());
-            return Err(AllocError::OutOfRegisters { vreg: v, class });
-        }
-        let start = Instant::now();
-        let s = spill::spill_everywhere(f, ri, instrs, hook, &live, &round.failed)
-            .map_err(AllocError::Spill)?;
-        stats.time.spilling += start.elapsed();
-        stats.spilled += round.failed.len();
-        stats.reloads += s.reloads;
-        stats.stores += s.stores;
-        unspillable.resize(f.vregs.len(), false);
-        for v in s.temps {
-            unspillable[v.index()] = true;
-        }
     }
 }
 
