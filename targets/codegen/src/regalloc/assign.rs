@@ -19,6 +19,7 @@ use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{LiveInterval, Liveness, Segment};
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, RegOperand, RegRef, Sem, VReg};
 use crate::regalloc::matrix::Matrix;
+use crate::regalloc::temps::{self, Groups, TempSite};
 
 /// The outcome of one round.
 pub struct Round {
@@ -52,6 +53,10 @@ pub(crate) struct RoundInput<'a, L: LaneBits> {
     pub fixed: &'a [(RegUnit, Vec<Segment>)],
     /// Slots of the function (every segment ends by then).
     pub num_slots: u32,
+    /// Ids from `first_temp` on are spill temporaries not yet in the
+    /// function, `temps[id - first_temp]` (see [`crate::regalloc::temps`]).
+    pub first_temp: usize,
+    pub temps: &'a [TempSite<L>],
 }
 
 /// Where an interval occupies units of one lane mask.
@@ -69,6 +74,12 @@ struct Assigner<'a, R: RegisterInfo> {
     cache: Vec<LaneSegments<'a, R::Lanes>>,
     /// Scratch: the candidate's units and their entry of `cache`.
     fp: Vec<(RegUnit, usize)>,
+    /// Spill temporaries' instructions.
+    groups: Groups,
+    /// Temporaries assigned but not yet in the matrix (they are checked
+    /// against each other by [`temps::interfere`]; they all come before
+    /// the other registers, which then see them in the matrix).
+    deferred: Vec<VReg>,
 }
 
 /// Spill weights (LLVM's): uses and defs, each weighted by `8^loop depth`,
@@ -147,6 +158,8 @@ pub fn assign_round<R: RegisterInfo>(
         hints: &hints,
         fixed: &live.units,
         num_slots: 2 * live.slots.num_insts() + 2,
+        first_temp: f.vregs.len(),
+        temps: &[],
     };
     run_round(ri, &input, reserved)
 }
@@ -182,6 +195,8 @@ pub(crate) fn run_round<R: RegisterInfo>(
         queue: BinaryHeap::with_capacity(n),
         cache: Vec::new(),
         fp: Vec::new(),
+        groups: Groups::new(input.temps),
+        deferred: Vec::new(),
     };
     for (v, iv) in input.intervals.iter().enumerate() {
         if let Some(iv) = iv {
@@ -193,6 +208,9 @@ pub(crate) fn run_round<R: RegisterInfo>(
         let v = VReg(v);
         if a.assignment[v.index()].is_some() {
             continue;
+        }
+        if v.index() < input.first_temp && !a.deferred.is_empty() {
+            a.place_deferred();
         }
         if !a.try_assign(v) {
             failed.push(v);
@@ -364,8 +382,54 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         t.contains(rc, mine).then_some(mine)
     }
 
+    /// Puts the temporaries assigned so far in the matrix.
+    fn place_deferred(&mut self) {
+        let input: &'a RoundInput<'a, R::Lanes> = self.input;
+        for v in std::mem::take(&mut self.deferred) {
+            self.cache.clear();
+            let (Some(iv), Some(p)) = (
+                input.intervals.get(v.index()).copied().flatten(),
+                self.assignment[v.index()],
+            ) else {
+                continue;
+            };
+            self.footprint(iv, p);
+            for &(u, k) in &self.fp {
+                self.matrix.insert(u, &self.cache[k].1);
+            }
+        }
+        self.cache.clear();
+    }
+
+    /// Whether temporary `v` in `p` interferes with an assigned
+    /// temporary of its instruction.
+    fn clashes_with_temps(&self, v: VReg, p: Reg) -> bool {
+        let input = self.input;
+        let Some(k) = v.index().checked_sub(input.first_temp) else {
+            return false;
+        };
+        let Some(me) = input.temps.get(k) else {
+            return false;
+        };
+        let t = self.ri.tables();
+        self.groups.of(k).iter().any(|&o| {
+            let o = o as usize;
+            if o == k {
+                return false;
+            }
+            match (input.temps.get(o), self.assignment[input.first_temp + o]) {
+                (Some(other), Some(po)) => temps::interfere(t, other, po, me, p),
+                _ => false,
+            }
+        })
+    }
+
     /// Whether `p` is free for `iv`; if so, takes it for `v`.
     fn take_if_free(&mut self, v: VReg, iv: &'a LiveInterval<R::Lanes>, p: Reg) -> bool {
+        let is_temp = v.index() >= self.input.first_temp;
+        if is_temp && self.clashes_with_temps(v, p) {
+            return false;
+        }
         self.footprint(iv, p);
         let reserved = self
             .fp
@@ -379,8 +443,12 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         {
             return false;
         }
-        for &(u, k) in &self.fp {
-            self.matrix.insert(u, &self.cache[k].1);
+        if is_temp {
+            self.deferred.push(v);
+        } else {
+            for &(u, k) in &self.fp {
+                self.matrix.insert(u, &self.cache[k].1);
+            }
         }
         self.assignment[v.index()] = Some(p);
         true

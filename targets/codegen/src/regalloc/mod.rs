@@ -41,12 +41,20 @@
 //!    tuple's class as the tables say). When the narrowed classes leave an
 //!    instruction unallocatable, allocation starts again without
 //!    coalescing.
-//! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]), assign in
-//!    priority order ([`assign`]), and when some ranges found no register,
-//!    spill them everywhere through the target's [`spill::SpillHook`] and
-//!    start the next round. The new short ranges around each spilled use
-//!    are never spilled; if one of them finds no register the function
-//!    cannot be allocated (an instruction needs more registers than exist).
+//! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]) once,
+//!    assign in priority order ([`assign`](mod@assign)), and when some ranges found no
+//!    register, spill them everywhere and start the next round. The new
+//!    short ranges around each spilled use are never spilled; if one of
+//!    them finds no register the function cannot be allocated (an
+//!    instruction needs more registers than exist). The rounds do not
+//!    insert spill code or recompute liveness: the new ranges are planned
+//!    in the function's numbering as it was, which gives the same
+//!    interference as the function with the spill code in it (`rounds`);
+//!    the spill code is inserted once, through the target's
+//!    [`spill::SpillHook`], when a round assigns everything. (Spill code
+//!    that names other registers than the spilled value's sends the
+//!    allocator back to rounds that insert it and recompute liveness each
+//!    time.)
 //! 3. [`rewrite`]: replace each virtual register by its register (and
 //!    `%v.sub` by the register's `sub` sub-register), drop identity copies.
 //!
@@ -59,6 +67,7 @@ pub mod coalesce;
 pub mod matrix;
 mod rounds;
 pub mod spill;
+mod temps;
 
 use std::fmt;
 use std::time::{Duration, Instant};

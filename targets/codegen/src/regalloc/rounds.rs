@@ -2,31 +2,36 @@
 //! but the function's liveness is computed once and the spill code is
 //! inserted once, at the end.
 //!
-//! Why this is exact: spilling a register `v` everywhere changes nothing
-//! about the other registers' live ranges except that instructions are
-//! inserted among them (a reload before each instruction that reads `v`,
-//! a store after each that writes it), and the new short-lived registers
-//! live only from a reload to the instruction, or from the instruction to
-//! its store. Numbered in the function as it was (see
-//! [`crate::mir::slots`]: instruction `n` reads at `2n` and writes at
-//! `2n + 1`), the new register of instruction `n` lives on
+//! Why this gives what recomputing would: spilling a register `v`
+//! everywhere changes nothing about the other registers' live ranges
+//! except that instructions are inserted among them (a reload before each
+//! instruction that reads `v`, a store after each that writes it), and the
+//! new short-lived registers live only from a reload to the instruction,
+//! or from the instruction to its store. Numbered in the function as it
+//! was (see [`crate::mir::slots`]: instruction `n` reads at `2n` and writes
+//! at `2n + 1`), the new register of instruction `n` lives on
 //!
 //! - `[2n, 2n + 1)` when it is reloaded and only read there,
 //! - `[2n + 1, 2n + 2)` when it is written there and stored,
 //! - `[2n, 2n + 2)` when both (tied operands, or a sub-register def that
 //!   keeps the other lanes), and from `2n` when the def is early-clobber;
 //!
-//! and it overlaps exactly the live segments it overlaps in the function
-//! with the spill code inserted and renumbered: values live across the
-//! instruction, values read there (for a reload), values written there
-//! (for a store), early-clobber defs of the instruction, and the other
-//! new registers of the instruction that are live at the same point. The
-//! other registers' segments keep their order relative to each other.
-//! So each round assigns over the same intervals minus the spilled
+//! and against every other register and register unit it overlaps
+//! exactly what it overlaps in the function with the spill code inserted
+//! and renumbered: values live across the instruction, values read there
+//! (for a reload), values written there (for a store), early-clobber defs
+//! of the instruction. Among the new registers of one instruction, the
+//! order of the reloads matters (a reloaded register's unread lanes are
+//! dead at once): [`crate::regalloc::temps`] checks those against each
+//! other by that order. The one approximation left: the unread lanes of a
+//! reloaded register are taken to clash with an early-clobber def of its
+//! instruction (with the reloads in place they are dead before it). The
+//! other registers' segments keep their order relative to each other. So
+//! each round assigns over the same intervals minus the spilled
 //! registers, plus the new registers' one-segment intervals, and never
-//! renumbers or recomputes anything. The spill weights of the registers
-//! that stay are those of the function as it was (the length of a range
-//! no longer counts the spill instructions inserted inside it).
+//! renumbers or recomputes liveness. The spill weights of the registers
+//! that stay are computed for the lengths their ranges will have with the
+//! planned spill instructions inside ([`renumbered_weights`]).
 //!
 //! This holds when the target's spill instructions name no register but
 //! the new one. When a [`SpillHook`]'s instructions name others (a
@@ -37,14 +42,15 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use regdesc_runtime::{Reg, RegisterInfo, SubRegIdx};
+use regdesc_runtime::{LaneMask, Reg, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{class_lanes, LiveInterval, Liveness, Part, Segment};
+use crate::mir::liveness::{class_lanes, operand_lanes, LiveInterval, Liveness, Part, Segment};
 use crate::mir::slots::Slots;
 use crate::mir::{InstrSet, MFunction, RegRef, VReg};
 use crate::regalloc::assign::{self, copy_operands, hint_pairs, Hints, RoundInput};
 use crate::regalloc::spill::{self, SpillHook};
+use crate::regalloc::temps::TempSite;
 use crate::regalloc::{AllocError, AllocOptions, AllocStats, Allocation};
 
 /// A spill temporary planned for instruction `n` of the function (as it
@@ -52,6 +58,7 @@ use crate::regalloc::{AllocError, AllocOptions, AllocStats, Allocation};
 struct Temp<L: regdesc_runtime::LaneBits> {
     n: u32,
     of: VReg,
+    site: TempSite<L>,
     /// `None`: the instruction neither reads nor writes it (an `undef`
     /// use), so it has no interval.
     interval: Option<LiveInterval<L>>,
@@ -123,6 +130,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         }));
         intervals.extend(temps.iter().map(|t| t.interval.as_ref()));
         let hints = round_hints(&copies, &spilled, &temp_of, nbase + temps.len());
+        let sites: Vec<TempSite<R::Lanes>> = temps.iter().map(|t| t.site).collect();
         let input = RoundInput {
             intervals,
             weight: &weight,
@@ -130,6 +138,8 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
             hints: &hints,
             fixed: &live.units,
             num_slots: 2 * live.slots.num_insts() + 2,
+            first_temp: nbase,
+            temps: &sites,
         };
         let round = assign::run_round(ri, &input, &opts.reserved);
         stats.time.assignment += start.elapsed();
@@ -180,18 +190,47 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
                     let site = spill::site(ri, instrs, &live, inst, n, v, rc)
                         .map_err(AllocError::Spill)?;
                     let seg = temp_segment(n, &site);
+                    let lanes = class_lanes(ri.tables(), rc);
                     let interval = seg.map(|seg| LiveInterval {
                         class: rc,
                         parts: vec![Part {
-                            lanes: class_lanes(ri.tables(), rc),
+                            lanes,
                             segments: vec![seg],
                         }],
                         defs: Vec::new(),
                     });
+                    let pos = inst.ops.iter().position(|o| o.vreg() == Some(v));
+                    let reload_only =
+                        site.reads && !site.writes && !site.early_def && !site.late_def;
+                    let read = inst
+                        .reg_ops()
+                        .filter(|(_, r)| r.vreg() == Some(v) && r.reads())
+                        .fold(LaneMask::NONE, |m, (_, r)| {
+                            m | operand_lanes(ri.tables(), rc, r.sub)
+                        })
+                        & lanes;
+                    let (used, dead) = match reload_only && read.any() {
+                        true => (read, lanes & !read),
+                        false => (lanes, LaneMask::NONE),
+                    };
+                    let tsite = TempSite {
+                        n,
+                        pos: pos.unwrap_or(0) as u32,
+                        reads: site.reads,
+                        lanes,
+                        used,
+                        dead,
+                        seg,
+                    };
                     reloads_at[n as usize] += u32::from(site.reads);
                     stores_at[n as usize] += u32::from(site.writes);
                     temp_of.insert((n, v.0), nbase + temps.len());
-                    temps.push(Temp { n, of: v, interval });
+                    temps.push(Temp {
+                        n,
+                        of: v,
+                        site: tsite,
+                        interval,
+                    });
                     weight.push(f32::INFINITY);
                     unspillable.push(true);
                 }
