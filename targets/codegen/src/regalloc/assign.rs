@@ -11,7 +11,6 @@
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use regdesc_runtime::{LaneBits, LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
 
@@ -68,7 +67,10 @@ struct Assigner<'a, R: RegisterInfo> {
     matrix: Matrix,
     reserved_units: Vec<bool>,
     assignment: Vec<Option<Reg>>,
-    queue: BinaryHeap<((bool, u8, u32), Reverse<u32>)>,
+    /// The order of assignment: (cannot be spilled, class priority,
+    /// weight, lower id first), largest first. Nothing is queued again
+    /// during a round, so this is one sort.
+    queue: Vec<((bool, u8, u32), Reverse<u32>)>,
     /// Scratch: per distinct unit lane mask of the candidate, where the
     /// interval occupies it.
     cache: Vec<LaneSegments<'a, R::Lanes>>,
@@ -192,7 +194,7 @@ pub(crate) fn run_round<R: RegisterInfo>(
         matrix,
         reserved_units,
         assignment: vec![None; n],
-        queue: BinaryHeap::with_capacity(n),
+        queue: Vec::with_capacity(n),
         cache: Vec::new(),
         fp: Vec::new(),
         groups: Groups::new(input.temps),
@@ -204,7 +206,9 @@ pub(crate) fn run_round<R: RegisterInfo>(
         }
     }
     let mut failed = Vec::new();
-    while let Some((_, Reverse(v))) = a.queue.pop() {
+    let mut queue = std::mem::take(&mut a.queue);
+    queue.sort_unstable_by(|x, y| y.cmp(x));
+    for &(_, Reverse(v)) in &queue {
         let v = VReg(v);
         if a.assignment[v.index()].is_some() {
             continue;

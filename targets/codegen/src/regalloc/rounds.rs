@@ -96,14 +96,38 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
     let mut reloads_at = vec![0u32; num + 1];
     let mut stores_at = vec![0u32; num + 1];
     let mut copies: Vec<Copy> = Vec::new();
+    // Where each instruction is, and (register, operand position,
+    // instruction) for each register an instruction names (first mention).
+    let mut place: Vec<(u32, u32)> = Vec::with_capacity(live.slots.num_insts() as usize);
+    let mut mention: Vec<(u32, u32, u32)> = Vec::new();
     let mut n = 0u32;
-    for b in &f.blocks {
-        for i in &b.insts {
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (k, i) in b.insts.iter().enumerate() {
             if let Some((d, s)) = copy_operands(instrs, i) {
                 copies.push((n, (d.reg, d.sub), (s.reg, s.sub)));
             }
+            let first = mention.len();
+            for (pos, o) in i.ops.iter().enumerate() {
+                if let Some(v) = o.vreg() {
+                    if !mention[first..].iter().any(|m| m.0 == v.0) {
+                        mention.push((v.0, pos as u32, n));
+                    }
+                }
+            }
+            place.push((bi as u32, k as u32));
             n += 1;
         }
+    }
+    // By register: mention_start[v]..mention_start[v + 1].
+    mention.sort_unstable();
+    let mut mention_start = vec![0u32; nbase + 1];
+    for &(v, _, _) in &mention {
+        if let Some(c) = mention_start.get_mut(v as usize + 1) {
+            *c += 1;
+        }
+    }
+    for i in 1..mention_start.len() {
+        mention_start[i] += mention_start[i - 1];
     }
     stats.time.assignment += start.elapsed();
 
@@ -180,62 +204,69 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         for &v in &round.failed {
             spilled[v.index()] = true;
         }
-        let mut n = 0u32;
-        let mut list = Vec::new();
-        for b in &f.blocks {
-            for inst in &b.insts {
-                spill::named(inst, |v| round.failed.binary_search(&v).is_ok(), &mut list);
-                for &v in &list {
-                    let Some(rc) = f.class_of(v) else { continue };
-                    let site = spill::site(ri, instrs, &live, inst, n, v, rc)
-                        .map_err(AllocError::Spill)?;
-                    let seg = temp_segment(n, &site);
-                    let lanes = class_lanes(ri.tables(), rc);
-                    let interval = seg.map(|seg| LiveInterval {
-                        class: rc,
-                        parts: vec![Part {
-                            lanes,
-                            segments: vec![seg],
-                        }],
-                        defs: Vec::new(),
-                    });
-                    let pos = inst.ops.iter().position(|o| o.vreg() == Some(v));
-                    let reload_only =
-                        site.reads && !site.writes && !site.early_def && !site.late_def;
-                    let read = inst
-                        .reg_ops()
-                        .filter(|(_, r)| r.vreg() == Some(v) && r.reads())
-                        .fold(LaneMask::NONE, |m, (_, r)| {
-                            m | operand_lanes(ri.tables(), rc, r.sub)
-                        })
-                        & lanes;
-                    let (used, dead) = match reload_only && read.any() {
-                        true => (read, lanes & !read),
-                        false => (lanes, LaneMask::NONE),
-                    };
-                    let tsite = TempSite {
-                        n,
-                        pos: pos.unwrap_or(0) as u32,
-                        reads: site.reads,
-                        lanes,
-                        used,
-                        dead,
-                        seg,
-                    };
-                    reloads_at[n as usize] += u32::from(site.reads);
-                    stores_at[n as usize] += u32::from(site.writes);
-                    temp_of.insert((n, v.0), nbase + temps.len());
-                    temps.push(Temp {
-                        n,
-                        of: v,
-                        site: tsite,
-                        interval,
-                    });
-                    weight.push(f32::INFINITY);
-                    unspillable.push(true);
-                }
-                n += 1;
-            }
+        // The instructions naming them, in order, and in each the
+        // registers in the order of their first operands (the order the
+        // spill code will be inserted in).
+        let mut at: Vec<(u32, u32, VReg)> = Vec::new();
+        for &v in &round.failed {
+            let (a, b) = (
+                mention_start.get(v.index()).copied().unwrap_or(0) as usize,
+                mention_start.get(v.index() + 1).copied().unwrap_or(0) as usize,
+            );
+            at.extend(mention[a..b].iter().map(|&(_, pos, n)| (n, pos, v)));
+        }
+        at.sort_unstable();
+        for &(n, pos, v) in &at {
+            let Some(inst) = place
+                .get(n as usize)
+                .and_then(|&(b, k)| f.blocks.get(b as usize)?.insts.get(k as usize))
+            else {
+                continue;
+            };
+            let Some(rc) = f.class_of(v) else { continue };
+            let site = spill::site(ri, instrs, &live, inst, n, v, rc).map_err(AllocError::Spill)?;
+            let seg = temp_segment(n, &site);
+            let lanes = class_lanes(ri.tables(), rc);
+            let interval = seg.map(|seg| LiveInterval {
+                class: rc,
+                parts: vec![Part {
+                    lanes,
+                    segments: vec![seg],
+                }],
+                defs: Vec::new(),
+            });
+            let reload_only = site.reads && !site.writes && !site.early_def && !site.late_def;
+            let read = inst
+                .reg_ops()
+                .filter(|(_, r)| r.vreg() == Some(v) && r.reads())
+                .fold(LaneMask::NONE, |m, (_, r)| {
+                    m | operand_lanes(ri.tables(), rc, r.sub)
+                })
+                & lanes;
+            let (used, dead) = match reload_only && read.any() {
+                true => (read, lanes & !read),
+                false => (lanes, LaneMask::NONE),
+            };
+            let tsite = TempSite {
+                n,
+                pos,
+                reads: site.reads,
+                lanes,
+                used,
+                dead,
+                seg,
+            };
+            reloads_at[n as usize] += u32::from(site.reads);
+            stores_at[n as usize] += u32::from(site.writes);
+            temp_of.insert((n, v.0), nbase + temps.len());
+            temps.push(Temp {
+                n,
+                of: v,
+                site: tsite,
+                interval,
+            });
+            weight.push(f32::INFINITY);
+            unspillable.push(true);
         }
         spill_order.extend(round.failed.iter().copied());
         stats.spilled += round.failed.len();
