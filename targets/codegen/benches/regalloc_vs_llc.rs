@@ -124,11 +124,7 @@ fn main() {
             f.vregs.len(),
             file.display()
         );
-        let runs = if n >= 100_000 { 3 } else { 7 };
-        let runs: usize = std::env::var("RA_RUNS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(runs);
+        let runs = if n >= 100_000 { 5 } else { 9 };
         let mut best: Option<(Duration, PhaseTimes, usize, usize)> = None;
         for _ in 0..runs {
             let mut h = f.clone();

@@ -47,7 +47,7 @@ use regdesc_runtime::{LaneMask, Reg, RegisterInfo, SubRegIdx};
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{class_lanes, operand_lanes, LiveInterval, Liveness, Part, Segment};
 use crate::mir::slots::Slots;
-use crate::mir::{InstrSet, MFunction, RegRef, VReg};
+use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, VReg};
 use crate::regalloc::assign::{self, copy_operands, hint_pairs, Hints, RoundInput};
 use crate::regalloc::spill::{self, SpillHook};
 use crate::regalloc::temps::TempSite;
@@ -318,7 +318,18 @@ fn renumbered_weights<L: regdesc_runtime::LaneBits>(
     let slots = &live.slots;
     let at = |m: u32| before.get(m as usize).copied().unwrap_or(acc);
     let renum = |m: u32| m + at(m) + reloads_at.get(m as usize).copied().unwrap_or(0);
-    let is_block_start = |m: u32| slots.block_start(slots.block_of(2 * m)) == 2 * m;
+    // Instructions that start a block, as bits.
+    let mut starts = vec![0u64; (slots.num_insts() as usize) / 64 + 1];
+    for b in 0..slots.num_blocks() {
+        let m = (slots.block_start(MBlockId(b as u32)) / 2) as usize;
+        if let Some(w) = starts.get_mut(m / 64) {
+            *w |= 1 << (m % 64);
+        }
+    }
+    let is_block_start = |m: u32| {
+        let m = m as usize;
+        starts.get(m / 64).is_some_and(|w| w & (1 << (m % 64)) != 0)
+    };
     let map_start = |s: u32| {
         let m = s / 2;
         match (s % 2, is_block_start(m)) {
