@@ -243,7 +243,7 @@ pub fn assign<R: RegisterInfo>(
     let cfg = MCfg::new(f);
     let live = Liveness::compute(f, ri, &cfg);
     let mut stats = AllocStats {
-        coalesced: coalesce::coalesce(f, ri, instrs, &cfg, &live),
+        coalesced: coalesce::coalesce_owned(f, ri, instrs, &cfg, live),
         ..AllocStats::default()
     };
     stats.time.coalescing = start.elapsed();
