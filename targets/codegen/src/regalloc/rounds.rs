@@ -298,7 +298,11 @@ fn temp_segment(n: u32, s: &spill::Site) -> Option<Segment> {
 /// The spill weights of the registers that stay, with their lengths
 /// counted in the function as it will be, one instruction per planned
 /// reload and store (what recomputing liveness after inserting the spill
-/// code would give).
+/// code would give when the hook makes one instruction each). Where a
+/// segment's end could be either, an even slot that starts a block is
+/// taken as the block's edge (so an early-clobber def at a block's first
+/// instruction, or a dead def at its last, is measured from or to the
+/// edge, past that instruction's reloads or stores).
 fn renumbered_weights<L: regdesc_runtime::LaneBits>(
     live: &Liveness<L>,
     freq: &[f32],
