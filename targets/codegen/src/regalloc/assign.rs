@@ -92,8 +92,12 @@ pub fn spill_weights<R: RegisterInfo>(
     cfg: &MCfg,
     live: &Liveness<R::Lanes>,
 ) -> Vec<f32> {
-    use_frequencies(f, cfg)
-        .iter()
+    weights_from(&use_frequencies(f, cfg), live)
+}
+
+/// Spill weights from use frequencies ([`use_frequencies`]).
+pub(crate) fn weights_from<L: LaneBits>(freq: &[f32], live: &Liveness<L>) -> Vec<f32> {
+    freq.iter()
         .enumerate()
         .map(|(v, &fr)| match live.interval(VReg(v as u32)) {
             Some(iv) => weight_of(fr, iv.size()),
