@@ -40,7 +40,7 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
         .classes
         .iter()
         .map(|c| {
-            let nums: Vec<usize> = c.members.iter().map(|r| r.0 as usize + 1).collect();
+            let nums: Vec<usize> = c.members.iter().map(|r| r.llvm_number() as usize).collect();
             let (lo, hi) = match (nums.first(), nums.last()) {
                 (Some(&a), Some(&b)) => (a / 64, b / 64),
                 _ => (0, 0),
@@ -63,7 +63,12 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
         .map(|c| {
             c.super_reg_classes
                 .iter()
-                .map(|(i, cs)| (i.0 as u16 + 1, class_set(cs.iter().copied(), mask_words)))
+                .map(|(i, cs)| {
+                    (
+                        i.llvm_number() as u16,
+                        class_set(cs.iter().copied(), mask_words),
+                    )
+                })
                 .collect()
         })
         .collect();
@@ -81,7 +86,7 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
             c.allocation_orders
                 .iter()
                 .take(reachable)
-                .map(|o| o.iter().map(|r| r.0 as u16 + 1).collect())
+                .map(|o| o.iter().map(|r| r.llvm_number() as u16).collect())
                 .collect()
         })
         .collect();
@@ -138,7 +143,7 @@ pub(super) fn gen_classes(t: &Target, width: LaneWidth) -> Part {
             let (sup_start, sup_len) = (lists.offset(&sup), sup.len() as u32);
             let mut row = vec![0u16; nidx];
             for &(x, s) in &c.sub_class_with_sub_reg {
-                row[x.0 as usize] = s.0 as u16 + 1;
+                row[x.index()] = s.llvm_number() as u16;
             }
             let next = rows.len() as u16;
             let row_id = *row_ids.entry(row.clone()).or_insert_with(|| {

@@ -89,7 +89,7 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
     let reg_ids = idents("register", t.registers.iter().map(|r| r.name.as_str()))?;
     let regs = t.registers.iter().enumerate().map(|(i, r)| {
         let id = &reg_ids[i];
-        let n = Literal::u16_unsuffixed(i as u16 + 1);
+        let n = Literal::u16_unsuffixed(Reg::new(i).llvm_number() as u16);
         let mut doc = format!("Register `{}`", r.name);
         if !r.asm_name.is_empty() {
             let _ = write!(doc, " (`{}`)", r.asm_name);
@@ -137,7 +137,7 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
     )?;
     let indices = t.sub_reg_indices.iter().enumerate().map(|(i, x)| {
         let id = &idx_ids[i];
-        let n = Literal::u16_unsuffixed(i as u16 + 1);
+        let n = Literal::u16_unsuffixed(SubRegIdx::new(i).llvm_number() as u16);
         let bits = match (x.offset, x.size) {
             (Some(o), Some(s)) => format!("bits [{o}, {})", o as u32 + s as u32),
             _ => "bits unknown".to_string(),

@@ -28,7 +28,7 @@ pub(super) fn gen_indices(t: &Target, width: LaneWidth) -> Part {
     for idx in &t.sub_reg_indices {
         let mut row = vec![0u16; n];
         for &(a, b) in &idx.composed {
-            row[a.0 as usize] = b.0 as u16 + 1;
+            row[a.index()] = b.llvm_number() as u16;
         }
         let next = rows.len() as u16;
         let id = *row_ids.entry(row.clone()).or_insert_with(|| {

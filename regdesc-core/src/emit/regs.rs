@@ -25,7 +25,7 @@ pub(super) fn names<'a>(it: impl IntoIterator<Item = &'a str>) -> TokenStream {
 
 /// `r`'s number as LLVM numbers it.
 fn raw(r: Reg) -> u16 {
-    r.0 as u16 + 1
+    r.llvm_number() as u16
 }
 
 /// A difference list from `base` (without its terminator).
@@ -66,7 +66,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
             let pre = t.sub_regs_pre_order(r);
             let mut index_of: HashMap<Reg, u16> = HashMap::new();
             for &(x, s) in &reg.sub_regs {
-                index_of.entry(s).or_insert(x.0 as u16 + 1);
+                index_of.entry(s).or_insert(x.llvm_number() as u16);
             }
             let sub_indices = pre
                 .iter()
@@ -75,7 +75,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
             let map = reg
                 .sub_regs
                 .iter()
-                .map(|&(x, s)| (x.0 as u16 + 1, raw(s).wrapping_sub(me)))
+                .map(|&(x, s)| (x.llvm_number() as u16, raw(s).wrapping_sub(me)))
                 .collect();
             let units: Vec<u16> = reg.units.iter().map(|u| u.0 as u16).collect();
             let first_unit = units.first().copied().unwrap_or(0);
@@ -158,7 +158,7 @@ pub(super) fn gen_registers(t: &Target, width: LaneWidth) -> Part {
     by_name.sort_by(|&a, &b| t.registers[a].name.cmp(&t.registers[b].name));
     let by_name = by_name
         .iter()
-        .map(|&i| Literal::u16_unsuffixed(i as u16 + 1));
+        .map(|&i| Literal::u16_unsuffixed(Reg::new(i).llvm_number() as u16));
     let encodings = t
         .registers
         .iter()

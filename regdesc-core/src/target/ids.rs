@@ -1,34 +1,30 @@
-//! Typed ids: one newtype per kind, each an index into its table of the
-//! [`Target`](super::Target).
+//! Typed ids: one newtype per kind (the workspace's `define_index!`), each
+//! an index into its table of the [`Target`](super::Target).
 
 use serde::Serialize;
 
+/// One id kind of the model: serialized as its number.
 macro_rules! id {
     ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-        #[serde(transparent)]
-        pub struct $name(pub u32);
-
-        impl $name {
-            /// The index into its table.
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-        }
+        regdesc_index::define_index!(
+            $(#[$doc])*
+            #[derive(Serialize)]
+            #[serde(transparent)]
+            pub struct $name;
+        );
     };
 }
 
 id!(
     /// A register: an index into [`Target::registers`](super::Target::registers),
-    /// in LLVM's numbering (LLVM's enum value is this plus one; 0 is
+    /// in LLVM's order (LLVM's enum value is `llvm_number()`; 0 is
     /// `NoRegister`).
     Reg
 );
 id!(
     /// A sub-register index: an index into
     /// [`Target::sub_reg_indices`](super::Target::sub_reg_indices) (LLVM's enum
-    /// value is this plus one; 0 is `NoSubRegister`).
+    /// value is `llvm_number()`; 0 is `NoSubRegister`).
     SubRegIdx
 );
 id!(

@@ -5,54 +5,16 @@
 //!   constant on the last line of stdout.
 //! - `regdesc-cc check FILE.ll` parses, verifies and prints the uniformity
 //!   of every value.
-//! - `regdesc-cc compile --target T FILE.ll -o OUT` will drive the Intel Gen
-//!   and AMD GCN back ends; it reports that they are not available yet.
+//! - `regdesc-cc compile --target T FILE.ll -o OUT` compiles every
+//!   function (or `--fn F`) through the back-end pipeline
+//!   (`regdesc_codegen::pipeline`): `--print-after STAGE` prints machine IR
+//!   after a stage, `--verify-each` verifies between stages, `--time-passes`
+//!   prints each stage's time on stderr.
+//! - `regdesc-cc run --target T --after STAGE ...` compiles the function up
+//!   to STAGE and runs the machine code on the machine interpreter, printing
+//!   exactly what `run` prints without `--target`, so `diff` compares them.
 //!
-//! # The pass pipeline of the two targets (design)
-//!
-//! Both back ends share one pipeline; only instruction selection, the
-//! register tables and the target hooks differ.
-//!
-//! 1. **Read and verify** the IR subset (`regdesc_codegen::read_module`).
-//! 2. **Uniformity** (`regdesc_codegen::uniformity`): computed once on the IR
-//!    and carried, per value and per branch, into every later step. This is
-//!    what LLVM's GlobalISel legalizer lacks (D124844 cannot choose between
-//!    SALU and VALU sequences for `G_MUL`): here legalization sees it.
-//! 3. **Wide-integer legalization** into 32-bit limbs, before selection:
-//!    every `iN` with N > 32 becomes N/32 limbs (`i16`/`half` stay
-//!    sub-dword values with their lane position), `add`/`sub` become carry
-//!    chains, `mul` becomes a cascade of 32x32->64 multiply-adds with the
-//!    odd and even partial products accumulated separately (AMD's
-//!    `V_MAD_U64_U32` wants an even-aligned accumulator pair), shifts become
-//!    funnel shifts per limb. The legalizer asks uniformity whether a value
-//!    is uniform, and emits scalar (SALU, SGPR) sequences for uniform values
-//!    and vector (VALU, VGPR) ones for divergent values; on Intel, uniform
-//!    values get scalar GRF regions and divergent ones SIMD-width tuples.
-//! 4. **Instruction selection** into machine IR whose operands are virtual
-//!    registers typed by register classes from the generated tables (with
-//!    sub-register indices, implicit operands, tied operands and
-//!    early-clobber). The class of each virtual register follows from its
-//!    width and its uniformity (SGPR vs VGPR, scalar vs SIMD GRF tuple).
-//! 5. **SSA machine passes** (peepholes such as the SDWA matcher that marks
-//!    `UNUSED_PRESERVE` candidates with an implicit use of the preserved
-//!    register).
-//! 6. **PHI elimination**, then a **post-PHI-elimination pass slot**: the
-//!    first non-SSA point, where passes that cannot be expressed in SSA run
-//!    (the SDWA preserve merge of the seed: it rewrites the preserved
-//!    register into the destination with sub-register, lane-mask-aware
-//!    liveness).
-//! 7. **Two-address lowering** of tied operands.
-//! 8. **Liveness with lane masks**, then **register allocation** driven by
-//!    the tables (register units for interference, class orders and
-//!    alignment, sub-register liveness, coalescing, spilling through a
-//!    target hook).
-//! 9. **Emission** of assembly for `llvm-mc` (AMD) or IGA (Intel).
-//!
-//! Steps 6–8 exist, target-neutral and driven by the generated register
-//! tables: `regdesc_codegen::mir` (machine IR, its text form and verifier,
-//! PHI elimination, two-address lowering, lane liveness) and
-//! `regdesc_codegen::regalloc`. Steps 3–5 and 9 belong to the targets,
-//! which are not written yet: `compile` says so and exits with status 2.
+//! Targets: `ref32` (the reference back end, `targets/ref32`).
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -60,11 +22,46 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use regdesc_codegen::cli_values::{parse_arg, parse_mem_dump, parse_mem_init};
+use regdesc_codegen::execute::run_compiled;
+use regdesc_codegen::interp::LaneResult;
 use regdesc_codegen::interp::{self, GlobalMemory, LaneArg, Launch};
 use regdesc_codegen::ir::{Function, Module, Source};
+use regdesc_codegen::pipeline::{compile_function, Options, Stage};
+use regdesc_codegen::target::Target;
 use regdesc_codegen::uniformity::{report::report, Uniformity};
 use regdesc_codegen::value::Value;
 use regdesc_codegen::{read_module, Diag, Diagnostics};
+use regdesc_ref32::Ref32;
+
+/// The `--target` names.
+const TARGETS: [&str; 1] = ["ref32"];
+
+/// Something to do with a target, whichever it is.
+trait WithTarget {
+    type Out;
+    fn call<T: Target>(self, t: &T) -> Self::Out;
+}
+
+/// Runs `k` with the target named `name`.
+fn with_target<K: WithTarget>(name: &str, k: K) -> Result<K::Out, Failure> {
+    match name {
+        "ref32" => Ok(k.call(&Ref32::new())),
+        _ => {
+            let d = Diag::new(
+                "cli::target",
+                format!("unknown target `{name}`"),
+                0..name.len(),
+            )
+            .label("not a target")
+            .help(format!("the targets are {}", TARGETS.join(", ")));
+            let src = Source::new("<--target>", name);
+            Err(Failure {
+                status: 1,
+                text: Diagnostics::new(src, vec![d]).render(false),
+            })
+        }
+    }
+}
 
 const RUN_HELP: &str = "\
 Values are written as LLVM constants with their type:
@@ -95,7 +92,7 @@ a shift by the width or more, an out-of-bounds access, too many steps),
 #[command(
     name = "regdesc-cc",
     version,
-    about = "Run, check (and, with the targets, compile) functions in regdesc's LLVM IR subset"
+    about = "Run, check and compile functions in regdesc's LLVM IR subset"
 )]
 struct Cli {
     /// Colour diagnostics (default: when stderr is a terminal).
@@ -117,15 +114,32 @@ enum Cmd {
         #[arg(long = "fn")]
         function: Option<String>,
     },
-    /// Compile for a GPU target (the targets' instruction selection is not available yet).
-    Compile {
-        file: PathBuf,
-        /// `amdgcn` or `intel-gen`.
-        #[arg(long)]
-        target: String,
-        #[arg(short = 'o')]
-        output: Option<PathBuf>,
-    },
+    /// Compile for a target through the back-end pipeline.
+    Compile(CompileArgs),
+}
+
+#[derive(clap::Args)]
+struct CompileArgs {
+    file: PathBuf,
+    /// The target: ref32.
+    #[arg(long)]
+    target: String,
+    /// Where to write the assembly (default: stdout).
+    #[arg(short = 'o')]
+    output: Option<PathBuf>,
+    /// Only this function (default: all).
+    #[arg(long = "fn")]
+    function: Option<String>,
+    /// Print machine IR after a stage (legalize, select, ssa, phi-elim,
+    /// post-phi, two-addr, alloc, final); repeatable.
+    #[arg(long = "print-after")]
+    print_after: Vec<String>,
+    /// Run the machine verifier after every stage.
+    #[arg(long)]
+    verify_each: bool,
+    /// Print each stage's time on stderr.
+    #[arg(long)]
+    time_passes: bool,
 }
 
 #[derive(clap::Args)]
@@ -161,6 +175,13 @@ struct RunArgs {
     /// Most instructions one lane may execute.
     #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
     max_steps: u64,
+    /// Compile for this target and run the machine code instead of the IR.
+    #[arg(long)]
+    target: Option<String>,
+    /// With --target: the stage whose machine code runs (legalize,
+    /// select, ssa, phi-elim, post-phi, two-addr, alloc, final).
+    #[arg(long, default_value = "final")]
+    after: String,
 }
 
 /// How a command failed: the exit status and what to print on stderr.
@@ -179,15 +200,7 @@ fn main() -> ExitCode {
     let result = match cli.cmd {
         Cmd::Run(a) => run(&a, color),
         Cmd::Check { file, function } => check(&file, function.as_deref(), color),
-        Cmd::Compile { target, .. } => Err(Failure {
-            status: 2,
-            text: format!(
-                "error: `regdesc-cc compile --target {target}` is not available yet: the Intel Gen and \
-                 AMD GCN back ends (legalization, instruction selection, emission) are not written; the \
-                 machine IR and register allocator they build on are (`regdesc_codegen::mir`, \
-                 `regdesc_codegen::regalloc`)\nhelp: `regdesc-cc check` and `regdesc-cc run` work on the same input today\n"
-            ),
-        }),
+        Cmd::Compile(a) => compile(&a, color),
     };
     match result {
         Ok(out) => {
@@ -363,13 +376,29 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
         workgroup_size: a.workgroup_size,
         max_steps: a.max_steps,
     };
-    let results = interp::run(f, &launch, &mut mem).map_err(|e| {
-        diagnostics(
-            &Diagnostics::new(m.source.clone(), vec![e.to_diag()]),
-            color,
-            1,
-        )
-    })?;
+    let results = match &a.target {
+        None => interp::run(f, &launch, &mut mem).map_err(|e| {
+            diagnostics(
+                &Diagnostics::new(m.source.clone(), vec![e.to_diag()]),
+                color,
+                1,
+            )
+        })?,
+        Some(t) => {
+            let stage = stage_named(&a.after)?;
+            with_target(
+                t,
+                RunOnTarget {
+                    m: &m,
+                    f,
+                    stage,
+                    launch: &launch,
+                    mem: &mut mem,
+                    color,
+                },
+            )??
+        }
+    };
     let mut out = String::new();
     for (addr, count, ty) in dumps {
         let mut vals = Vec::new();
@@ -395,4 +424,132 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
         }
     }
     Ok(out)
+}
+
+fn stage_named(name: &str) -> Result<Stage, Failure> {
+    Stage::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+        Failure {
+            status: 2,
+            text: format!(
+                "error: unknown stage `{name}`\nhelp: the stages are {}\n",
+                names.join(", ")
+            ),
+        }
+    })
+}
+
+fn pipeline_failure(
+    m: &Module,
+    e: &regdesc_codegen::pipeline::PipelineError,
+    color: bool,
+) -> Failure {
+    diagnostics(&Diagnostics::new(m.source.clone(), e.to_diags()), color, 1)
+}
+
+/// `run --target`: compile up to a stage, run the machine code.
+struct RunOnTarget<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    stage: Stage,
+    launch: &'a Launch,
+    mem: &'a mut GlobalMemory,
+    color: bool,
+}
+
+impl WithTarget for RunOnTarget<'_> {
+    type Out = Result<Vec<LaneResult>, Failure>;
+
+    fn call<T: Target>(self, t: &T) -> Self::Out {
+        let opts = Options {
+            stop_after: Some(self.stage),
+            ..Options::default()
+        };
+        let code = compile_function(self.f, t, &opts)
+            .map_err(|e| pipeline_failure(self.m, &e, self.color))?;
+        run_compiled(t, self.f, &code, self.launch, self.mem).map_err(|e| Failure {
+            status: 1,
+            text: format!("error: {e}\n"),
+        })
+    }
+}
+
+/// `compile`: every function (or one) to assembly.
+struct CompileOnTarget<'a> {
+    m: &'a Module,
+    funcs: Vec<&'a Function>,
+    opts: Options,
+    time_passes: bool,
+    color: bool,
+}
+
+impl WithTarget for CompileOnTarget<'_> {
+    type Out = Result<(String, String), Failure>;
+
+    fn call<T: Target>(self, t: &T) -> Self::Out {
+        let mut asm = String::new();
+        let mut info = String::new();
+        for f in self.funcs {
+            let code = compile_function(f, t, &self.opts)
+                .map_err(|e| pipeline_failure(self.m, &e, self.color))?;
+            for (stage, text) in &code.printed {
+                info.push_str(&format!(
+                    "# *** machine IR of @{} after {stage} ***\n{text}\n",
+                    f.name
+                ));
+            }
+            if self.time_passes {
+                for (stage, d) in &code.times {
+                    info.push_str(&format!(
+                        "# time: @{} {stage:<9} {:>10.3} ms\n",
+                        f.name,
+                        d.as_secs_f64() * 1e3
+                    ));
+                }
+            }
+            if let Some(a) = &code.asm {
+                asm.push_str(a);
+                asm.push('\n');
+            }
+        }
+        Ok((asm, info))
+    }
+}
+
+fn compile(a: &CompileArgs, color: bool) -> Result<String, Failure> {
+    let m = load(&a.file, color)?;
+    let funcs: Vec<&Function> = match &a.function {
+        Some(_) => vec![pick(&m, a.function.as_deref())?],
+        None => m.functions.iter().collect(),
+    };
+    let mut print_after = Vec::new();
+    for s in &a.print_after {
+        print_after.push(stage_named(s)?);
+    }
+    let opts = Options {
+        print_after,
+        verify_each: a.verify_each,
+        ..Options::default()
+    };
+    let (asm, info) = with_target(
+        &a.target,
+        CompileOnTarget {
+            m: &m,
+            funcs,
+            opts,
+            time_passes: a.time_passes,
+            color,
+        },
+    )??;
+    eprint!("{info}");
+    match &a.output {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::write(p, asm).map_err(|e| Failure {
+                status: 1,
+                text: format!("error: cannot write {}: {e}\n", p.display()),
+            })?;
+            Ok(String::new())
+        }
+        _ => Ok(asm),
+    }
 }

@@ -1,6 +1,6 @@
 //! `regdesc-cc` end to end: `run` prints the return value as an LLVM
 //! constant on the last line, `check` prints uniformity (insta snapshots),
-//! `compile` says it is not available yet, and bad input gets located
+//! `compile` and `run --target` drive the back-end pipeline, and bad input gets located
 //! errors and the documented exit statuses.
 
 use std::path::Path;
@@ -171,14 +171,65 @@ fn check_prints_uniformity() {
 }
 
 #[test]
-fn compile_is_not_available_yet() {
-    let (code, out, err) = cc(&["compile", "--target", "amdgcn", MIXED, "-o", "/dev/null"]);
-    assert_eq!(code, 2);
+fn compile_for_ref32_prints_assembly_and_stages() {
+    let (code, out, err) = cc(&[
+        "compile",
+        "--target",
+        "ref32",
+        "codegen/tests/fixtures/add64.ll",
+        "--print-after",
+        "legalize",
+        "--verify-each",
+        "--time-passes",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("# ref32 assembly of @add64"), "{out}");
+    assert!(out.contains("G_UADDO $R"), "{out}");
+    assert!(err.contains("after legalize ***"), "{err}");
+    assert!(err.contains("# time: @add64 legalize"), "{err}");
+}
+
+#[test]
+fn run_on_a_target_prints_what_run_prints() {
+    let args = [
+        "codegen/tests/fixtures/mul128.ll",
+        "--fn",
+        "mul128",
+        "--lanes",
+        "2",
+        "--arg",
+        "i128 18446744073709551617 | -5",
+        "--arg",
+        "i128 18446744073709551615 | 7",
+    ];
+    let (_, expected, _) = cc(&[&["run"][..], &args[..]].concat());
+    for stage in [
+        "legalize", "select", "phi-elim", "two-addr", "alloc", "final",
+    ] {
+        let (code, out, err) = cc(&[
+            &["run", "--target", "ref32", "--after", stage][..],
+            &args[..],
+        ]
+        .concat());
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, expected, "after {stage}");
+    }
+}
+
+#[test]
+fn bad_targets_and_stages_are_errors() {
+    let (code, out, err) = cc(&["compile", "--target", "amdgcn", MIXED, "--color", "never"]);
+    assert_eq!(code, 1);
     assert!(out.is_empty());
     assert!(
-        err.contains("not available yet") && err.contains("instruction selection"),
+        err.contains("unknown target `amdgcn`") && err.contains("ref32"),
         "{err}"
     );
+    let (code, _, err) = cc(&[
+        "run", "--target", "ref32", "--after", "nowhere", MIXED, "--fn", "hadd",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown stage `nowhere`"), "{err}");
 }
 
 #[test]

@@ -171,6 +171,11 @@ mod tests {
         let t = "float 0.1";
         assert!(parse_arg(&src(t), t).is_err());
         let t = "i33 1";
+        assert_eq!(
+            parse_arg(&src(t), t).ok(),
+            Some((Type::Int(33), LaneArg::Uniform(Value::int(33, 1))))
+        );
+        let t = "i257 1";
         assert!(parse_arg(&src(t), t).is_err());
     }
 

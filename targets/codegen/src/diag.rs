@@ -2,7 +2,7 @@
 //! their rendering with miette: `file:line:col`, the source line with a
 //! label under the offending text, and a help line.
 
-use crate::ir::{Source, Span};
+use crate::source::{Source, Span};
 
 /// One located problem (boxed: results carrying it stay small).
 #[derive(Clone, Debug, PartialEq, Eq)]

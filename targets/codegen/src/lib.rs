@@ -1,7 +1,10 @@
-//! The target-neutral base of regdesc's GPU code generators (Intel Gen and
-//! AMD GCN): a reader for a documented subset of LLVM IR text, an SSA
-//! verifier, a reference interpreter, and a uniformity (divergence)
-//! analysis.
+//! The target-neutral back-end layer of regdesc's GPU code generators
+//! (Intel Gen and AMD GCN): a reader for a documented subset of LLVM IR
+//! text, an SSA verifier, a reference interpreter, a uniformity
+//! (divergence) analysis, wide-integer legalization, machine IR, a
+//! register allocator driven by the generated tables, a machine
+//! interpreter, the [`target::Target`] interface and the
+//! [`pipeline`] that chains them.
 //!
 //! ```
 //! use regdesc_codegen::{interp, read_module, uniformity::Uniformity, value::Value};
@@ -28,7 +31,7 @@
 //! |---|---|---|
 //! | top level | `define`; `declare`, `target datalayout/triple`, `source_filename`, `attributes #N = {...}`, metadata (`!N = ...`, `!name = ...`), comments | everything but `define` is accepted and ignored; global variables, named types, `module asm` are rejected |
 //! | functions | plain (callable, `spir_func`), `amdgpu_kernel`, `spir_kernel` | linkage, visibility, `dso_local`, `unnamed_addr`, return and parameter attributes (`noundef`, `align N`, `dereferenceable(N)`, ...), `#N`, `!kernel_arg_* !N`, `section`, `align` are ignored; other calling conventions and varargs are rejected |
-//! | types | `i1` `i8` `i16` `i32` `i64` `i128` `i256` `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)`; `void` as a return type | no other widths, `double`, arrays, structs, `ptr` in other address spaces, typed pointers (`i32*`) |
+//! | types | `iN` (N from 1 to 256: `i1` `i8` `i16` `i32` `i64` `i96` `i128` `i192` `i256` ...) `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)`; `void` as a return type | no wider integers, `double`, arrays, structs, `ptr` in other address spaces, typed pointers (`i32*`) |
 //! | names | `%name`, `%"quoted"`, numbered `%0` `%1` ..., unnamed values and blocks (numbered in order, as LLVM does) | forward references allowed |
 //! | blocks | labels `name:` / `5:`, blocks started implicitly after a terminator | every block ends with `br` or `ret` |
 //! | `phi` | `phi T [ v, %bb ], ...` | one entry per predecessor edge; at the top of the block |
@@ -52,14 +55,30 @@
 //! - [`interp`]: runs a function over N lanes with LLVM's semantics.
 //! - [`uniformity`]: which values and branches are uniform across lanes.
 //! - [`value`]: values and their LLVM constant text.
-//! - [`diag`]: located diagnostics rendered with miette.
+//! - [`legalize`]: IR to generic machine IR on 32-bit limbs.
+//! - [`mir`], [`regalloc`]: machine IR, its passes and interpreter, and the
+//!   register allocator.
+//! - [`target`], [`pipeline`]: the back-end interface and the driver every
+//!   tool calls; [`execute`] and [`differential`] run machine code against
+//!   the IR.
+//! - [`source`], [`diag`]: source texts, and located diagnostics rendered
+//!   with miette.
 
 pub mod cli_values;
 pub mod diag;
+pub mod differential;
+pub mod execute;
 pub mod interp;
 pub mod ir;
+pub mod legalize;
 pub mod mir;
+pub mod pipeline;
 pub mod regalloc;
+pub mod rng;
+pub mod source;
+pub mod target;
+pub mod tree_order;
+pub mod types;
 pub mod uniformity;
 pub mod value;
 

@@ -17,7 +17,7 @@ use std::fmt;
 use half::f16;
 pub use ruint::aliases::U256;
 
-use crate::ir::types::{Scalar, Type};
+use crate::types::{Scalar, Type};
 
 /// An integer of width 1..=256, kept zero-extended (bits above the width are 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,6 +2,7 @@
 //! array starting at address 0. Pointers are 64-bit byte addresses into it;
 //! every access is bounds-checked.
 
+use crate::interp::fault::Fault;
 use crate::ir::types::Type;
 use crate::value::Value;
 
@@ -34,24 +35,30 @@ impl GlobalMemory {
         self.bytes.is_empty()
     }
 
-    fn range(&self, addr: u64, len: u64, what: &str) -> Result<std::ops::Range<usize>, String> {
+    fn range(
+        &self,
+        addr: u64,
+        len: u64,
+        access: &'static str,
+    ) -> Result<std::ops::Range<usize>, Fault> {
         let end = addr.checked_add(len);
         match end {
             Some(end) if end <= self.bytes.len() as u64 => Ok(addr as usize..end as usize),
-            _ => Err(format!(
-                "{what} of {len} byte{} at address {addr} is outside global memory ({} bytes)",
-                if len == 1 { "" } else { "s" },
-                self.bytes.len()
-            )),
+            _ => Err(Fault::OutOfBounds {
+                access,
+                addr,
+                len,
+                size: self.bytes.len(),
+            }),
         }
     }
 
-    pub fn read_bytes(&self, addr: u64, len: u64) -> Result<&[u8], String> {
+    pub fn read_bytes(&self, addr: u64, len: u64) -> Result<&[u8], Fault> {
         let r = self.range(addr, len, "read")?;
         Ok(&self.bytes[r])
     }
 
-    pub fn write_bytes(&mut self, addr: u64, data: &[u8]) -> Result<(), String> {
+    pub fn write_bytes(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
         let r = self.range(addr, data.len() as u64, "write")?;
         self.bytes[r].copy_from_slice(data);
         Ok(())
@@ -60,20 +67,22 @@ impl GlobalMemory {
     /// A load of `ty` at `addr`. An `i1` occupies a byte holding 0 or 1;
     /// LLVM leaves the result undefined for any other byte, so that is an
     /// error here (the subset is poison-free).
-    pub fn load(&self, ty: Type, addr: u64) -> Result<Value, String> {
+    pub fn load(&self, ty: Type, addr: u64) -> Result<Value, Fault> {
         let r = self.range(addr, ty.store_size(), "load")?;
         if ty == Type::Int(1) && self.bytes[r.start] > 1 {
-            return Err(format!(
-                "load of i1 at address {addr} finds the byte {}: an i1 in memory is 0 or 1, \
-                 anything else gives an undefined value",
-                self.bytes[r.start]
-            ));
+            return Err(Fault::BadBool {
+                addr,
+                byte: self.bytes[r.start],
+            });
         }
-        Value::from_le_bytes(ty, &self.bytes[r]).ok_or_else(|| format!("cannot load `{ty}`"))
+        Value::from_le_bytes(ty, &self.bytes[r]).ok_or_else(|| Fault::Operands {
+            op: "load".into(),
+            detail: format!("cannot produce `{ty}`"),
+        })
     }
 
     /// A store of `v` at `addr` (store-size bytes, little-endian).
-    pub fn store(&mut self, v: &Value, addr: u64) -> Result<(), String> {
+    pub fn store(&mut self, v: &Value, addr: u64) -> Result<(), Fault> {
         let data = v.to_le_bytes();
         let r = self.range(addr, data.len() as u64, "store")?;
         self.bytes[r].copy_from_slice(&data);

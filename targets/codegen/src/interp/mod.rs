@@ -25,6 +25,7 @@
 //! - **Termination.** Each lane may execute at most `max_steps`
 //!   instructions; past that the run stops with an error, never hangs.
 
+pub mod fault;
 pub mod memory;
 pub mod ops;
 
@@ -33,6 +34,7 @@ use crate::ir::types::Type;
 use crate::ir::{BlockId, Builtin, Function, Op, Operand, OperandKind, Span};
 use crate::value::{IntValue, Value};
 
+pub use fault::Fault;
 pub use memory::GlobalMemory;
 
 /// One argument of a launch: the same for every lane, or one per lane.
@@ -269,7 +271,7 @@ impl<'f> Lane<'f> {
         let mut block = f.entry();
         let mut prev: Option<BlockId> = None;
         'blocks: loop {
-            let Some(blk) = f.blocks.get(block.index()) else {
+            let Some(blk) = f.blocks.get(block) else {
                 return Err(ExecError::new(
                     "branch to a block that does not exist",
                     None,
@@ -344,7 +346,13 @@ impl<'f> Lane<'f> {
                         };
                         return Ok((v, steps));
                     }
-                    op => self.exec(op, mem).map_err(|m| ExecError::new(m, at()))?,
+                    op => self.exec(op, mem).map_err(|fault| {
+                        let d = fault.describe();
+                        ExecError {
+                            help: d.help.map(str::to_string),
+                            ..ExecError::new(d.message, at())
+                        }
+                    })?,
                 };
                 if let (Some(r), Some(v)) = (inst.result, value) {
                     self.regs[r.index()] = Some(v);
@@ -358,8 +366,12 @@ impl<'f> Lane<'f> {
     }
 
     /// A non-terminator instruction: its result, if any.
-    fn exec(&self, op: &Op, mem: &mut GlobalMemory) -> Result<Option<Value>, String> {
-        let get = |o: &Operand| self.get(o).map_err(|e| e.message);
+    fn exec(&self, op: &Op, mem: &mut GlobalMemory) -> Result<Option<Value>, Fault> {
+        let lost = |e: ExecError| Fault::Operands {
+            op: op.opcode().to_string(),
+            detail: e.message,
+        };
+        let get = |o: &Operand| self.get(o).map_err(lost);
         Ok(Some(match op {
             Op::Bin {
                 op,
@@ -374,9 +386,10 @@ impl<'f> Lane<'f> {
                 on_true,
                 on_false,
             } => {
-                let c = get(cond)?
-                    .as_int()
-                    .ok_or("`select` needs an i1 condition")?;
+                let c = get(cond)?.as_int().ok_or_else(|| Fault::Operands {
+                    op: "select".into(),
+                    detail: "needs an i1 condition".into(),
+                })?;
                 if c.is_zero() {
                     get(on_false)?
                 } else {
@@ -386,29 +399,39 @@ impl<'f> Lane<'f> {
             Op::Cast { op, val, to } => ops::cast(*op, &get(val)?, *to)?,
             Op::ExtractElement { vec, index } => match get(vec)? {
                 Value::Vec2(e) => e[ops::vector_index(&get(index)?)?].value(),
-                _ => return Err("`extractelement` needs a vector".into()),
+                _ => {
+                    return Err(Fault::Operands {
+                        op: "extractelement".into(),
+                        detail: "needs a vector".into(),
+                    })
+                }
             },
             Op::InsertElement { vec, elt, index } => match (get(vec)?, get(elt)?.as_scalar()) {
                 (Value::Vec2(mut e), Some(s)) => {
                     e[ops::vector_index(&get(index)?)?] = s;
                     Value::Vec2(e)
                 }
-                _ => return Err("`insertelement` needs a vector and an element".into()),
+                _ => {
+                    return Err(Fault::Operands {
+                        op: "insertelement".into(),
+                        detail: "needs a vector and an element".into(),
+                    })
+                }
             },
             Op::Load { ty, ptr, .. } => {
-                let addr = self.ptr(ptr).map_err(|e| e.message)?;
+                let addr = self.ptr(ptr).map_err(lost)?;
                 mem.load(*ty, addr)?
             }
             Op::Store { val, ptr, .. } => {
-                let addr = self.ptr(ptr).map_err(|e| e.message)?;
+                let addr = self.ptr(ptr).map_err(lost)?;
                 mem.store(&get(val)?, addr)?;
                 return Ok(None);
             }
             Op::Gep {
                 elem, base, index, ..
             } => {
-                let b = self.ptr(base).map_err(|e| e.message)?;
-                let i = self.int(index).map_err(|e| e.message)?;
+                let b = self.ptr(base).map_err(lost)?;
+                let i = self.int(index).map_err(lost)?;
                 Value::Ptr(ops::gep(b, i, elem.store_size()))
             }
             Op::Call {
@@ -422,8 +445,13 @@ impl<'f> Lane<'f> {
                     Builtin::WorkgroupIdX => u64::from(ids.workgroup),
                     Builtin::GetGlobalId { .. } => {
                         let dim = match args.first() {
-                            Some(a) => self.int(a).map_err(|e| e.message)?,
-                            None => return Err("`get_global_id` needs a dimension".into()),
+                            Some(a) => self.int(a).map_err(lost)?,
+                            None => {
+                                return Err(Fault::Operands {
+                                    op: "call".into(),
+                                    detail: "`get_global_id` needs a dimension".into(),
+                                })
+                            }
                         };
                         if dim.is_zero() {
                             u64::from(ids.workgroup) * u64::from(ids.workgroup_size)
@@ -435,12 +463,25 @@ impl<'f> Lane<'f> {
                 };
                 match ret_ty {
                     Type::Int(w) => Value::Int(IntValue::from_u64(*w, id)),
-                    _ => return Err(format!("`@{}` must return an integer", callee.name())),
+                    _ => {
+                        return Err(Fault::Operands {
+                            op: "call".into(),
+                            detail: format!("`@{}` must return an integer", callee.name()),
+                        })
+                    }
                 }
             }
-            Op::Phi { .. } => return Err("phi after a non-phi instruction".into()),
+            Op::Phi { .. } => {
+                return Err(Fault::Operands {
+                    op: "phi".into(),
+                    detail: "after a non-phi instruction".into(),
+                })
+            }
             Op::Br { .. } | Op::CondBr { .. } | Op::Ret { .. } => {
-                return Err("terminator in the middle of a block".into())
+                return Err(Fault::Operands {
+                    op: op.opcode().into(),
+                    detail: "in the middle of a block".into(),
+                })
             }
         }))
     }

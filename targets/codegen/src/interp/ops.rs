@@ -24,7 +24,16 @@ use crate::ir::types::Type;
 use crate::ir::{BinOp, CastOp, FBinOp, FastMath, IntFlags, IntPredicate};
 use crate::value::{width_mask, IntValue, ScalarValue, Value};
 
-type Res<T> = Result<T, String>;
+use crate::interp::fault::Fault;
+
+type Res<T> = Result<T, Fault>;
+
+fn operands(op: impl Into<String>, detail: impl Into<String>) -> Fault {
+    Fault::Operands {
+        op: op.into(),
+        detail: detail.into(),
+    }
+}
 
 /// Applies `f` to each element of a vector, or to the scalar.
 fn elementwise(
@@ -38,7 +47,10 @@ fn elementwise(
         }
         _ => match (a.as_scalar(), b.as_scalar()) {
             (Some(x), Some(y)) => Ok(f(x, y)?.value()),
-            _ => Err(format!("operands `{a}` and `{b}` do not fit the operation")),
+            _ => Err(operands(
+                "operation",
+                format!("cannot take `{a}` and `{b}`"),
+            )),
         },
     }
 }
@@ -49,7 +61,7 @@ pub fn bin(op: BinOp, flags: IntFlags, a: &Value, b: &Value) -> Res<Value> {
         (ScalarValue::Int(x), ScalarValue::Int(y)) => {
             Ok(ScalarValue::Int(int_bin(op, flags, x, y)?))
         }
-        _ => Err(format!("`{}` needs integer operands", op.name())),
+        _ => Err(operands(op.name(), "needs integer operands")),
     })
 }
 
@@ -66,7 +78,7 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
     let w = a.width();
     let (x, y) = (a.bits(), b.bits());
     let r = |bits: U256| IntValue::new(w, bits);
-    let poison = |why: &str| Err(format!("`{}` {why}: the result is poison", op.name()));
+    let poison = |why: &'static str| Err(Fault::Poison { op: op.name(), why });
     match op {
         BinOp::Add | BinOp::Sub => {
             let out = if op == BinOp::Add {
@@ -129,11 +141,11 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
         BinOp::Xor => Ok(r(x ^ y)),
         BinOp::Shl | BinOp::LShr | BinOp::AShr => {
             if y >= U256::from(w) {
-                return Err(format!(
-                    "`{}` by {} with a width of {w}: shifting by the width or more is poison",
-                    op.name(),
-                    b.bits()
-                ));
+                return Err(Fault::ShiftTooFar {
+                    op: op.name(),
+                    amount: b.bits().to_string(),
+                    width: w,
+                });
             }
             let s = y.as_limbs()[0] as usize;
             match op {
@@ -196,7 +208,7 @@ pub fn fbin(op: FBinOp, fmf: FastMath, a: &Value, b: &Value) -> Res<Value> {
         let (fa, fb, is_half) = match (x, y) {
             (ScalarValue::Float(p), ScalarValue::Float(q)) => (p, q, false),
             (ScalarValue::Half(p), ScalarValue::Half(q)) => (p.to_f32(), q.to_f32(), true),
-            _ => return Err(format!("`{}` needs floating-point operands", op.name())),
+            _ => return Err(operands(op.name(), "needs floating-point operands")),
         };
         let r = f32_op(op, fa, fb);
         let out = if is_half {
@@ -210,16 +222,16 @@ pub fn fbin(op: FBinOp, fmf: FastMath, a: &Value, b: &Value) -> Res<Value> {
             ScalarValue::Int(_) => r,
         };
         if fmf.nnan() && (fa.is_nan() || fb.is_nan() || rf.is_nan()) {
-            return Err(format!(
-                "`{}` with `nnan` meets a NaN: the result is poison",
-                op.name()
-            ));
+            return Err(Fault::Poison {
+                op: op.name(),
+                why: "with `nnan` meets a NaN",
+            });
         }
         if fmf.ninf() && (fa.is_infinite() || fb.is_infinite() || rf.is_infinite()) {
-            return Err(format!(
-                "`{}` with `ninf` meets an infinity: the result is poison",
-                op.name()
-            ));
+            return Err(Fault::Poison {
+                op: op.name(),
+                why: "with `ninf` meets an infinity",
+            });
         }
         Ok(out)
     })
@@ -230,7 +242,7 @@ pub fn icmp(pred: IntPredicate, a: &Value, b: &Value) -> Res<bool> {
     let (x, y, w) = match (a, b) {
         (Value::Int(x), Value::Int(y)) => (x.bits(), y.bits(), x.width()),
         (Value::Ptr(x), Value::Ptr(y)) => (U256::from(*x), U256::from(*y), 64),
-        _ => return Err(format!("`icmp` cannot compare `{a}` and `{b}`")),
+        _ => return Err(operands("icmp", format!("cannot compare `{a}` and `{b}`"))),
     };
     // Signed order is unsigned order with the sign bit flipped.
     let flip = sign_bit(w);
@@ -253,7 +265,7 @@ pub fn icmp(pred: IntPredicate, a: &Value, b: &Value) -> Res<bool> {
 pub fn cast(op: CastOp, v: &Value, to: Type) -> Res<Value> {
     let int_cast = |s: ScalarValue, w: u16| -> Res<ScalarValue> {
         let ScalarValue::Int(i) = s else {
-            return Err(format!("`{}` needs an integer", op.name()));
+            return Err(operands(op.name(), "needs an integer"));
         };
         Ok(ScalarValue::Int(match op {
             CastOp::SExt => IntValue::new(w, i.sext_bits()),
@@ -261,19 +273,18 @@ pub fn cast(op: CastOp, v: &Value, to: Type) -> Res<Value> {
         }))
     };
     match op {
-        CastOp::Bitcast => {
-            Value::from_bits(to, v.to_bits()).ok_or_else(|| format!("cannot bitcast to `{to}`"))
-        }
+        CastOp::Bitcast => Value::from_bits(to, v.to_bits())
+            .ok_or_else(|| operands("bitcast", format!("cannot produce `{to}`"))),
         _ => match (v, to) {
             (Value::Int(_), Type::Int(w)) => v
                 .as_scalar()
-                .ok_or_else(|| "not an integer".to_string())
+                .ok_or_else(|| operands(op.name(), "needs an integer"))
                 .and_then(|s| int_cast(s, w))
                 .map(ScalarValue::value),
             (Value::Vec2([a, b]), Type::Vec2(crate::ir::Scalar::Int(w))) => {
                 Ok(Value::Vec2([int_cast(*a, w)?, int_cast(*b, w)?]))
             }
-            _ => Err(format!("cannot `{}` `{v}` to `{to}`", op.name())),
+            _ => Err(operands(op.name(), format!("cannot take `{v}` to `{to}`"))),
         },
     }
 }
@@ -282,12 +293,11 @@ pub fn cast(op: CastOp, v: &Value, to: Type) -> Res<Value> {
 pub fn vector_index(index: &Value) -> Res<usize> {
     match index.as_int().and_then(|i| i.to_u64()) {
         Some(n) if n < 2 => Ok(n as usize),
-        _ => {
-            Err(format!(
-            "vector index {} is out of range (the vectors have 2 elements): the result is poison",
-            index.as_int().map_or_else(|| index.to_string(), |i| i.bits().to_string())
-        ))
-        }
+        _ => Err(Fault::VectorIndex {
+            index: index
+                .as_int()
+                .map_or_else(|| index.to_string(), |i| i.bits().to_string()),
+        }),
     }
 }
 

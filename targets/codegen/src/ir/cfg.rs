@@ -99,9 +99,10 @@ impl Cfg {
             rpo.reverse();
         }
         let dom = simple_fast(&graph, entry);
-        let dom_order = tree_order(n, &rpo, |b| {
-            dom.immediate_dominator(NodeIndex::new(b.index()))
-                .map(|d| BlockId(d.index() as u32))
+        let rpo_idx: Vec<usize> = rpo.iter().map(|b| b.index()).collect();
+        let dom_order = crate::tree_order::tree_order(n, &rpo_idx, |b| {
+            dom.immediate_dominator(NodeIndex::new(b))
+                .map(|d| d.index())
         });
 
         // Reversed graph with a virtual exit (node n) before every block
@@ -207,45 +208,6 @@ impl Cfg {
     pub fn graph(&self) -> &DiGraph<BlockId, ()> {
         &self.graph
     }
-}
-
-/// Pre- and post-order numbers of the tree given by `parent` over the
-/// blocks in `rpo` (the first is the root).
-fn tree_order(
-    n: usize,
-    rpo: &[BlockId],
-    parent: impl Fn(BlockId) -> Option<BlockId>,
-) -> Vec<Option<(u32, u32)>> {
-    let mut children: Vec<Vec<BlockId>> = vec![Vec::new(); n];
-    for &b in rpo.iter().skip(1) {
-        if let Some(p) = parent(b) {
-            if p != b {
-                children[p.index()].push(b);
-            }
-        }
-    }
-    let mut order = vec![None; n];
-    let Some(&root) = rpo.first() else {
-        return order;
-    };
-    let (mut pre, mut post) = (0u32, 0u32);
-    let mut pre_of = vec![0u32; n];
-    // (block, index of the next child to visit)
-    let mut stack = vec![(root, 0usize)];
-    pre_of[root.index()] = pre;
-    pre += 1;
-    while let Some((b, next)) = stack.pop() {
-        if let Some(&c) = children[b.index()].get(next) {
-            stack.push((b, next + 1));
-            pre_of[c.index()] = pre;
-            pre += 1;
-            stack.push((c, 0));
-        } else {
-            order[b.index()] = Some((pre_of[b.index()], post));
-            post += 1;
-        }
-    }
-    order
 }
 
 /// The cycle nesting forest of the reachable part of `graph`.

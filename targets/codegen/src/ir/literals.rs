@@ -6,13 +6,13 @@ use pest::iterators::Pair;
 
 use crate::diag::Diag;
 use crate::ir::parse::Rule;
-use crate::ir::types::{Scalar, Type, INT_WIDTHS};
+use crate::ir::types::{Scalar, Type, MAX_INT_WIDTH};
 use crate::ir::Span;
 use crate::value::{IntValue, ScalarValue, Value};
 
 pub(crate) const TYPES_HELP: &str =
-    "the subset's types are i1, i8, i16, i32, i64, i128, i256, half, \
-     float, <2 x i16>, <2 x half>, <2 x i32> and ptr addrspace(1)";
+    "the subset's types are iN (N from 1 to 256), half, float, <2 x i16>, \
+     <2 x half>, <2 x i32> and ptr addrspace(1)";
 
 /// The source range of a pair, without the blanks and comments pest
 /// includes after a rule that ends with an optional or repeated part.
@@ -82,7 +82,7 @@ fn base_type(base: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag>
         Rule::int_type => {
             let w: Option<u16> = base.as_str()[1..].parse().ok();
             match w {
-                Some(w) if INT_WIDTHS.contains(&w) => Ok(Type::Int(w)),
+                Some(w) if (1..=MAX_INT_WIDTH).contains(&w) => Ok(Type::Int(w)),
                 _ => Err(unsupported_type(text, span)),
             }
         }

@@ -11,72 +11,27 @@ pub(crate) mod literals;
 pub mod parse;
 pub mod print;
 pub(crate) mod syntax_error;
-pub mod types;
+pub use crate::types;
 pub mod verify;
 
-use std::ops::Range;
-use std::sync::Arc;
-
+pub use crate::source::{Source, Span};
+use regdesc_index::IndexVec;
 pub use types::{Scalar, Type};
 
 use crate::value::Value;
 
-/// A byte range in the module's source text.
-pub type Span = Range<usize>;
-
-/// A value defined in a function: an argument or an instruction result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ValueId(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockId(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct InstId(pub u32);
-
-impl ValueId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl BlockId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl InstId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A named source text: what diagnostics point into.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Source {
-    /// The file name shown in diagnostics.
-    pub name: String,
-    pub text: Arc<str>,
-}
-
-impl Source {
-    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        Source {
-            name: name.into(),
-            text: text.into(),
-        }
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = self.text.get(..offset).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, col)
-    }
-}
+regdesc_index::define_index!(
+    /// A value defined in a function: an argument or an instruction result.
+    pub struct ValueId;
+);
+regdesc_index::define_index!(
+    /// A block of a function, in source order (0 is the entry).
+    pub struct BlockId;
+);
+regdesc_index::define_index!(
+    /// An instruction of a function.
+    pub struct InstId;
+);
 
 /// A parsed module: its functions, in source order.
 #[derive(Clone, Debug)]
@@ -126,10 +81,10 @@ pub struct Function {
     pub ret_ty: Type,
     /// The arguments, in order (their [`ValueDef::kind`] is [`ValueKind::Arg`]).
     pub params: Vec<ValueId>,
-    pub values: Vec<ValueDef>,
+    pub values: IndexVec<ValueId, ValueDef>,
     /// In source order; the first is the entry block.
-    pub blocks: Vec<Block>,
-    pub insts: Vec<Inst>,
+    pub blocks: IndexVec<BlockId, Block>,
+    pub insts: IndexVec<InstId, Inst>,
     /// The `@name` in the header.
     pub span: Span,
 }
@@ -574,15 +529,15 @@ impl FastMath {
 
 impl Function {
     pub fn value(&self, v: ValueId) -> &ValueDef {
-        &self.values[v.index()]
+        &self.values[v]
     }
 
     pub fn block(&self, b: BlockId) -> &Block {
-        &self.blocks[b.index()]
+        &self.blocks[b]
     }
 
     pub fn inst(&self, i: InstId) -> &Inst {
-        &self.insts[i.index()]
+        &self.insts[i]
     }
 
     pub fn entry(&self) -> BlockId {

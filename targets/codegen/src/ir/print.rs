@@ -34,7 +34,7 @@ pub fn operand(f: &Function, o: &Operand) -> String {
     match &o.kind {
         OperandKind::Value(v) => f
             .values
-            .get(v.index())
+            .get(*v)
             .map_or_else(|| "%<invalid>".to_string(), |d| local(&d.name)),
         OperandKind::Const(c) => c.operand_text(),
     }
@@ -47,7 +47,7 @@ pub fn typed(f: &Function, o: &Operand) -> String {
 
 fn block_name(f: &Function, b: crate::ir::BlockId) -> String {
     f.blocks
-        .get(b.index())
+        .get(b)
         .map_or_else(|| "%<invalid>".to_string(), |blk| local(&blk.name))
 }
 

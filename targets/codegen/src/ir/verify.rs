@@ -137,7 +137,7 @@ impl Verifier<'_> {
     fn operand(&mut self, o: &Operand) {
         match &o.kind {
             OperandKind::Value(v) => {
-                let Some(def) = self.f.values.get(v.index()) else {
+                let Some(def) = self.f.values.get(*v) else {
                     self.diags.push(Diag::new(
                         "ir::undefined-value",
                         "use of a value that does not exist",

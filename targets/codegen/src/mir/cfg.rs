@@ -65,7 +65,10 @@ impl MCfg {
                 .immediate_dominator(NodeIndex::new(b.index()))
                 .map(|d| MBlockId(d.index() as u32));
         }
-        let dom_order = tree_order(n, &rpo, &idom);
+        let rpo_idx: Vec<usize> = rpo.iter().map(|b| b.index()).collect();
+        let dom_order = crate::tree_order::tree_order(n, &rpo_idx, |b| {
+            idom.get(b).copied().flatten().map(MBlockId::index)
+        });
         let mut pred_start = Vec::with_capacity(n + 1);
         let mut pred_list = Vec::with_capacity(preds.iter().map(Vec::len).sum());
         pred_start.push(0u32);
@@ -173,37 +176,4 @@ impl MCfg {
         }
         depth
     }
-}
-
-/// Pre- and post-order numbers of the dominator tree.
-fn tree_order(n: usize, rpo: &[MBlockId], idom: &[Option<MBlockId>]) -> Vec<Option<(u32, u32)>> {
-    let mut children: Vec<Vec<MBlockId>> = vec![Vec::new(); n];
-    for &b in rpo.iter().skip(1) {
-        if let Some(p) = idom[b.index()] {
-            if p != b {
-                children[p.index()].push(b);
-            }
-        }
-    }
-    let mut order = vec![None; n];
-    let Some(&root) = rpo.first() else {
-        return order;
-    };
-    let (mut pre, mut post) = (0u32, 0u32);
-    let mut pre_of = vec![0u32; n];
-    let mut stack = vec![(root, 0usize)];
-    pre_of[root.index()] = pre;
-    pre += 1;
-    while let Some((b, next)) = stack.pop() {
-        if let Some(&c) = children[b.index()].get(next) {
-            stack.push((b, next + 1));
-            pre_of[c.index()] = pre;
-            pre += 1;
-            stack.push((c, 0));
-        } else {
-            order[b.index()] = Some((pre_of[b.index()], post));
-            post += 1;
-        }
-    }
-    order
 }

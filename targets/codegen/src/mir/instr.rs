@@ -32,28 +32,62 @@ pub enum OpKind {
     Frame,
 }
 
-/// A two-operand integer operation, on the width of the def.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    And,
-    Or,
-    Xor,
-    /// Shifts take the shift amount modulo the width.
-    Shl,
-    LShr,
-    AShr,
+pub use crate::ir::{BinOp, FBinOp, IntPredicate};
+
+/// A floating-point format the limb opcodes compute in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatFmt {
+    /// IEEE binary16 in the low 16 bits of a 32-bit register.
+    F16,
+    /// IEEE binary32.
+    F32,
 }
 
-/// A comparison producing 1 or 0 in the width of the def.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Ult,
-    Slt,
+/// The generic limb opcodes: what wide-integer legalization lowers the IR
+/// to (GlobalISel's `G_UADDO`, `G_UADDE`, `G_UMULH`, ... on 32-bit
+/// registers), before a target selects its own instructions.
+///
+/// The hardware fact served: Gen11/Gen12LP and GCN have 32-bit integer
+/// ALUs with a carry (AMD's `VCC`/`SCC`, Intel's `acc0` or a flag) and a
+/// 32x32 multiply giving either half (AMD's `V_MAD_U64_U32` gives both,
+/// plus a 64-bit accumulator). Every wider operation is a sequence of these.
+/// Values narrower than 32 bits (`i1`, `i8`, `i16`, `half`) are kept
+/// zero-extended in a 32-bit register; carries and borrows are 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LimbOp {
+    /// `d, c = UADDO a, b`: sum and carry out.
+    UAddO,
+    /// `d, c = UADDE a, b, cin`: sum with carry in, and carry out.
+    UAddE,
+    /// `d, b = USUBO a, b`: difference and borrow out.
+    USubO,
+    /// `d, b = USUBE a, b, bin`: difference with borrow in, and borrow out.
+    USubE,
+    /// `d = UMULH a, b`: the high 32 bits of the unsigned 64-bit product.
+    UMulH,
+    /// `d = SMULH a, b`: the high 32 bits of the signed 64-bit product.
+    SMulH,
+    /// `lo, hi = MAD64 a, b, clo, chi`: `a * b + (chi:clo)` modulo 2^64,
+    /// unsigned 32x32 factors and a 64-bit accumulator.
+    Mad64,
+    /// `d = ZEXT_INREG a, W`: the low W bits of `a`.
+    ZextInReg,
+    /// `d = SEXT_INREG a, W`: bit W-1 of `a` copied into the bits above it.
+    SextInReg,
+    /// `d = FADD/FSUB/FMUL a, b` in a float format, with the reference
+    /// interpreter's IEEE and NaN rules.
+    Float(FBinOp, FloatFmt),
+    /// `d = LOAD lo, hi, N`: N bytes (1, 2 or 4) at the 64-bit address
+    /// `hi:lo`, zero-extended.
+    Load,
+    /// `STORE v, lo, hi, N`: the low N bytes of `v` at address `hi:lo`.
+    Store,
+    /// `d = WORKITEM_ID`: the lane's work-item id.
+    WorkitemId,
+    /// `d = WORKGROUP_ID`.
+    WorkgroupId,
+    /// `d = WORKGROUP_SIZE`: the launch's work-group size.
+    WorkgroupSize,
 }
 
 /// What an instruction does, for the interpreter and for the passes that
@@ -72,10 +106,10 @@ pub enum Sem {
     Arg,
     /// `d = MOVI imm`.
     MovImm,
-    /// `d = OP a, b`.
+    /// `d = OP a, b` on the width of the def (shift amounts modulo it).
     Binary(BinOp),
-    /// `d = CMP a, b`.
-    Compare(CmpOp),
+    /// `d = CMP a, b`: 1 or 0 in the width of the def.
+    Compare(IntPredicate),
     /// `d = SELECT c, a, b`: `a` when `c` is not zero.
     Select,
     /// `BR %bb.N`.
@@ -90,6 +124,11 @@ pub enum Sem {
     StackLoad,
     /// Nothing but its implicit operands (whose defs get garbage).
     Nop,
+    /// A generic limb opcode.
+    Limb(LimbOp),
+    /// A target instruction: the target's semantics run it
+    /// (`crate::mir::interp::TargetSemantics`); the number is the target's.
+    Target(u16),
 }
 
 /// What the passes know of an opcode.
@@ -200,6 +239,8 @@ impl InstrSet {
     /// | `BR` | `BR %bb.N` | jump |
     /// | `BRCOND` | `BRCOND %c, %bb.T, %bb.F` | to T when `%c` is not zero |
     /// | `RET` | `RET %a, %b, ...` | return the values |
+    /// | `G_ICMP_EQ` ... `G_ICMP_SLE` | `%d = OP %a, %b` | every `icmp` predicate, 1 or 0 |
+    /// | `G_UADDO` `G_UADDE` `G_USUBO` `G_USUBE` `G_UMULH` `G_SMULH` `G_MAD64` `G_ZEXT_INREG` `G_SEXT_INREG` `G_LOAD` `G_STORE` `G_WORKITEM_ID` `G_WORKGROUP_ID` `G_WORKGROUP_SIZE` `G_FADD_F16` ... `G_FMUL_F32` | see [`LimbOp`] | the generic limb opcodes legalization produces |
     ///
     /// A target adds opcodes with [`InstrSet::add`].
     pub fn generic() -> InstrSet {
@@ -249,10 +290,10 @@ impl InstrSet {
         }
         s.add(InstrDesc::new("MULX", 1, &[Reg, Reg], Sem::Binary(BinOp::Mul)).early_clobber(0));
         for (name, op) in [
-            ("CMPEQ", CmpOp::Eq),
-            ("CMPNE", CmpOp::Ne),
-            ("CMPULT", CmpOp::Ult),
-            ("CMPSLT", CmpOp::Slt),
+            ("CMPEQ", IntPredicate::Eq),
+            ("CMPNE", IntPredicate::Ne),
+            ("CMPULT", IntPredicate::Ult),
+            ("CMPSLT", IntPredicate::Slt),
         ] {
             s.add(InstrDesc::new(name, 1, &[Reg, Reg], Sem::Compare(op)));
         }
@@ -265,6 +306,39 @@ impl InstrSet {
             Sem::CondBranch,
         ));
         s.add(InstrDesc::new("RET", 0, &[], Sem::Return).variadic());
+        for p in IntPredicate::ALL {
+            let name = format!("G_ICMP_{}", p.name().to_uppercase());
+            s.add(InstrDesc::new(&name, 1, &[Reg, Reg], Sem::Compare(p)));
+        }
+        for (name, defs, ops, op) in [
+            ("G_UADDO", 2, &[Reg, Reg][..], LimbOp::UAddO),
+            ("G_UADDE", 2, &[Reg, Reg, Reg], LimbOp::UAddE),
+            ("G_USUBO", 2, &[Reg, Reg], LimbOp::USubO),
+            ("G_USUBE", 2, &[Reg, Reg, Reg], LimbOp::USubE),
+            ("G_UMULH", 1, &[Reg, Reg], LimbOp::UMulH),
+            ("G_SMULH", 1, &[Reg, Reg], LimbOp::SMulH),
+            ("G_MAD64", 2, &[Reg, Reg, Reg, Reg], LimbOp::Mad64),
+            ("G_ZEXT_INREG", 1, &[Reg, Imm], LimbOp::ZextInReg),
+            ("G_SEXT_INREG", 1, &[Reg, Imm], LimbOp::SextInReg),
+            ("G_LOAD", 1, &[Reg, Reg, Imm], LimbOp::Load),
+            ("G_STORE", 0, &[Reg, Reg, Reg, Imm], LimbOp::Store),
+            ("G_WORKITEM_ID", 1, &[], LimbOp::WorkitemId),
+            ("G_WORKGROUP_ID", 1, &[], LimbOp::WorkgroupId),
+            ("G_WORKGROUP_SIZE", 1, &[], LimbOp::WorkgroupSize),
+        ] {
+            s.add(InstrDesc::new(name, defs, ops, Sem::Limb(op)));
+        }
+        for op in [FBinOp::FAdd, FBinOp::FSub, FBinOp::FMul] {
+            for (suffix, fmt) in [("F16", FloatFmt::F16), ("F32", FloatFmt::F32)] {
+                let name = format!("G_{}_{suffix}", op.name().to_uppercase());
+                s.add(InstrDesc::new(
+                    &name,
+                    1,
+                    &[Reg, Reg],
+                    Sem::Limb(LimbOp::Float(op, fmt)),
+                ));
+            }
+        }
         s
     }
 

@@ -35,6 +35,7 @@ use regdesc_runtime::{Reg, RegClass, SubRegIdx};
 
 use crate::ir::Span;
 
+pub mod bits;
 pub mod cfg;
 pub mod classes;
 pub mod instr;
@@ -48,31 +49,20 @@ pub mod two_addr;
 pub mod verify;
 pub mod widths;
 
-pub use instr::{InstrDesc, InstrSet, Opcode, Sem};
+pub use instr::{InstrDesc, InstrSet, LimbOp, Opcode, Sem};
 
-/// A virtual register, `%N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct VReg(pub u32);
-
-impl VReg {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A machine basic block, `bb.N` (`bb.0` is the entry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct MBlockId(pub u32);
-
-impl MBlockId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A stack slot, `%stack.N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FrameIdx(pub u32);
+regdesc_index::define_index!(
+    /// A virtual register, `%N`.
+    pub struct VReg;
+);
+regdesc_index::define_index!(
+    /// A machine basic block, `bb.N` (`bb.0` is the entry).
+    pub struct MBlockId;
+);
+regdesc_index::define_index!(
+    /// A stack slot, `%stack.N`.
+    pub struct FrameIdx;
+);
 
 /// Which register an operand names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -281,7 +271,7 @@ impl MFunction {
     /// A new virtual register of class `rc`.
     pub fn new_vreg(&mut self, rc: RegClass) -> VReg {
         self.vregs.push(Some(rc));
-        VReg(self.vregs.len() as u32 - 1)
+        VReg::new(self.vregs.len() - 1)
     }
 
     pub fn class_of(&self, v: VReg) -> Option<RegClass> {

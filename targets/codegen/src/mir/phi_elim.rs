@@ -28,57 +28,37 @@ pub fn eliminate_phis(f: &mut MFunction, instrs: &InstrSet) -> usize {
         if n_phis == 0 {
             continue;
         }
-        let phis: Vec<MInst> = f.blocks[bi].insts.drain(..n_phis).collect();
-        let mut top: Vec<MInst> = Vec::with_capacity(n_phis);
-        for phi in phis {
+        // Each PHI is replaced in place by its copy (no shifting of the
+        // block: on large functions that memory traffic dominates).
+        let mut malformed = Vec::new();
+        for k in 0..n_phis {
             count += 1;
-            let Some(def) = phi.ops.first().and_then(Operand::reg).cloned() else {
-                continue;
-            };
-            let Some(d) = def.vreg() else { continue };
-            let Some(rc) = f.class_of(d) else { continue };
-            let inc = f.new_vreg(rc);
-            let mut def_op = RegOperand::def_of(RegRef::Virt(d), None);
-            def_op.dead = def.dead;
-            let mut copy = MInst::new(
-                instrs.copy,
-                vec![
-                    Operand::Reg(def_op),
-                    Operand::Reg(RegOperand::use_of(RegRef::Virt(inc), None)),
-                ],
+            let phi = std::mem::replace(
+                &mut f.blocks[bi].insts[k],
+                MInst::new(instrs.implicit_def, Vec::new()),
             );
-            copy.span = phi.span.clone();
-            top.push(copy);
-            for pair in phi.ops[1..].chunks(2) {
-                let (Some(Operand::Reg(v)), Some(Operand::Block(p))) = (pair.first(), pair.get(1))
-                else {
-                    continue;
-                };
-                let Some(list) = at_end.get_mut(p.index()) else {
-                    continue;
-                };
-                let dst = Operand::Reg(RegOperand::def_of(RegRef::Virt(inc), None));
-                let inst = if v.undef {
-                    MInst::new(instrs.implicit_def, vec![dst])
-                } else {
-                    let mut src = RegOperand::use_of(v.reg, v.sub);
-                    src.kill = false;
-                    MInst::new(instrs.copy, vec![dst, Operand::Reg(src)])
-                };
-                list.push(inst);
+            match phi_copy(f, instrs, phi, &mut at_end) {
+                Some(copy) => f.blocks[bi].insts[k] = copy,
+                None => malformed.push(k),
             }
         }
-        f.blocks[bi].insts.splice(0..0, top);
+        // A PHI without a virtual def of known class is dropped.
+        for k in malformed.into_iter().rev() {
+            f.blocks[bi].insts.remove(k);
+        }
     }
     for (bi, copies) in at_end.into_iter().enumerate() {
         if copies.is_empty() {
             continue;
         }
         let insts = &mut f.blocks[bi].insts;
-        let term = insts
-            .iter()
-            .position(|i| instrs.get(i.opcode).is_some_and(|d| d.is_terminator))
-            .unwrap_or(insts.len());
+        // Before the terminators, found from the end (not by reading the
+        // whole block).
+        let is_term = |i: &MInst| instrs.get(i.opcode).is_some_and(|d| d.is_terminator);
+        let mut term = insts.len();
+        while term > 0 && is_term(&insts[term - 1]) {
+            term -= 1;
+        }
         insts.splice(term..term, copies);
     }
     f.props.no_phis = true;
@@ -86,4 +66,47 @@ pub fn eliminate_phis(f: &mut MFunction, instrs: &InstrSet) -> usize {
         f.props.ssa = false;
     }
     count
+}
+
+/// The copy that replaces `phi` at the top of its block (`%d = COPY %inc`,
+/// `%inc` fresh), with the copies into `%inc` queued for the end of each
+/// predecessor; `None` for a PHI without a virtual def of known class.
+fn phi_copy(
+    f: &mut MFunction,
+    instrs: &InstrSet,
+    phi: MInst,
+    at_end: &mut [Vec<MInst>],
+) -> Option<MInst> {
+    let def = phi.ops.first().and_then(Operand::reg).cloned()?;
+    let d = def.vreg()?;
+    let rc = f.class_of(d)?;
+    let inc = f.new_vreg(rc);
+    let mut def_op = RegOperand::def_of(RegRef::Virt(d), None);
+    def_op.dead = def.dead;
+    let mut copy = MInst::new(
+        instrs.copy,
+        vec![
+            Operand::Reg(def_op),
+            Operand::Reg(RegOperand::use_of(RegRef::Virt(inc), None)),
+        ],
+    );
+    copy.span = phi.span.clone();
+    for pair in phi.ops[1..].chunks(2) {
+        let (Some(Operand::Reg(v)), Some(Operand::Block(p))) = (pair.first(), pair.get(1)) else {
+            continue;
+        };
+        let Some(list) = at_end.get_mut(p.index()) else {
+            continue;
+        };
+        let dst = Operand::Reg(RegOperand::def_of(RegRef::Virt(inc), None));
+        let inst = if v.undef {
+            MInst::new(instrs.implicit_def, vec![dst])
+        } else {
+            let mut src = RegOperand::use_of(v.reg, v.sub);
+            src.kill = false;
+            MInst::new(instrs.copy, vec![dst, Operand::Reg(src)])
+        };
+        list.push(inst);
+    }
+    Some(copy)
 }

@@ -25,6 +25,18 @@ pub fn lower_two_address<R: RegisterInfo>(
 ) -> Result<usize, Diag> {
     let mut copies = 0;
     for bi in 0..f.blocks.len() {
+        // Most blocks have nothing to lower: leave them where they are
+        // (rebuilding every block moves the whole function through memory).
+        let has_work = f.blocks[bi].insts.iter().any(|inst| {
+            instrs.get(inst.opcode).map(|d| d.sem) == Some(Sem::RegSequence)
+                || inst
+                    .ops
+                    .iter()
+                    .any(|o| o.reg().is_some_and(|r| r.tied_def.is_some()))
+        });
+        if !has_work {
+            continue;
+        }
         let old = std::mem::take(&mut f.blocks[bi].insts);
         let mut out: Vec<MInst> = Vec::with_capacity(old.len());
         for inst in old {

@@ -812,3 +812,29 @@ fn help(code: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// Checks that no virtual register of `f` is wider than `max` bits: what
+/// legalization promises (every value split into limbs of at most the
+/// target's ALU width).
+pub fn verify_legal_widths<R: RegisterInfo>(f: &MFunction, ri: &R, max: u32) -> Vec<Diag> {
+    let t = ri.tables();
+    let mut out = Vec::new();
+    for (v, rc) in f.vregs.iter().enumerate() {
+        let Some(rc) = rc else { continue };
+        let w = crate::mir::widths::class_width(ri, *rc).unwrap_or(0);
+        if w > max {
+            out.push(
+                Diag::unlocated(
+                    "mir::wide-value",
+                    format!(
+                        "%{v} of @{} has class {} ({w} bits) after legalization, wider than {max} bits",
+                        f.name,
+                        t.class_name(*rc)
+                    ),
+                )
+                .help("legalization must split every value into 32-bit limbs"),
+            );
+        }
+    }
+    out
+}

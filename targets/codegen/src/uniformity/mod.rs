@@ -134,6 +134,10 @@ struct Analysis<'f> {
     f: &'f Function,
     cfg: Cfg,
     users: Vec<Vec<InstId>>,
+    /// Each block's position in reverse post-order.
+    rpo_pos: Vec<usize>,
+    /// Scratch labels of [`Analysis::sync_joins`], `None` outside a call.
+    label: Vec<Option<BlockId>>,
     result: Uniformity,
     work: VecDeque<Event>,
 }
@@ -153,10 +157,17 @@ impl<'f> Analysis<'f> {
             }
         }
         let n = f.blocks.len();
+        let cfg = Cfg::new(f);
+        let mut rpo_pos = vec![usize::MAX; n];
+        for (k, b) in cfg.rpo().iter().enumerate() {
+            rpo_pos[b.index()] = k;
+        }
         Analysis {
             f,
-            cfg: Cfg::new(f),
+            cfg,
             users,
+            rpo_pos,
+            label: vec![None; n],
             result: Uniformity {
                 values: vec![None; f.values.len()],
                 insts: vec![None; f.insts.len()],
@@ -248,9 +259,16 @@ impl<'f> Analysis<'f> {
                 }
             }
         }
-        // Cycles lanes may leave in different iterations.
-        let cycles = self.cfg.cycles().to_vec();
-        for c in &cycles {
+        // Cycles lanes may leave in different iterations: those holding
+        // the branch, and irreducible ones entered from the region.
+        let relevant: Vec<usize> = (0..self.cfg.cycles().len())
+            .filter(|&k| {
+                let c = &self.cfg.cycles()[k];
+                c.contains(b) || c.is_irreducible()
+            })
+            .collect();
+        for k in relevant {
+            let c = &self.cfg.cycles()[k];
             let exits_divergently = c.contains(b)
                 && match stop {
                     Some(PostDom::Block(p)) => !c.contains(p),
@@ -258,8 +276,9 @@ impl<'f> Analysis<'f> {
                 };
             let irregular_entry = c.is_irreducible()
                 && (c.contains(b) || c.headers.iter().any(|h| region.contains(h)));
+            let headers = c.headers.clone();
             if irregular_entry {
-                for h in &c.headers {
+                for h in &headers {
                     for &i in &f.block(*h).insts {
                         if let Op::Phi { .. } = f.inst(i).op {
                             self.mark_inst(i, Reason::IrreducibleEntry { header: *h });
@@ -268,34 +287,48 @@ impl<'f> Analysis<'f> {
                 }
             }
             if exits_divergently || irregular_entry {
-                self.divergent_exit(c);
+                self.divergent_exit(k);
             }
         }
     }
 
-    /// Uses outside `c` of values defined in `c` are divergent.
-    fn divergent_exit(&mut self, c: &crate::ir::cfg::Cycle) {
+    /// Uses outside cycle `k` of values defined in it are divergent.
+    fn divergent_exit(&mut self, k: usize) {
         let f = self.f;
+        let c = &self.cfg.cycles()[k];
         let header = c.headers.first().copied().unwrap_or(BlockId(0));
         if !self.result.divergent_exits.insert(header) {
             return;
         }
-        for i in f.inst_ids() {
-            let inst = f.inst(i);
-            if c.contains(inst.block) {
-                continue;
+        // The users outside the cycle of values defined inside, in
+        // instruction order.
+        let mut outside: BTreeSet<InstId> = BTreeSet::new();
+        for &blk in &c.blocks {
+            for &i in &f.block(blk).insts {
+                let Some(r) = f.inst(i).result else { continue };
+                for &u in self.users.get(r.index()).map_or(&[][..], Vec::as_slice) {
+                    if !c.contains(f.inst(u).block) {
+                        outside.insert(u);
+                    }
+                }
             }
-            for o in inst.op.operands() {
+        }
+        let mut marks = Vec::new();
+        for i in outside {
+            for o in f.inst(i).op.operands() {
                 let Some(v) = o.value() else { continue };
                 let defined_inside = match f.value(v).kind {
                     ValueKind::Inst(d) => c.contains(f.inst(d).block),
                     ValueKind::Arg(_) => false,
                 };
                 if defined_inside {
-                    self.mark_inst(i, Reason::Temporal { header, value: v });
+                    marks.push((i, v));
                     break;
                 }
             }
+        }
+        for (i, v) in marks {
+            self.mark_inst(i, Reason::Temporal { header, value: v });
         }
     }
 
@@ -303,7 +336,7 @@ impl<'f> Analysis<'f> {
     /// post-dominator `stop` (which is included), and among them the join
     /// points: blocks reached with the labels of two different successors.
     fn sync_joins(
-        &self,
+        &mut self,
         b: BlockId,
         stop: Option<PostDom>,
     ) -> (BTreeSet<BlockId>, BTreeSet<BlockId>) {
@@ -320,14 +353,13 @@ impl<'f> Analysis<'f> {
             }
             stack.extend(self.cfg.succs(x).iter().copied());
         }
-        let order: Vec<BlockId> = self
-            .cfg
-            .rpo()
+        let mut order: Vec<BlockId> = region
             .iter()
             .copied()
-            .filter(|x| region.contains(x))
+            .filter(|x| self.rpo_pos[x.index()] != usize::MAX)
             .collect();
-        let mut label: Vec<Option<BlockId>> = vec![None; self.cfg.num_blocks()];
+        order.sort_by_key(|x| self.rpo_pos[x.index()]);
+        let mut label = std::mem::take(&mut self.label);
         let mut joins = BTreeSet::new();
         // Labels only move from unset to a successor's label to the block's
         // own (join) label, so this settles; the bound is a safety net.
@@ -361,6 +393,10 @@ impl<'f> Analysis<'f> {
                 break;
             }
         }
+        for x in &region {
+            label[x.index()] = None;
+        }
+        self.label = label;
         (region, joins)
     }
 }

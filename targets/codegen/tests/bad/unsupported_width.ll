@@ -1,3 +1,3 @@
-define i24 @f(i24 %a) {
-  ret i24 %a
+define i512 @f(i512 %a) {
+  ret i512 %a
 }

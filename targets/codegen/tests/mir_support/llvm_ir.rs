@@ -359,7 +359,7 @@ impl<R: RegisterInfo> Tr<'_, R> {
     }
 
     fn inst(&mut self, i: &MInst, sem: Sem, out: &mut Vec<String>) -> Result<(), String> {
-        use regdesc_codegen::mir::instr::{BinOp, CmpOp};
+        use regdesc_codegen::mir::instr::{BinOp, IntPredicate};
         match sem {
             Sem::Nop => return Ok(()),
             Sem::Copy => {
@@ -447,13 +447,12 @@ impl<R: RegisterInfo> Tr<'_, R> {
                     return Err("a compare of different widths".into());
                 }
                 let ta = ir_width(a.width)?;
-                let pred = match op {
-                    CmpOp::Eq => "eq",
-                    CmpOp::Ne => "ne",
-                    CmpOp::Ult => "ult",
-                    CmpOp::Slt => "slt",
-                };
-                if op == CmpOp::Slt && a.width < ta {
+                let pred = op.name();
+                let signed = matches!(
+                    op,
+                    IntPredicate::Sgt | IntPredicate::Sge | IntPredicate::Slt | IntPredicate::Sle
+                );
+                if signed && a.width < ta {
                     // The sign bit to the top of the IR type.
                     for x in [&mut a, &mut b] {
                         let s = self.fresh();

@@ -689,7 +689,7 @@ impl FnBuilder {
             params,
             values,
             blocks,
-            insts: self.insts,
+            insts: self.insts.into(),
             span,
         })
     }

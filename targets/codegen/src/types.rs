@@ -3,13 +3,16 @@
 
 use std::fmt;
 
-/// The integer widths the subset accepts.
+/// The widest integer the subset accepts (`i1` to `i256`, any width).
+pub const MAX_INT_WIDTH: u16 = 256;
+
+/// The usual integer widths (random tests draw from them).
 pub const INT_WIDTHS: [u16; 7] = [1, 8, 16, 32, 64, 128, 256];
 
 /// A scalar type: what a vector element can be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scalar {
-    /// `iN`, `N` one of [`INT_WIDTHS`].
+    /// `iN`, `N` from 1 to [`MAX_INT_WIDTH`].
     Int(u16),
     Half,
     Float,

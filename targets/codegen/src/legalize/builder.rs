@@ -1,0 +1,442 @@
+//! Building generic machine IR: one method per generic limb opcode, with
+//! the folding every lowering wants (constants, identities), so that
+//! known-zero limbs cost nothing.
+
+use regdesc_runtime::RegClass;
+
+use crate::ir::{BinOp, FBinOp, IntPredicate};
+use crate::legalize::{LegalizeError, Limb};
+use crate::mir::instr::FloatFmt;
+use crate::mir::{
+    InstrSet, MBlock, MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, VReg,
+};
+use regdesc_runtime::Reg;
+
+/// The generic opcodes the legalizer emits, looked up once.
+#[derive(Clone, Debug)]
+pub struct GenericOps {
+    pub copy: Opcode,
+    pub phi: Opcode,
+    pub movi: Opcode,
+    pub bin: [Opcode; 9],
+    pub icmp: [Opcode; 10],
+    pub select: Opcode,
+    pub br: Opcode,
+    pub brcond: Opcode,
+    pub ret: Opcode,
+    pub uaddo: Opcode,
+    pub uadde: Opcode,
+    pub usubo: Opcode,
+    pub usube: Opcode,
+    pub umulh: Opcode,
+    pub smulh: Opcode,
+    pub mad64: Opcode,
+    pub zext_inreg: Opcode,
+    pub sext_inreg: Opcode,
+    pub load: Opcode,
+    pub store: Opcode,
+    pub workitem_id: Opcode,
+    pub workgroup_id: Opcode,
+    pub workgroup_size: Opcode,
+    /// FADD, FSUB, FMUL by F16, F32.
+    pub float: [[Opcode; 2]; 3],
+}
+
+pub(crate) const BIN_OPS: [BinOp; 9] = [
+    BinOp::Add,
+    BinOp::Sub,
+    BinOp::Mul,
+    BinOp::And,
+    BinOp::Or,
+    BinOp::Xor,
+    BinOp::Shl,
+    BinOp::LShr,
+    BinOp::AShr,
+];
+
+impl GenericOps {
+    /// The generic opcodes of `instrs` (every set built from
+    /// [`InstrSet::generic`] has them).
+    pub fn of(instrs: &InstrSet) -> Result<GenericOps, LegalizeError> {
+        let op = |name: &str| {
+            instrs
+                .by_name(name)
+                .ok_or_else(|| LegalizeError::MissingOpcode(name.to_string()))
+        };
+        let mut bin = [Opcode(0); 9];
+        for (k, b) in BIN_OPS.iter().enumerate() {
+            bin[k] = op(&b.name().to_uppercase())?;
+        }
+        let mut icmp = [Opcode(0); 10];
+        for (k, p) in IntPredicate::ALL.iter().enumerate() {
+            icmp[k] = op(&format!("G_ICMP_{}", p.name().to_uppercase()))?;
+        }
+        let mut float = [[Opcode(0); 2]; 3];
+        for (k, f) in ["FADD", "FSUB", "FMUL"].iter().enumerate() {
+            float[k] = [op(&format!("G_{f}_F16"))?, op(&format!("G_{f}_F32"))?];
+        }
+        Ok(GenericOps {
+            copy: instrs.copy,
+            phi: instrs.phi,
+            movi: op("MOVI")?,
+            bin,
+            icmp,
+            select: op("SELECT")?,
+            br: op("BR")?,
+            brcond: op("BRCOND")?,
+            ret: op("RET")?,
+            uaddo: op("G_UADDO")?,
+            uadde: op("G_UADDE")?,
+            usubo: op("G_USUBO")?,
+            usube: op("G_USUBE")?,
+            umulh: op("G_UMULH")?,
+            smulh: op("G_SMULH")?,
+            mad64: op("G_MAD64")?,
+            zext_inreg: op("G_ZEXT_INREG")?,
+            sext_inreg: op("G_SEXT_INREG")?,
+            load: op("G_LOAD")?,
+            store: op("G_STORE")?,
+            workitem_id: op("G_WORKITEM_ID")?,
+            workgroup_id: op("G_WORKGROUP_ID")?,
+            workgroup_size: op("G_WORKGROUP_SIZE")?,
+            float,
+        })
+    }
+}
+
+fn def(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
+}
+
+fn use_(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
+}
+
+/// Builds generic machine IR into one function, block by block. Values
+/// are [`Limb`]s: a register or a known 32-bit constant.
+pub struct MirBuilder<'a> {
+    pub f: MFunction,
+    pub ops: GenericOps,
+    pub instrs: &'a InstrSet,
+    /// The block instructions go into.
+    pub block: MBlockId,
+    /// Whether new values are uniform (chooses their class).
+    pub uniform: bool,
+    /// Class of per-lane and of uniform 32-bit values.
+    classes: [RegClass; 2],
+}
+
+impl<'a> MirBuilder<'a> {
+    pub fn new(
+        name: &str,
+        blocks: usize,
+        instrs: &'a InstrSet,
+        per_lane: RegClass,
+        uniform: RegClass,
+    ) -> Result<MirBuilder<'a>, LegalizeError> {
+        let mut f = MFunction::new(name);
+        f.blocks = vec![MBlock::default(); blocks.max(1)];
+        Ok(MirBuilder {
+            f,
+            ops: GenericOps::of(instrs)?,
+            instrs,
+            block: MBlockId(0),
+            uniform: false,
+            classes: [per_lane, uniform],
+        })
+    }
+
+    /// A new 32-bit register in the current uniformity's class.
+    pub fn new_reg(&mut self) -> VReg {
+        let rc = self.classes[usize::from(self.uniform)];
+        self.f.new_vreg(rc)
+    }
+
+    /// Appends an instruction to the current block.
+    pub fn push(&mut self, op: Opcode, ops: Vec<Operand>) {
+        self.f.blocks[self.block.index()]
+            .insts
+            .push(MInst::new(op, ops));
+    }
+
+    /// Inserts an instruction into `b` before its terminator.
+    pub fn insert_before_terminator(&mut self, b: MBlockId, inst: MInst) {
+        let insts = &mut self.f.blocks[b.index()].insts;
+        let at = insts.len().saturating_sub(1);
+        insts.insert(at, inst);
+    }
+
+    /// `l` in a register (a constant gets a `MOVI`).
+    pub fn reg(&mut self, l: Limb) -> VReg {
+        match l {
+            Limb::Reg(v) => v,
+            Limb::Const(c) => {
+                let d = self.new_reg();
+                self.push(self.ops.movi, vec![def(d), Operand::Imm(i128::from(c))]);
+                d
+            }
+        }
+    }
+
+    fn op1(&mut self, op: Opcode, srcs: &[Limb], imms: &[i128]) -> Limb {
+        let mut ops = Vec::with_capacity(1 + srcs.len() + imms.len());
+        let d = self.new_reg();
+        ops.push(def(d));
+        for s in srcs {
+            let r = self.reg(*s);
+            ops.push(use_(r));
+        }
+        ops.extend(imms.iter().map(|i| Operand::Imm(*i)));
+        self.push(op, ops);
+        Limb::Reg(d)
+    }
+
+    fn op2(&mut self, op: Opcode, srcs: &[Limb]) -> (Limb, Limb) {
+        let (d0, d1) = (self.new_reg(), self.new_reg());
+        let mut ops = vec![def(d0), def(d1)];
+        for s in srcs {
+            let r = self.reg(*s);
+            ops.push(use_(r));
+        }
+        self.push(op, ops);
+        (Limb::Reg(d0), Limb::Reg(d1))
+    }
+
+    /// A 32-bit operation (shift amounts modulo 32).
+    pub fn bin(&mut self, op: BinOp, a: Limb, b: Limb) -> Limb {
+        use Limb::Const as C;
+        match (op, a, b) {
+            (_, C(x), C(y)) => return C(fold(op, x, y)),
+            (BinOp::Add | BinOp::Or | BinOp::Xor, C(0), x)
+            | (
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Or
+                | BinOp::Xor
+                | BinOp::Shl
+                | BinOp::LShr
+                | BinOp::AShr,
+                x,
+                C(0),
+            )
+            | (BinOp::Mul, x, C(1))
+            | (BinOp::Mul, C(1), x)
+            | (BinOp::And, x, C(u32::MAX))
+            | (BinOp::And, C(u32::MAX), x) => return x,
+            (BinOp::Mul | BinOp::And, C(0), _)
+            | (BinOp::Mul | BinOp::And, _, C(0))
+            | (BinOp::Shl | BinOp::LShr | BinOp::AShr, C(0), _) => return C(0),
+            _ => {}
+        }
+        let k = BIN_OPS.iter().position(|o| *o == op).unwrap_or(0);
+        self.op1(self.ops.bin[k], &[a, b], &[])
+    }
+
+    /// 1 when the predicate holds, else 0.
+    pub fn icmp(&mut self, p: IntPredicate, a: Limb, b: Limb) -> Limb {
+        if let (Limb::Const(x), Limb::Const(y)) = (a, b) {
+            let (sx, sy) = (x as i32, y as i32);
+            let r = match p {
+                IntPredicate::Eq => x == y,
+                IntPredicate::Ne => x != y,
+                IntPredicate::Ugt => x > y,
+                IntPredicate::Uge => x >= y,
+                IntPredicate::Ult => x < y,
+                IntPredicate::Ule => x <= y,
+                IntPredicate::Sgt => sx > sy,
+                IntPredicate::Sge => sx >= sy,
+                IntPredicate::Slt => sx < sy,
+                IntPredicate::Sle => sx <= sy,
+            };
+            return Limb::Const(u32::from(r));
+        }
+        let k = IntPredicate::ALL.iter().position(|q| *q == p).unwrap_or(0);
+        self.op1(self.ops.icmp[k], &[a, b], &[])
+    }
+
+    /// `c ? a : b` (`c` is 0 or 1).
+    pub fn select(&mut self, c: Limb, a: Limb, b: Limb) -> Limb {
+        match c {
+            Limb::Const(0) => b,
+            Limb::Const(_) => a,
+            _ if a == b => a,
+            _ => self.op1(self.ops.select, &[c, a, b], &[]),
+        }
+    }
+
+    /// Sum and carry (0 or 1).
+    pub fn uaddo(&mut self, a: Limb, b: Limb) -> (Limb, Limb) {
+        match (a, b) {
+            (Limb::Const(x), Limb::Const(y)) => {
+                let (s, c) = x.overflowing_add(y);
+                (Limb::Const(s), Limb::Const(u32::from(c)))
+            }
+            (x, Limb::Const(0)) | (Limb::Const(0), x) => (x, Limb::Const(0)),
+            _ => self.op2(self.ops.uaddo, &[a, b]),
+        }
+    }
+
+    /// Sum with carry in, and carry out.
+    pub fn uadde(&mut self, a: Limb, b: Limb, c: Limb) -> (Limb, Limb) {
+        match c {
+            Limb::Const(0) => self.uaddo(a, b),
+            _ => match (a, b) {
+                (Limb::Const(0), Limb::Const(0)) => (c, Limb::Const(0)),
+                _ => self.op2(self.ops.uadde, &[a, b, c]),
+            },
+        }
+    }
+
+    /// Difference and borrow (0 or 1).
+    pub fn usubo(&mut self, a: Limb, b: Limb) -> (Limb, Limb) {
+        match (a, b) {
+            (Limb::Const(x), Limb::Const(y)) => {
+                let (s, c) = x.overflowing_sub(y);
+                (Limb::Const(s), Limb::Const(u32::from(c)))
+            }
+            (x, Limb::Const(0)) => (x, Limb::Const(0)),
+            _ => self.op2(self.ops.usubo, &[a, b]),
+        }
+    }
+
+    /// Difference with borrow in, and borrow out.
+    pub fn usube(&mut self, a: Limb, b: Limb, c: Limb) -> (Limb, Limb) {
+        match c {
+            Limb::Const(0) => self.usubo(a, b),
+            _ => self.op2(self.ops.usube, &[a, b, c]),
+        }
+    }
+
+    /// `a * b + (chi:clo)` as (low, high) 32-bit halves.
+    pub fn mad64(&mut self, a: Limb, b: Limb, clo: Limb, chi: Limb) -> (Limb, Limb) {
+        match (a, b) {
+            (Limb::Const(0), _) | (_, Limb::Const(0)) => (clo, chi),
+            (Limb::Const(x), Limb::Const(y)) => {
+                if let (Limb::Const(l), Limb::Const(h)) = (clo, chi) {
+                    let r = u64::from(x) * u64::from(y) + (u64::from(l) | (u64::from(h) << 32));
+                    return (Limb::Const(r as u32), Limb::Const((r >> 32) as u32));
+                }
+                self.op2(self.ops.mad64, &[a, b, clo, chi])
+            }
+            _ => self.op2(self.ops.mad64, &[a, b, clo, chi]),
+        }
+    }
+
+    /// The high 32 bits of the unsigned product.
+    pub fn umulh(&mut self, a: Limb, b: Limb) -> Limb {
+        match (a, b) {
+            (Limb::Const(0), _)
+            | (_, Limb::Const(0))
+            | (Limb::Const(1), _)
+            | (_, Limb::Const(1)) => Limb::Const(0),
+            (Limb::Const(x), Limb::Const(y)) => {
+                Limb::Const(((u64::from(x) * u64::from(y)) >> 32) as u32)
+            }
+            _ => self.op1(self.ops.umulh, &[a, b], &[]),
+        }
+    }
+
+    /// The high 32 bits of the signed product.
+    pub fn smulh(&mut self, a: Limb, b: Limb) -> Limb {
+        self.op1(self.ops.smulh, &[a, b], &[])
+    }
+
+    /// The low `w` bits.
+    pub fn zext_inreg(&mut self, a: Limb, w: u32) -> Limb {
+        if w >= 32 {
+            return a;
+        }
+        match a {
+            Limb::Const(c) => Limb::Const(c & ((1u32 << w) - 1)),
+            _ => self.op1(self.ops.zext_inreg, &[a], &[i128::from(w)]),
+        }
+    }
+
+    /// Bit `w - 1` copied upwards.
+    pub fn sext_inreg(&mut self, a: Limb, w: u32) -> Limb {
+        if w >= 32 {
+            return a;
+        }
+        match a {
+            Limb::Const(c) => {
+                let sh = 32 - w;
+                Limb::Const((((c << sh) as i32) >> sh) as u32)
+            }
+            _ => self.op1(self.ops.sext_inreg, &[a], &[i128::from(w)]),
+        }
+    }
+
+    pub fn float(&mut self, op: FBinOp, fmt: FloatFmt, a: Limb, b: Limb) -> Limb {
+        let k = match op {
+            FBinOp::FAdd => 0,
+            FBinOp::FSub => 1,
+            FBinOp::FMul => 2,
+        };
+        let f = usize::from(fmt == FloatFmt::F32);
+        self.op1(self.ops.float[k][f], &[a, b], &[])
+    }
+
+    /// `n` bytes at address `hi:lo`, zero-extended.
+    pub fn load(&mut self, lo: Limb, hi: Limb, n: u32) -> Limb {
+        self.op1(self.ops.load, &[lo, hi], &[i128::from(n)])
+    }
+
+    /// The low `n` bytes of `v` at address `hi:lo`.
+    pub fn store(&mut self, v: Limb, lo: Limb, hi: Limb, n: u32) {
+        let ops: Vec<Operand> = [v, lo, hi]
+            .iter()
+            .map(|l| {
+                let r = self.reg(*l);
+                use_(r)
+            })
+            .chain([Operand::Imm(i128::from(n))])
+            .collect();
+        self.push(self.ops.store, ops);
+    }
+
+    /// A value with no operand (`G_WORKITEM_ID` ...).
+    pub fn nullary(&mut self, op: Opcode) -> Limb {
+        self.op1(op, &[], &[])
+    }
+
+    /// `%d = COPY $r`.
+    pub fn copy_from_phys(&mut self, r: Reg) -> Limb {
+        let d = self.new_reg();
+        self.push(
+            self.ops.copy,
+            vec![
+                def(d),
+                Operand::Reg(RegOperand::use_of(RegRef::Phys(r), None)),
+            ],
+        );
+        Limb::Reg(d)
+    }
+
+    /// `$r = COPY l`.
+    pub fn copy_to_phys(&mut self, r: Reg, l: Limb) {
+        let s = self.reg(l);
+        self.push(
+            self.ops.copy,
+            vec![
+                Operand::Reg(RegOperand::def_of(RegRef::Phys(r), None)),
+                use_(s),
+            ],
+        );
+    }
+}
+
+/// A 32-bit operation on constants (shift amounts modulo 32).
+pub(crate) fn fold(op: BinOp, x: u32, y: u32) -> u32 {
+    let sh = y % 32;
+    match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::And => x & y,
+        BinOp::Or => x | y,
+        BinOp::Xor => x ^ y,
+        BinOp::Shl => x << sh,
+        BinOp::LShr => x >> sh,
+        BinOp::AShr => ((x as i32) >> sh) as u32,
+    }
+}

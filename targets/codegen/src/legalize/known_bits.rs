@@ -1,0 +1,276 @@
+//! Known bits of integer values (LLVM's `computeKnownBits`, forward, one
+//! pass in reverse post-order).
+//!
+//! The hardware fact served: a 32x32 multiply is the expensive part of a
+//! wide multiply, and a zero-extended or masked factor has whole 32-bit
+//! limbs that are zero. Seed 002 (D124844) names this as a gap of LLVM's
+//! GlobalISel legalizer: it multiplied known-zero limbs. Here the
+//! legalizer turns every limb whose bits are all known into a constant,
+//! and the builder folds the partial products that vanish.
+//!
+//! Values are analysed once, in reverse post-order; a PHI (and anything
+//! computed from one before its inputs are seen) starts unknown, which is
+//! sound without iterating.
+
+use ruint::aliases::U256;
+
+use crate::ir::{BinOp, CastOp, Function, Op, OperandKind, Type, ValueId, ValueKind};
+use crate::value::Value;
+
+/// Bits known to be zero and known to be one (within the value's width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub width: u32,
+    pub zero: U256,
+    pub one: U256,
+}
+
+fn mask(w: u32) -> U256 {
+    if w >= 256 {
+        U256::MAX
+    } else {
+        (U256::from(1u8) << w as usize) - U256::from(1u8)
+    }
+}
+
+impl Known {
+    pub fn unknown(width: u32) -> Known {
+        Known {
+            width,
+            zero: U256::ZERO,
+            one: U256::ZERO,
+        }
+    }
+
+    pub fn constant(width: u32, v: U256) -> Known {
+        let m = mask(width);
+        Known {
+            width,
+            zero: !v & m,
+            one: v & m,
+        }
+    }
+
+    /// Bits `32k .. 32k + 32` when all are known (bits past the width are
+    /// zero).
+    pub fn limb(&self, k: usize) -> Option<u32> {
+        let lo = 32 * k;
+        if lo >= self.width as usize {
+            return Some(0);
+        }
+        let m = mask(self.width);
+        let known = (self.zero | self.one) | !m;
+        let limb_mask = U256::from(u32::MAX) << lo;
+        if known & limb_mask == limb_mask {
+            Some(((self.one >> lo) & U256::from(u32::MAX)).to::<u32>())
+        } else {
+            None
+        }
+    }
+
+    /// Number of high bits known to be zero.
+    fn leading_zeros(&self) -> u32 {
+        let mut n = 0;
+        while n < self.width && self.zero.bit((self.width - 1 - n) as usize) {
+            n += 1;
+        }
+        n
+    }
+
+    /// Number of low bits known to be zero.
+    fn trailing_zeros(&self) -> u32 {
+        let mut n = 0;
+        while n < self.width && self.zero.bit(n as usize) {
+            n += 1;
+        }
+        n
+    }
+
+    fn with_leading_zeros(width: u32, lz: u32) -> Known {
+        let lz = lz.min(width);
+        Known {
+            width,
+            zero: mask(width) & !mask(width - lz),
+            one: U256::ZERO,
+        }
+    }
+
+    fn meet(a: Known, b: Known) -> Known {
+        Known {
+            width: a.width,
+            zero: a.zero & b.zero,
+            one: a.one & b.one,
+        }
+    }
+}
+
+/// The known bits of every integer value of a function.
+#[derive(Clone, Debug)]
+pub struct KnownBits {
+    values: Vec<Option<Known>>,
+}
+
+impl KnownBits {
+    pub fn analyze(f: &Function, order: &[crate::ir::BlockId]) -> KnownBits {
+        let mut kb = KnownBits {
+            values: vec![None; f.values.len()],
+        };
+        for &b in order {
+            for &i in &f.block(b).insts {
+                let inst = f.inst(i);
+                let Some(r) = inst.result else { continue };
+                let Type::Int(w) = f.value(r).ty else {
+                    continue;
+                };
+                let k = kb.transfer(&inst.op, u32::from(w));
+                kb.values[r.index()] = Some(k);
+            }
+        }
+        kb
+    }
+
+    /// What is known of `v` (nothing for arguments and non-integers).
+    pub fn of(&self, f: &Function, v: ValueId) -> Known {
+        let w = match f.value(v).ty {
+            Type::Int(w) => u32::from(w),
+            _ => 0,
+        };
+        if let ValueKind::Arg(_) = f.value(v).kind {
+            return Known::unknown(w);
+        }
+        self.values
+            .get(v.index())
+            .copied()
+            .flatten()
+            .unwrap_or(Known::unknown(w))
+    }
+
+    fn operand(&self, o: &crate::ir::Operand) -> Known {
+        let w = match o.ty {
+            Type::Int(w) => u32::from(w),
+            _ => 0,
+        };
+        match &o.kind {
+            OperandKind::Const(Value::Int(c)) => Known::constant(w, c.bits()),
+            OperandKind::Const(_) => Known::unknown(w),
+            OperandKind::Value(v) => self
+                .values
+                .get(v.index())
+                .copied()
+                .flatten()
+                .filter(|k| k.width == w)
+                .unwrap_or(Known::unknown(w)),
+        }
+    }
+
+    fn transfer(&self, op: &Op, w: u32) -> Known {
+        let m = mask(w);
+        match op {
+            Op::Bin { op, lhs, rhs, .. } => {
+                let (a, b) = (self.operand(lhs), self.operand(rhs));
+                if a.width != w || b.width != w {
+                    return Known::unknown(w);
+                }
+                match op {
+                    BinOp::And => Known {
+                        width: w,
+                        zero: a.zero | b.zero,
+                        one: a.one & b.one,
+                    },
+                    BinOp::Or => Known {
+                        width: w,
+                        zero: a.zero & b.zero,
+                        one: a.one | b.one,
+                    },
+                    BinOp::Xor => Known {
+                        width: w,
+                        zero: (a.zero & b.zero) | (a.one & b.one),
+                        one: (a.zero & b.one) | (a.one & b.zero),
+                    },
+                    BinOp::Mul => {
+                        let lz = (a.leading_zeros() + b.leading_zeros()).saturating_sub(w);
+                        let tz = (a.trailing_zeros() + b.trailing_zeros()).min(w);
+                        let mut k = Known::with_leading_zeros(w, lz);
+                        k.zero |= mask(tz);
+                        k
+                    }
+                    BinOp::Add => {
+                        let lz = a.leading_zeros().min(b.leading_zeros()).saturating_sub(1);
+                        Known::with_leading_zeros(w, lz)
+                    }
+                    BinOp::Shl | BinOp::LShr => match b.limb(0).filter(|_| b.width <= 32) {
+                        Some(s) if s < w => {
+                            let s = s as usize;
+                            if *op == BinOp::Shl {
+                                Known {
+                                    width: w,
+                                    zero: ((a.zero << s) | mask(s as u32)) & m,
+                                    one: (a.one << s) & m,
+                                }
+                            } else {
+                                Known {
+                                    width: w,
+                                    zero: (a.zero >> s) | (m & !(m >> s)),
+                                    one: a.one >> s,
+                                }
+                            }
+                        }
+                        _ if *op == BinOp::LShr => Known::with_leading_zeros(w, a.leading_zeros()),
+                        _ => Known::unknown(w),
+                    },
+                    _ => Known::unknown(w),
+                }
+            }
+            Op::Cast { op, val, .. } => {
+                let a = self.operand(val);
+                match op {
+                    CastOp::ZExt if a.width > 0 && a.width <= w => Known {
+                        width: w,
+                        zero: a.zero | (m & !mask(a.width)),
+                        one: a.one,
+                    },
+                    CastOp::Trunc if a.width >= w => Known {
+                        width: w,
+                        zero: a.zero & m,
+                        one: a.one & m,
+                    },
+                    CastOp::SExt if a.width > 0 && a.width <= w => {
+                        let sign = a.width - 1;
+                        let high = m & !mask(a.width);
+                        if a.zero.bit(sign as usize) {
+                            Known {
+                                width: w,
+                                zero: a.zero | high,
+                                one: a.one,
+                            }
+                        } else if a.one.bit(sign as usize) {
+                            Known {
+                                width: w,
+                                zero: a.zero,
+                                one: a.one | high,
+                            }
+                        } else {
+                            Known {
+                                width: w,
+                                zero: a.zero,
+                                one: a.one,
+                            }
+                        }
+                    }
+                    _ => Known::unknown(w),
+                }
+            }
+            Op::Select {
+                on_true, on_false, ..
+            } => {
+                let (a, b) = (self.operand(on_true), self.operand(on_false));
+                if a.width == w && b.width == w {
+                    Known::meet(a, b)
+                } else {
+                    Known::unknown(w)
+                }
+            }
+            _ => Known::unknown(w),
+        }
+    }
+}

@@ -1,0 +1,619 @@
+//! The translation itself: each IR instruction to generic limb code.
+
+use std::collections::HashSet;
+
+use crate::ir::{
+    BinOp, BlockId, Builtin, CastOp, Function, InstId, IntPredicate, Op, Operand, OperandKind,
+    Scalar, Span, Type, ValueId,
+};
+use crate::legalize::known_bits::KnownBits;
+use crate::legalize::mul::{lower_generic, MulPlan};
+use crate::legalize::wide::{self, limbs_of};
+use crate::legalize::{words_of, LegalizeError, Limb, MirBuilder};
+use crate::mir::instr::FloatFmt;
+use crate::mir::{MBlockId, MFunction, MInst, Operand as MOperand, RegOperand, RegRef};
+use crate::target::{Target, WordLoc};
+use crate::uniformity::Uniformity;
+use crate::value::Value;
+
+type Res<T> = Result<T, LegalizeError>;
+
+/// Legalizes `f` for `target`: generic machine IR in SSA form whose
+/// values are 32-bit registers of the target's classes.
+pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MFunction> {
+    let abi = target.abi(f)?;
+    let order = reverse_post_order(f);
+    let kb = KnownBits::analyze(f, &order);
+    let b = MirBuilder::new(
+        &f.name,
+        f.blocks.len(),
+        target.instrs(),
+        target.value_class(false),
+        target.value_class(true),
+    )?;
+    let mut cx = Lower {
+        f,
+        target,
+        uni,
+        kb,
+        b,
+        vals: vec![None; f.values.len()],
+        fused: fusable_muls(f),
+        phis: Vec::new(),
+    };
+    // Arguments: copies out of the registers the calling convention names.
+    for (p, locs) in f.params.iter().zip(&abi.args) {
+        cx.b.uniform = uni.is_uniform(*p);
+        let limbs = locs
+            .iter()
+            .map(|WordLoc::Reg(r)| cx.b.copy_from_phys(*r))
+            .collect();
+        cx.vals[p.index()] = Some(limbs);
+    }
+    // Unreachable blocks after the reachable ones (a flag per block: a
+    // search of `order` for each block is quadratic).
+    let mut reached = vec![false; f.blocks.len()];
+    for b in &order {
+        reached[b.index()] = true;
+    }
+    let rest: Vec<BlockId> = f.block_ids().filter(|b| !reached[b.index()]).collect();
+    for bid in order.iter().chain(&rest) {
+        cx.b.block = MBlockId(bid.0);
+        for &i in &f.block(*bid).insts {
+            cx.inst(i, &abi.ret)?;
+        }
+    }
+    cx.fill_phis()?;
+    let mut out = cx.b.f;
+    out.props.ssa = true;
+    Ok(out)
+}
+
+fn reverse_post_order(f: &Function) -> Vec<BlockId> {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut post = Vec::new();
+    let mut stack = vec![(f.entry(), 0usize)];
+    if f.blocks.is_empty() {
+        return post;
+    }
+    seen[0] = true;
+    while let Some((b, k)) = stack.pop() {
+        let succs = f.successors(b);
+        if let Some(&s) = succs.get(k) {
+            stack.push((b, k + 1));
+            if !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}
+
+/// Multiplies wider than 32 bits whose only use is an `add` of the same
+/// type: they are lowered as part of the add (a multiply-add cascade).
+fn fusable_muls(f: &Function) -> HashSet<ValueId> {
+    let mut uses = vec![0u32; f.values.len()];
+    for inst in &f.insts {
+        for o in inst.op.operands() {
+            if let Some(v) = o.value() {
+                uses[v.index()] += 1;
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for inst in &f.insts {
+        let Op::Bin {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+            ..
+        } = &inst.op
+        else {
+            continue;
+        };
+        if !matches!(lhs.ty, Type::Int(w) if w > 32) {
+            continue;
+        }
+        for o in [lhs, rhs] {
+            let Some(v) = o.value() else { continue };
+            let is_mul = f
+                .def_inst(v)
+                .is_some_and(|d| matches!(f.inst(d).op, Op::Bin { op: BinOp::Mul, .. }));
+            if is_mul && uses[v.index()] == 1 && Some(v) != inst.result {
+                out.insert(v);
+                break;
+            }
+        }
+    }
+    out
+}
+
+struct Lower<'a, T: Target> {
+    f: &'a Function,
+    target: &'a T,
+    uni: &'a Uniformity,
+    kb: KnownBits,
+    b: MirBuilder<'a>,
+    vals: Vec<Option<Vec<Limb>>>,
+    fused: HashSet<ValueId>,
+    /// PHIs to complete: (block, instruction index, IR instruction).
+    phis: Vec<(MBlockId, usize, InstId)>,
+}
+
+impl<T: Target> Lower<'_, T> {
+    fn get(&mut self, o: &Operand) -> Res<Vec<Limb>> {
+        match &o.kind {
+            OperandKind::Const(c) => Ok(const_limbs(c, o.ty)),
+            OperandKind::Value(v) => {
+                self.vals[v.index()]
+                    .clone()
+                    .ok_or(LegalizeError::UnreachableUse {
+                        span: o.span.clone(),
+                    })
+            }
+        }
+    }
+
+    fn set(&mut self, v: ValueId, limbs: Vec<Limb>) {
+        // Every limb whose bits are all known is a constant.
+        let k = self.kb.of(self.f, v);
+        let limbs = if k.width > 0 {
+            limbs
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| k.limb(i).map_or(l, Limb::Const))
+                .collect()
+        } else {
+            limbs
+        };
+        self.vals[v.index()] = Some(limbs);
+    }
+
+    fn unsupported(&self, what: impl Into<String>, span: &Span) -> LegalizeError {
+        LegalizeError::Unsupported {
+            what: what.into(),
+            span: span.clone(),
+        }
+    }
+
+    fn inst(&mut self, i: InstId, ret_locs: &[WordLoc]) -> Res<()> {
+        let f = self.f;
+        let inst = f.inst(i);
+        self.b.uniform = match inst.result {
+            Some(r) => self.uni.is_uniform(r),
+            None => !self.uni.is_divergent_inst(i),
+        };
+        if let Some(r) = inst.result {
+            if self.fused.contains(&r) {
+                return Ok(());
+            }
+        }
+        let span = &inst.span;
+        let out = match &inst.op {
+            Op::Bin { op, lhs, rhs, .. } => self.bin(*op, lhs, rhs, span)?,
+            Op::FBin { op, lhs, rhs, .. } => {
+                let (x, y) = (self.get(lhs)?, self.get(rhs)?);
+                match lhs.ty {
+                    Type::Half => vec![self.b.float(*op, FloatFmt::F16, x[0], y[0])],
+                    Type::Float => vec![self.b.float(*op, FloatFmt::F32, x[0], y[0])],
+                    Type::Vec2(Scalar::Half) => {
+                        let (xe, ye) = (self.elements(&x, lhs.ty), self.elements(&y, lhs.ty));
+                        let e0 = self.b.float(*op, FloatFmt::F16, xe[0][0], ye[0][0]);
+                        let e1 = self.b.float(*op, FloatFmt::F16, xe[1][0], ye[1][0]);
+                        self.pack(vec![vec![e0], vec![e1]], lhs.ty)
+                    }
+                    t => return Err(self.unsupported(format!("`{}` on `{t}`", op.name()), span)),
+                }
+            }
+            Op::ICmp { pred, lhs, rhs } => {
+                let w = match lhs.ty {
+                    Type::Int(w) => u32::from(w),
+                    Type::Ptr => 64,
+                    t => return Err(self.unsupported(format!("`icmp` on `{t}`"), span)),
+                };
+                let (x, y) = (self.get(lhs)?, self.get(rhs)?);
+                vec![wide::icmp(&mut self.b, *pred, &x, &y, w)]
+            }
+            Op::Select {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let c = self.get(cond)?[0];
+                let (x, y) = (self.get(on_true)?, self.get(on_false)?);
+                x.iter()
+                    .zip(&y)
+                    .map(|(a, b)| self.b.select(c, *a, *b))
+                    .collect()
+            }
+            Op::Cast { op, val, to } => self.cast(*op, val, *to, span)?,
+            Op::ExtractElement { vec, index } => {
+                let v = self.get(vec)?;
+                let e = self.elements(&v, vec.ty);
+                let idx = self.get(index)?[0];
+                let c = self.b.icmp(IntPredicate::Ne, idx, Limb::Const(0));
+                e[0].iter()
+                    .zip(&e[1])
+                    .map(|(a, b)| self.b.select(c, *b, *a))
+                    .collect()
+            }
+            Op::InsertElement { vec, elt, index } => {
+                let v = self.get(vec)?;
+                let mut e = self.elements(&v, vec.ty);
+                let x = self.get(elt)?;
+                let idx = self.get(index)?[0];
+                let c = self.b.icmp(IntPredicate::Ne, idx, Limb::Const(0));
+                for (k, el) in e.iter_mut().enumerate() {
+                    let hit = if k == 0 {
+                        self.b.bin(BinOp::Xor, c, Limb::Const(1))
+                    } else {
+                        c
+                    };
+                    *el = el
+                        .iter()
+                        .zip(&x)
+                        .map(|(old, new)| self.b.select(hit, *new, *old))
+                        .collect();
+                }
+                self.pack(e, vec.ty)
+            }
+            Op::Phi { ty, .. } => {
+                let r = inst
+                    .result
+                    .ok_or_else(|| self.unsupported("a phi without a result", span))?;
+                let k = self.kb.of(f, r);
+                let mut limbs = Vec::new();
+                let mut first = None;
+                for n in 0..words_of(*ty) {
+                    if k.width > 0 {
+                        if let Some(c) = k.limb(n) {
+                            limbs.push(Limb::Const(c));
+                            continue;
+                        }
+                    }
+                    let d = self.b.new_reg();
+                    let at = self.b.f.blocks[self.b.block.index()].insts.len();
+                    first.get_or_insert(at);
+                    self.b.push(
+                        self.b.ops.phi,
+                        vec![MOperand::Reg(RegOperand::def_of(RegRef::Virt(d), None))],
+                    );
+                    limbs.push(Limb::Reg(d));
+                }
+                if let Some(at) = first {
+                    self.phis.push((self.b.block, at, i));
+                }
+                limbs
+            }
+            Op::Load { ty, ptr, .. } => {
+                let p = self.get(ptr)?;
+                let size = ty.store_size();
+                let mut out = Vec::new();
+                for k in 0..words_of(*ty) as u64 {
+                    let n = (size - 4 * k).min(4) as u32;
+                    let (lo, hi) = self.address(&p, 4 * k);
+                    out.push(self.b.load(lo, hi, n));
+                }
+                out
+            }
+            Op::Store { val, ptr, .. } => {
+                let p = self.get(ptr)?;
+                let v = self.get(val)?;
+                let size = val.ty.store_size();
+                for (k, l) in v.iter().enumerate() {
+                    let k = k as u64;
+                    let n = (size - 4 * k).min(4) as u32;
+                    let (lo, hi) = self.address(&p, 4 * k);
+                    self.b.store(*l, lo, hi, n);
+                }
+                Vec::new()
+            }
+            Op::Gep {
+                elem, base, index, ..
+            } => {
+                let p = self.get(base)?;
+                let Type::Int(w) = index.ty else {
+                    return Err(self.unsupported("a non-integer index", span));
+                };
+                let idx = self.get(index)?;
+                let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, true);
+                let size = elem.store_size();
+                let scale = vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
+                let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform);
+                self.mul(&plan)
+            }
+            Op::Call {
+                callee,
+                ret_ty,
+                args,
+            } => self.call(*callee, *ret_ty, args, span)?,
+            Op::Br { target } => {
+                self.b
+                    .push(self.b.ops.br, vec![MOperand::Block(MBlockId(target.0))]);
+                Vec::new()
+            }
+            Op::CondBr {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let c = self.get(cond)?[0];
+                let c = self.b.reg(c);
+                self.b.push(
+                    self.b.ops.brcond,
+                    vec![
+                        MOperand::Reg(RegOperand::use_of(RegRef::Virt(c), None)),
+                        MOperand::Block(MBlockId(on_true.0)),
+                        MOperand::Block(MBlockId(on_false.0)),
+                    ],
+                );
+                Vec::new()
+            }
+            Op::Ret { val } => {
+                let mut uses = Vec::new();
+                if let Some(v) = val {
+                    let limbs = self.get(v)?;
+                    for (l, WordLoc::Reg(r)) in limbs.iter().zip(ret_locs) {
+                        self.b.copy_to_phys(*r, *l);
+                        uses.push(MOperand::Reg(RegOperand::use_of(RegRef::Phys(*r), None)));
+                    }
+                }
+                self.b.push(self.b.ops.ret, uses);
+                Vec::new()
+            }
+        };
+        if let Some(r) = inst.result {
+            self.set(r, out);
+        }
+        Ok(())
+    }
+
+    fn mul(&mut self, plan: &MulPlan) -> Vec<Limb> {
+        match self.target.lower_mul(plan, &mut self.b) {
+            Some(r) => r,
+            None => lower_generic(plan, &mut self.b),
+        }
+    }
+
+    /// `p + offset` as (low, high) address limbs.
+    fn address(&mut self, p: &[Limb], offset: u64) -> (Limb, Limb) {
+        if offset == 0 {
+            return (p[0], p[1]);
+        }
+        let off = [
+            Limb::Const(offset as u32),
+            Limb::Const((offset >> 32) as u32),
+        ];
+        let a = wide::add(&mut self.b, p, &off, 64);
+        (a[0], a[1])
+    }
+
+    fn bin(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand, span: &Span) -> Res<Vec<Limb>> {
+        match lhs.ty {
+            Type::Int(w) => {
+                if op == BinOp::Add {
+                    // A fused multiply-add: the product is one operand.
+                    for (m, other) in [(lhs, rhs), (rhs, lhs)] {
+                        let Some(v) = m.value() else { continue };
+                        if !self.fused.contains(&v) {
+                            continue;
+                        }
+                        let Some(Op::Bin { lhs: a, rhs: b, .. }) =
+                            self.f.def_inst(v).map(|d| &self.f.inst(d).op)
+                        else {
+                            continue;
+                        };
+                        let (x, y, z) = (self.get(a)?, self.get(b)?, self.get(other)?);
+                        let uniform = self.uni.is_uniform(v);
+                        let plan = MulPlan::new(x, y, Some(z), limbs_of(u32::from(w)), uniform);
+                        let r = self.mul(&plan);
+                        return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
+                    }
+                }
+                let (x, y) = (self.get(lhs)?, self.get(rhs)?);
+                Ok(self.int_bin(op, &x, &y, u32::from(w)))
+            }
+            Type::Vec2(Scalar::Int(w)) => {
+                let (x, y) = (self.get(lhs)?, self.get(rhs)?);
+                let (xe, ye) = (self.elements(&x, lhs.ty), self.elements(&y, lhs.ty));
+                let e = (0..2)
+                    .map(|k| self.int_bin(op, &xe[k], &ye[k], u32::from(w)))
+                    .collect();
+                Ok(self.pack(e, lhs.ty))
+            }
+            t => Err(self.unsupported(format!("`{}` on `{t}`", op.name()), span)),
+        }
+    }
+
+    fn int_bin(&mut self, op: BinOp, x: &[Limb], y: &[Limb], w: u32) -> Vec<Limb> {
+        let b = &mut self.b;
+        match op {
+            BinOp::And | BinOp::Or | BinOp::Xor => {
+                x.iter().zip(y).map(|(a, c)| b.bin(op, *a, *c)).collect()
+            }
+            BinOp::Add => wide::add(b, x, y, w),
+            BinOp::Sub => wide::sub(b, x, y, w),
+            BinOp::Mul if x.len() == 1 => {
+                let r = b.bin(BinOp::Mul, x[0], y[0]);
+                wide::canonical(b, vec![r], w)
+            }
+            BinOp::Mul => {
+                let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, x.len(), b.uniform);
+                let r = self.mul(&plan);
+                wide::canonical(&mut self.b, r, w)
+            }
+            BinOp::Shl | BinOp::LShr | BinOp::AShr => wide::shift(b, op, x, y[0], w),
+        }
+    }
+
+    /// The two elements of a vector value, each as limbs.
+    fn elements(&mut self, v: &[Limb], ty: Type) -> Vec<Vec<Limb>> {
+        let Type::Vec2(s) = ty else {
+            return vec![v.to_vec(), Vec::new()];
+        };
+        if s.bits() <= 16 {
+            let w = s.bits();
+            let e0 = self.b.zext_inreg(v[0], w);
+            let e1 = self.b.bin(BinOp::LShr, v[0], Limb::Const(w));
+            vec![vec![e0], vec![e1]]
+        } else {
+            vec![vec![v[0]], vec![v[1]]]
+        }
+    }
+
+    /// The inverse of [`Lower::elements`] (elements canonical).
+    fn pack(&mut self, e: Vec<Vec<Limb>>, ty: Type) -> Vec<Limb> {
+        let Type::Vec2(s) = ty else {
+            return e.into_iter().next().unwrap_or_default();
+        };
+        if s.bits() <= 16 {
+            let hi = self.b.bin(BinOp::Shl, e[1][0], Limb::Const(s.bits()));
+            vec![self.b.bin(BinOp::Or, e[0][0], hi)]
+        } else {
+            vec![e[0][0], e[1][0]]
+        }
+    }
+
+    fn cast(&mut self, op: CastOp, val: &Operand, to: Type, span: &Span) -> Res<Vec<Limb>> {
+        let v = self.get(val)?;
+        match (op, val.ty, to) {
+            (CastOp::Bitcast, _, _) => Ok(v),
+            (_, Type::Int(a), Type::Int(b)) => Ok(wide::resize(
+                &mut self.b,
+                &v,
+                u32::from(a),
+                u32::from(b),
+                op == CastOp::SExt,
+            )),
+            (_, Type::Vec2(Scalar::Int(a)), Type::Vec2(Scalar::Int(b))) => {
+                let e = self.elements(&v, val.ty);
+                let out = e
+                    .iter()
+                    .map(|x| {
+                        wide::resize(
+                            &mut self.b,
+                            x,
+                            u32::from(a),
+                            u32::from(b),
+                            op == CastOp::SExt,
+                        )
+                    })
+                    .collect();
+                Ok(self.pack(out, to))
+            }
+            _ => {
+                Err(self.unsupported(format!("`{}` from `{}` to `{to}`", op.name(), val.ty), span))
+            }
+        }
+    }
+
+    fn call(
+        &mut self,
+        callee: Builtin,
+        ret: Type,
+        args: &[Operand],
+        span: &Span,
+    ) -> Res<Vec<Limb>> {
+        let ops = self.b.ops.clone();
+        let id = match callee {
+            Builtin::WorkitemIdX => vec![self.b.nullary(ops.workitem_id), Limb::Const(0)],
+            Builtin::WorkgroupIdX => vec![self.b.nullary(ops.workgroup_id), Limb::Const(0)],
+            Builtin::GetGlobalId { .. } => {
+                let dim = match args.first() {
+                    Some(a) => self.get(a)?[0],
+                    None => {
+                        return Err(self.unsupported("`get_global_id` without a dimension", span))
+                    }
+                };
+                let wg = self.b.nullary(ops.workgroup_id);
+                let size = self.b.nullary(ops.workgroup_size);
+                let wi = self.b.nullary(ops.workitem_id);
+                let (lo, hi) = self.b.mad64(wg, size, wi, Limb::Const(0));
+                let is_x = self.b.icmp(IntPredicate::Eq, dim, Limb::Const(0));
+                vec![
+                    self.b.select(is_x, lo, Limb::Const(0)),
+                    self.b.select(is_x, hi, Limb::Const(0)),
+                ]
+            }
+        };
+        match ret {
+            Type::Int(w) => Ok(wide::resize(&mut self.b, &id, 64, u32::from(w), false)),
+            t => Err(self.unsupported(format!("`@{}` returning `{t}`", callee.name()), span)),
+        }
+    }
+
+    /// Fills the PHIs' operands; constants are materialized at the end of
+    /// the predecessor.
+    fn fill_phis(&mut self) -> Res<()> {
+        let f = self.f;
+        for (blk, at, i) in std::mem::take(&mut self.phis) {
+            let inst = f.inst(i);
+            let Op::Phi { incoming, .. } = &inst.op else {
+                continue;
+            };
+            let r = inst.result.ok_or(LegalizeError::UnreachableUse {
+                span: inst.span.clone(),
+            })?;
+            let mine = self.vals[r.index()].clone().unwrap_or_default();
+            let mut ins = Vec::new();
+            for e in incoming {
+                ins.push((self.get(&e.val)?, MBlockId(e.block.0)));
+            }
+            let mut k = at;
+            for (n, l) in mine.iter().enumerate() {
+                let Limb::Reg(_) = l else { continue };
+                let mut ops = vec![self.b.f.blocks[blk.index()].insts[k].ops[0].clone()];
+                for (limbs, pred) in &ins {
+                    let src = match limbs[n] {
+                        Limb::Reg(v) => v,
+                        Limb::Const(c) => {
+                            self.b.uniform = self.uni.is_uniform(r);
+                            let d = self.b.new_reg();
+                            let inst = MInst::new(
+                                self.b.ops.movi,
+                                vec![
+                                    MOperand::Reg(RegOperand::def_of(RegRef::Virt(d), None)),
+                                    MOperand::Imm(i128::from(c)),
+                                ],
+                            );
+                            self.b.insert_before_terminator(*pred, inst);
+                            d
+                        }
+                    };
+                    ops.push(MOperand::Reg(RegOperand::use_of(RegRef::Virt(src), None)));
+                    ops.push(MOperand::Block(*pred));
+                }
+                self.b.f.blocks[blk.index()].insts[k].ops = ops;
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The limbs of a constant of type `ty`.
+fn const_limbs(c: &Value, ty: Type) -> Vec<Limb> {
+    let bits = c.to_bits();
+    let limbs = bits.as_limbs();
+    (0..words_of(ty))
+        .map(|k| Limb::Const((limbs[k / 2] >> (32 * (k % 2))) as u32))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_limbs() {
+        let v = Value::int(64, -2);
+        assert_eq!(
+            const_limbs(&v, Type::Int(64)),
+            vec![Limb::Const(0xffff_fffe), Limb::Const(0xffff_ffff)]
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! Wide multiplies (and multiply-adds) as 32-bit limb products.
+//!
+//! The hardware fact served: GPUs multiply 32x32 bits at a time; AMD's
+//! `V_MAD_U64_U32` gives the 64-bit product plus a 64-bit accumulator in
+//! one instruction, Intel's `mul`/`mach` give the halves. A product of
+//! `n`-limb values truncated to `n` limbs is a schoolbook sum of partial
+//! products `a_i * b_j` in column `i + j`; seed 002 (D124844) builds AMD's
+//! multiply from chains of those per column.
+//!
+//! The legalizer describes the multiply as a [`MulPlan`]: the factors'
+//! limbs (known-zero limbs are [`Limb::Const`]`(0)`), the addend of a fused
+//! multiply-add, the uniformity of the factors and the surviving partial
+//! products by column. A target may lower the plan its own way
+//! ([`crate::target::Target::lower_mul`], e.g. AMD's odd/even chains or
+//! SALU carry-in chains); otherwise [`lower_generic`] runs: row by row,
+//! each partial product a `MAD64` whose accumulator is the column so far,
+//! the row's carry added in, the top column by plain 32-bit multiplies.
+
+use crate::ir::BinOp;
+use crate::legalize::{Limb, MirBuilder};
+
+/// A wide multiply (or multiply-add) in limb form: `result = a * b +
+/// addend`, truncated to `limbs` limbs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MulPlan {
+    pub a: Vec<Limb>,
+    pub b: Vec<Limb>,
+    /// A fused addend (the other operand of the single `add` the product
+    /// feeds), as many limbs as the result.
+    pub addend: Option<Vec<Limb>>,
+    /// Limbs of the result.
+    pub limbs: usize,
+    /// Whether the factors are the same in every lane (a target may put
+    /// the multiply on its scalar unit).
+    pub uniform: bool,
+    /// Per result column `k`, the partial products `(i, j)` with `i + j =
+    /// k` whose factors are not known zero.
+    pub columns: Vec<Vec<(usize, usize)>>,
+}
+
+impl MulPlan {
+    pub fn new(
+        a: Vec<Limb>,
+        b: Vec<Limb>,
+        addend: Option<Vec<Limb>>,
+        limbs: usize,
+        uniform: bool,
+    ) -> MulPlan {
+        let mut columns = vec![Vec::new(); limbs];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                if i + j < limbs && *x != Limb::Const(0) && *y != Limb::Const(0) {
+                    columns[i + j].push((i, j));
+                }
+            }
+        }
+        MulPlan {
+            a,
+            b,
+            addend,
+            limbs,
+            uniform,
+            columns,
+        }
+    }
+
+    /// How many 32x32 multiplies the plan needs at least (one per partial
+    /// product).
+    pub fn partial_products(&self) -> usize {
+        self.columns.iter().map(Vec::len).sum()
+    }
+}
+
+/// The generic lowering: one `MAD64` per partial product below the top
+/// column, one `MUL` per partial product in it.
+pub fn lower_generic(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
+    let n = plan.limbs;
+    let zero = Limb::Const(0);
+    let mut r: Vec<Limb> = match &plan.addend {
+        Some(add) => (0..n)
+            .map(|k| add.get(k).copied().unwrap_or(zero))
+            .collect(),
+        None => vec![zero; n],
+    };
+    let limb = |v: &[Limb], k: usize| v.get(k).copied().unwrap_or(Limb::Const(0));
+    for i in 0..n {
+        let ai = limb(&plan.a, i);
+        if ai == zero {
+            continue;
+        }
+        let mut carry = zero;
+        for j in 0..n - i {
+            let k = i + j;
+            let bj = limb(&plan.b, j);
+            if k == n - 1 {
+                let p = b.bin(BinOp::Mul, ai, bj);
+                let t = b.bin(BinOp::Add, r[k], p);
+                r[k] = b.bin(BinOp::Add, t, carry);
+                break;
+            }
+            if bj == zero {
+                if carry == zero {
+                    continue;
+                }
+                let (s, c) = b.uaddo(r[k], carry);
+                r[k] = s;
+                carry = c;
+                continue;
+            }
+            // a_i * b_j + r[k] + carry < 2^64: one MAD whose 64-bit
+            // accumulator is r[k] + carry (one add with carry out when
+            // both are there).
+            let (lo, hi) = if r[k] == zero {
+                b.mad64(ai, bj, carry, zero)
+            } else if carry == zero {
+                b.mad64(ai, bj, r[k], zero)
+            } else {
+                let (s, c) = b.uaddo(r[k], carry);
+                b.mad64(ai, bj, s, c)
+            };
+            r[k] = lo;
+            carry = hi;
+        }
+    }
+    r
+}

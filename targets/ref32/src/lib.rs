@@ -1,0 +1,190 @@
+//! `ref32`: regdesc's reference back end, and the smallest example of how
+//! to write one.
+//!
+//! The machine: 64 32-bit registers `r0..r63`, even-aligned pairs and
+//! 4-aligned quads over them, and a carry flag (`ref32.td`, expanded by
+//! `regdesc!`). Its instructions are the generic limb opcodes of
+//! [`regdesc_codegen::mir::InstrSet::generic`] (`G_UADDO`, `G_MAD64`, ...),
+//! so instruction selection keeps the legalized code as it is, and its
+//! assembly is machine IR text. Each lane runs as a thread of its own
+//! ([`ExecModel::Threads`]).
+//!
+//! It exercises everything the GPU back ends share with no GPU in the
+//! way: legalization, PHI elimination, two-address lowering, register
+//! allocation from the tables, spilling, the machine interpreter and the
+//! differential driver.
+//!
+//! # Calling convention
+//!
+//! Arguments are split into 32-bit words (low word first; `<2 x i16>` and
+//! `<2 x half>` packed in one, element 0 low; `i1`/`i8`/`i16`/`half`
+//! zero-extended) and passed in `r0`, `r1`, ... in order; at most 32 words.
+//! The result's words come back in `r0`, `r1`, ... Kernels use the same
+//! convention (their arguments are uniform values).
+
+use regdesc_codegen::ir::Function;
+use regdesc_codegen::legalize::words_of;
+use regdesc_codegen::mir::interp::{ExecModel, GenericSemantics, TargetSemantics};
+use regdesc_codegen::mir::print::print_function;
+use regdesc_codegen::mir::{
+    FrameIdx, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, VReg,
+};
+use regdesc_codegen::regalloc::SpillHook;
+use regdesc_codegen::target::{Abi, Target, TargetError, WordLoc};
+use regdesc_runtime::{Reg, RegClass, RegisterInfo};
+
+/// The generated register tables.
+pub mod regs {
+    regdesc_macros::regdesc!(include "ref32.td");
+}
+
+/// Registers the calling convention passes words in.
+pub const ARG_REGS: usize = 32;
+
+/// The reference target.
+pub struct Ref32 {
+    instrs: InstrSet,
+}
+
+impl Default for Ref32 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Ref32 {
+    pub fn new() -> Ref32 {
+        Ref32 {
+            instrs: InstrSet::generic(),
+        }
+    }
+
+    fn gpr(k: usize) -> Option<Reg> {
+        regs::Ref32.tables().reg_by_name(&format!("R{k}"))
+    }
+
+    fn words(
+        &self,
+        what: String,
+        n: usize,
+        first: usize,
+        span: &regdesc_codegen::ir::Span,
+    ) -> Result<Vec<WordLoc>, TargetError> {
+        (first..first + n)
+            .map(|k| {
+                Self::gpr(k)
+                    .filter(|_| k < ARG_REGS)
+                    .map(WordLoc::Reg)
+                    .ok_or_else(|| TargetError::AbiOverflow {
+                        what: what.clone(),
+                        words: first + n,
+                        available: ARG_REGS,
+                        span: span.clone(),
+                    })
+            })
+            .collect()
+    }
+}
+
+impl Target for Ref32 {
+    type Regs = regs::Ref32;
+
+    fn name(&self) -> &str {
+        "ref32"
+    }
+
+    fn regs(&self) -> &regs::Ref32 {
+        &regs::Ref32
+    }
+
+    fn instrs(&self) -> &InstrSet {
+        &self.instrs
+    }
+
+    fn semantics(&self) -> &dyn TargetSemantics {
+        &GenericSemantics
+    }
+
+    fn exec_model(&self) -> ExecModel {
+        ExecModel::Threads
+    }
+
+    fn value_class(&self, _uniform: bool) -> RegClass {
+        regs::classes::GPR32
+    }
+
+    fn abi(&self, f: &Function) -> Result<Abi, TargetError> {
+        let mut args = Vec::new();
+        let mut next = 0;
+        for (n, p) in f.params.iter().enumerate() {
+            let def = f.value(*p);
+            let w = words_of(def.ty);
+            args.push(self.words(
+                format!("argument {} (`{}`) and those before it", n + 1, def.ty),
+                w,
+                next,
+                &def.span,
+            )?);
+            next += w;
+        }
+        let ret = self.words(
+            format!("the result (`{}`)", f.ret_ty),
+            words_of(f.ret_ty),
+            0,
+            &f.span,
+        )?;
+        Ok(Abi { args, ret })
+    }
+
+    fn select(&self, _f: &mut MFunction) -> Result<(), TargetError> {
+        // The generic limb opcodes are ref32's instructions.
+        Ok(())
+    }
+
+    fn spill_hook(&self) -> &dyn SpillHook {
+        self
+    }
+
+    fn emit(&self, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
+        let mut out = format!(
+            "# ref32 assembly of @{} (machine IR after allocation)\n",
+            ir.name
+        );
+        out.push_str(&print_function(f, &regs::Ref32, &self.instrs));
+        Ok(out)
+    }
+}
+
+impl SpillHook for Ref32 {
+    fn store(
+        &self,
+        _f: &MFunction,
+        v: VReg,
+        _rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, String> {
+        Ok(vec![MInst::new(
+            self.instrs.spill_store,
+            vec![
+                Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None)),
+                Operand::Frame(slot),
+            ],
+        )])
+    }
+
+    fn load(
+        &self,
+        _f: &MFunction,
+        v: VReg,
+        _rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, String> {
+        Ok(vec![MInst::new(
+            self.instrs.spill_load,
+            vec![
+                Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None)),
+                Operand::Frame(slot),
+            ],
+        )])
+    }
+}
