@@ -22,7 +22,13 @@
 //!   Rewriter` (every run of them: LLVM 14's AMDGPU back end runs the
 //!   allocator more than once), and with `Simple Register Coalescing`,
 //!   `Live Interval Analysis` and `Live Register Matrix`, the set
-//!   regdesc's time covers;
+//!   regdesc's time covers; and how many machine instructions llc
+//!   allocates (the body of its MIR at `-stop-before=greedy`, a separate
+//!   run) and emits (the assembly of the timed run, in
+//!   `target/regalloc-bench/f{n}.s` and `f{n}.noscalar.s`), with the
+//!   time per instruction on each side (regdesc: `allocate`'s time over
+//!   the instructions it is given; llc: Greedy + rewriter over the
+//!   instructions Greedy is given);
 //! - the growth of each figure from one size to the next.
 //!
 //! An `llc` run is stopped after `REGDESC_LLC_LIMIT` seconds (600 by
@@ -75,6 +81,11 @@ struct LlcTimes {
     total: Duration,
     ra_core: Duration,
     ra_all: Duration,
+    /// Machine instructions when the first `Greedy Register Allocator`
+    /// starts (what llc allocates), from a run with `-stop-before=greedy`.
+    allocated: usize,
+    /// Instructions in the assembly emitted.
+    emitted: usize,
 }
 
 fn main() {
@@ -113,7 +124,7 @@ fn main() {
             f.vregs.len(),
             file.display()
         );
-        let runs = if n >= 100_000 { 3 } else { 7 };
+        let runs = if n >= 100_000 { 5 } else { 9 };
         let mut best: Option<(Duration, PhaseTimes, usize, usize)> = None;
         for _ in 0..runs {
             let mut h = f.clone();
@@ -188,11 +199,79 @@ fn time_llc(
     }
     let (total, report) = best?;
     let ra_core = pass_wall_time(&report, &RA_CORE);
+    let emitted = std::fs::read_to_string(file.with_extension(asm_name(extra)))
+        .map_or(0, |s| count_asm_instructions(&s));
     Some(LlcTimes {
         total,
         ra_core,
         ra_all: ra_core + pass_wall_time(&report, &RA_SUPPORT),
+        allocated: instructions_before_greedy(llc, extra, file),
+        emitted,
     })
+}
+
+/// The extension of the assembly file a configuration writes.
+fn asm_name(extra: &[&str]) -> &'static str {
+    if extra.is_empty() {
+        "s"
+    } else {
+        "noscalar.s"
+    }
+}
+
+/// Instruction lines of an assembly listing (not labels, directives or
+/// comments).
+fn count_asm_instructions(asm: &str) -> usize {
+    asm.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            l.starts_with(char::is_whitespace)
+                && t.starts_with(|c: char| c.is_ascii_lowercase())
+                && !t.starts_with('.')
+        })
+        .count()
+}
+
+/// The machine instructions of `file` as llc's first register allocator
+/// gets them: the body of `-stop-before=greedy`'s MIR, without block
+/// labels, successor and live-in lists and comments. 0 when it fails.
+fn instructions_before_greedy(llc: &Path, extra: &[&str], file: &Path) -> usize {
+    let out = Command::new(llc)
+        .args([
+            "-O2",
+            "-mtriple=amdgcn",
+            "-mcpu=gfx900",
+            "-opaque-pointers",
+            "-stop-before=greedy",
+            "-o",
+            "-",
+        ])
+        .args(extra)
+        .arg(file)
+        .stderr(Stdio::null())
+        .output();
+    let Ok(out) = out else { return 0 };
+    let mir = String::from_utf8_lossy(&out.stdout);
+    let mut in_body = false;
+    let mut count = 0;
+    for line in mir.lines() {
+        if line.starts_with("body:") {
+            in_body = true;
+            continue;
+        }
+        if !in_body || line.starts_with("...") || line.starts_with("---") {
+            in_body &= !(line.starts_with("...") || line.starts_with("---"));
+            continue;
+        }
+        let t = line.trim_start();
+        let skip = t.is_empty()
+            || t.starts_with("bb.")
+            || t.starts_with("successors:")
+            || t.starts_with("liveins:")
+            || t.starts_with(';');
+        count += usize::from(!skip);
+    }
+    count
 }
 
 /// One `llc -time-passes` run: its wall time and its report, or `None`
@@ -207,8 +286,8 @@ fn run_llc(llc: &Path, extra: &[&str], file: &Path, limit: Duration) -> Option<(
             "-opaque-pointers",
             "-time-passes",
             "-o",
-            "/dev/null",
         ])
+        .arg(file.with_extension(asm_name(extra)))
         .args(extra)
         .arg(file)
         .stdout(Stdio::null())
@@ -274,6 +353,14 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
+/// Microseconds per instruction.
+fn per_instr(d: Duration, n: usize) -> String {
+    if n == 0 {
+        return "-".into();
+    }
+    format!("{:.2}", d.as_secs_f64() * 1e6 / n as f64)
+}
+
 fn growth(a: Duration, b: Duration) -> String {
     if a.is_zero() {
         return "-".into();
@@ -305,19 +392,27 @@ fn print_tables(rows: &[Row], limit: Duration) {
     for (c, (label, _)) in LLC_CONFIGS.iter().enumerate().take(configs) {
         println!("\n{label} -mtriple=amdgcn -mcpu=gfx900 on the LLVM IR twin\n");
         println!(
-            "| machine instrs | total | Greedy + rewriter | + coalescer, live intervals, matrix |"
+            "| machine instrs | total | Greedy + rewriter | + coalescer, live intervals, matrix | llc instrs at Greedy / emitted | µs per instr: llc Greedy + rewriter / regdesc allocate |"
         );
-        println!("| ---: | ---: | ---: | ---: |");
+        println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
         for r in rows {
             match r.llc.get(c).copied().flatten() {
                 Some(l) => println!(
-                    "| {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {} / {} | {} / {} |",
                     r.n,
                     ms(l.total),
                     ms(l.ra_core),
-                    ms(l.ra_all)
+                    ms(l.ra_all),
+                    l.allocated,
+                    l.emitted,
+                    per_instr(l.ra_core, l.allocated),
+                    per_instr(r.ours, r.n),
                 ),
-                None => println!("| {} | > {} s (stopped) | - | - |", r.n, limit.as_secs()),
+                None => println!(
+                    "| {} | > {} s (stopped) | - | - | - | - |",
+                    r.n,
+                    limit.as_secs()
+                ),
             }
         }
     }

@@ -19,7 +19,10 @@ use crate::mir::{MBlockId, MFunction};
 /// Predecessors, successors, dominance and loop depth.
 #[derive(Clone, Debug)]
 pub struct MCfg {
-    preds: Vec<Vec<MBlockId>>,
+    /// Predecessors of all blocks in one list: `pred_start[b]..pred_start[b
+    /// + 1]` are `b`'s (liveness walks them for every live block).
+    pred_start: Vec<u32>,
+    pred_list: Vec<MBlockId>,
     succs: Vec<Vec<MBlockId>>,
     rpo: Vec<MBlockId>,
     /// Pre- and post-order numbers in the dominator tree; `None` when
@@ -66,8 +69,16 @@ impl MCfg {
         let dom_order = crate::tree_order::tree_order(n, &rpo_idx, |b| {
             idom.get(b).copied().flatten().map(MBlockId::index)
         });
+        let mut pred_start = Vec::with_capacity(n + 1);
+        let mut pred_list = Vec::with_capacity(preds.iter().map(Vec::len).sum());
+        pred_start.push(0u32);
+        for p in &preds {
+            pred_list.extend_from_slice(p);
+            pred_start.push(pred_list.len() as u32);
+        }
         let mut cfg = MCfg {
-            preds,
+            pred_start,
+            pred_list,
             succs,
             rpo,
             dom_order,
@@ -79,11 +90,17 @@ impl MCfg {
     }
 
     pub fn num_blocks(&self) -> usize {
-        self.preds.len()
+        self.pred_start.len() - 1
     }
 
     pub fn preds(&self, b: MBlockId) -> &[MBlockId] {
-        self.preds.get(b.index()).map_or(&[], Vec::as_slice)
+        match (
+            self.pred_start.get(b.index()),
+            self.pred_start.get(b.index() + 1),
+        ) {
+            (Some(&a), Some(&e)) => &self.pred_list[a as usize..e as usize],
+            _ => &[],
+        }
     }
 
     pub fn succs(&self, b: MBlockId) -> &[MBlockId] {

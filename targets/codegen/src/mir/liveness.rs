@@ -196,6 +196,8 @@ pub struct Liveness<L: LaneBits> {
 #[derive(Clone, Copy, Debug)]
 struct Event<L: LaneBits> {
     slot: u32,
+    /// The block holding `slot`.
+    block: u32,
     lanes: LaneMask<L>,
     is_def: bool,
 }
@@ -205,7 +207,12 @@ struct Marks {
     live_in: Vec<u32>,
     live_out: Vec<u32>,
     has_def: Vec<u32>,
+    has_event: Vec<u32>,
     stamp: u32,
+    /// Blocks with events or made live-out (reused between calls).
+    touched: Vec<MBlockId>,
+    /// Blocks to propagate liveness from (reused between calls).
+    work: Vec<(MBlockId, MBlockId)>,
 }
 
 impl Marks {
@@ -214,65 +221,123 @@ impl Marks {
             live_in: vec![0; n],
             live_out: vec![0; n],
             has_def: vec![0; n],
+            has_event: vec![0; n],
             stamp: 0,
+            touched: Vec::new(),
+            work: Vec::new(),
+        }
+    }
+}
+
+/// Where an operand's event goes: a virtual register or a register unit.
+#[derive(Clone, Copy)]
+enum Key {
+    Virt(usize),
+    Unit(usize),
+}
+
+/// Calls `each` for every event of `f` in slot order (per instruction:
+/// uses, then early-clobber defs, then defs: the order of their slots).
+fn for_each_event<L: LaneBits>(f: &MFunction, t: &Tables<L>, mut each: impl FnMut(Key, Event<L>)) {
+    let mut n = 0u32;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let block = bi as u32;
+        for inst in &b.insts {
+            for pass in 0..3 {
+                for o in &inst.ops {
+                    let Some(r) = o.reg() else { continue };
+                    let (is_def, slot) = match pass {
+                        0 if r.reads() => (false, Slots::use_slot(n)),
+                        1 if r.is_def && r.early_clobber => (true, Slots::use_slot(n)),
+                        2 if r.is_def && !r.early_clobber => (true, Slots::def_slot(n)),
+                        _ => continue,
+                    };
+                    match r.reg {
+                        RegRef::Virt(v) => {
+                            let Some(rc) = f.class_of(v) else { continue };
+                            let lanes = op_lanes(t, rc, r);
+                            each(
+                                Key::Virt(v.index()),
+                                Event {
+                                    slot,
+                                    block,
+                                    lanes,
+                                    is_def,
+                                },
+                            );
+                        }
+                        RegRef::Phys(p) => {
+                            for u in t.units(p) {
+                                each(
+                                    Key::Unit(u.index()),
+                                    Event {
+                                        slot,
+                                        block,
+                                        lanes: LaneMask::ALL,
+                                        is_def,
+                                    },
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            n += 1;
         }
     }
 }
 
 impl<L: LaneBits> Liveness<L> {
     /// Computes the live intervals of `f` (which must have no PHIs).
+    ///
+    /// The events (reads and writes) are gathered in two passes over the
+    /// instructions into one array grouped by register (a counting sort:
+    /// count, then place), so each register's events are a slice in slot
+    /// order with no allocation per register.
     pub fn compute<R: RegisterInfo<Lanes = L>>(f: &MFunction, ri: &R, cfg: &MCfg) -> Liveness<L> {
         let t = ri.tables();
         let slots = Slots::new(f);
-        let mut vevents: Vec<Vec<Event<L>>> = vec![Vec::new(); f.vregs.len()];
-        let mut uevents: Vec<Vec<Event<L>>> = vec![Vec::new(); t.num_units()];
-        let mut n = 0u32;
-        for b in &f.blocks {
-            for inst in &b.insts {
-                // Uses first, then early-clobber defs, then defs: the
-                // order of their slots.
-                for pass in 0..3 {
-                    for (_, r) in inst.reg_ops() {
-                        let (is_def, slot) = match pass {
-                            0 if r.reads() => (false, Slots::use_slot(n)),
-                            1 if r.is_def && r.early_clobber => (true, Slots::use_slot(n)),
-                            2 if r.is_def && !r.early_clobber => (true, Slots::def_slot(n)),
-                            _ => continue,
-                        };
-                        match r.reg {
-                            RegRef::Virt(v) => {
-                                let Some(rc) = f.class_of(v) else { continue };
-                                if let Some(list) = vevents.get_mut(v.index()) {
-                                    list.push(Event {
-                                        slot,
-                                        lanes: op_lanes(t, rc, r),
-                                        is_def,
-                                    });
-                                }
-                            }
-                            RegRef::Phys(p) => {
-                                for u in t.units(p) {
-                                    if let Some(list) = uevents.get_mut(u.index()) {
-                                        list.push(Event {
-                                            slot,
-                                            lanes: LaneMask::ALL,
-                                            is_def,
-                                        });
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                n += 1;
+        let nv = f.vregs.len();
+        let nu = t.num_units();
+        // start[k]..start[k + 1]: the events of key k (virtual registers
+        // first, then units).
+        let mut start = vec![0usize; nv + nu + 1];
+        let index = |k: Key| match k {
+            Key::Virt(v) => v,
+            Key::Unit(u) => nv + u,
+        };
+        for_each_event(f, t, |k, _| {
+            let i = index(k);
+            if let Some(c) = start.get_mut(i + 1) {
+                *c += 1;
             }
+        });
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
         }
+        let total = start.last().copied().unwrap_or(0);
+        let mut fill = start.clone();
+        let blank = Event {
+            slot: 0,
+            block: 0,
+            lanes: LaneMask::NONE,
+            is_def: false,
+        };
+        let mut events = vec![blank; total];
+        for_each_event(f, t, |k, e| {
+            let i = index(k);
+            if let Some(at) = fill.get_mut(i).filter(|_| i + 1 < start.len()) {
+                events[*at] = e;
+                *at += 1;
+            }
+        });
 
         let mut marks = Marks::new(f.blocks.len());
         let mut undefined = Vec::new();
-        let mut vregs = Vec::with_capacity(f.vregs.len());
-        for (vi, events) in vevents.iter().enumerate() {
+        let mut vregs = Vec::with_capacity(nv);
+        for vi in 0..nv {
             let v = VReg(vi as u32);
+            let events = &events[start[vi]..start[vi + 1]];
             let Some(rc) = f.class_of(v) else {
                 vregs.push(None);
                 continue;
@@ -281,28 +346,36 @@ impl<L: LaneBits> Liveness<L> {
                 vregs.push(None);
                 continue;
             }
-            let atoms = atoms(class_lanes(t, rc), events);
-            let mut parts = Vec::with_capacity(atoms.len());
+            let full = class_lanes(t, rc);
             let mut reported = false;
-            for lanes in atoms {
-                let mut undefined_in = None;
-                let segments = if parts.is_empty() && events.iter().all(|e| e.lanes == lanes) {
-                    ranges(
-                        events.iter().copied(),
-                        &slots,
-                        cfg,
-                        &mut marks,
-                        &mut undefined_in,
-                    )
-                } else {
-                    let relevant = events.iter().copied().filter(|e| e.lanes.intersects(lanes));
-                    ranges(relevant, &slots, cfg, &mut marks, &mut undefined_in)
-                };
-                if let (Some(block), false) = (undefined_in, reported) {
-                    undefined.push(UndefinedRead { vreg: v, block });
-                    reported = true;
+            let mut undefined_in = None;
+            let parts = if events.iter().all(|e| e.lanes == full) {
+                // Every operand names the whole register: one part.
+                let segments = ranges(events, &slots, cfg, &mut marks, &mut undefined_in);
+                vec![Part {
+                    lanes: full,
+                    segments,
+                }]
+            } else {
+                let atoms = atoms(full, events);
+                let mut parts = Vec::with_capacity(atoms.len());
+                let mut relevant = Vec::with_capacity(events.len());
+                for lanes in atoms {
+                    relevant.clear();
+                    relevant.extend(events.iter().filter(|e| e.lanes.intersects(lanes)));
+                    let mut here = None;
+                    let segments = ranges(&relevant, &slots, cfg, &mut marks, &mut here);
+                    undefined_in = undefined_in.or(here);
+                    if let (Some(block), false) = (here, reported) {
+                        undefined.push(UndefinedRead { vreg: v, block });
+                        reported = true;
+                    }
+                    parts.push(Part { lanes, segments });
                 }
-                parts.push(Part { lanes, segments });
+                parts
+            };
+            if let (Some(block), false) = (undefined_in, reported) {
+                undefined.push(UndefinedRead { vreg: v, block });
             }
             let defs = events
                 .iter()
@@ -316,18 +389,13 @@ impl<L: LaneBits> Liveness<L> {
             }));
         }
         let mut units = Vec::new();
-        for (ui, events) in uevents.iter().enumerate() {
+        for ui in 0..nu {
+            let events = &events[start[nv + ui]..start[nv + ui + 1]];
             if events.is_empty() {
                 continue;
             }
             let mut ignored = None;
-            let segs = ranges(
-                events.iter().copied(),
-                &slots,
-                cfg,
-                &mut marks,
-                &mut ignored,
-            );
+            let segs = ranges(events, &slots, cfg, &mut marks, &mut ignored);
             units.push((RegUnit(ui as u16), segs));
         }
         Liveness {
@@ -373,7 +441,7 @@ fn atoms<L: LaneBits>(full: LaneMask<L>, events: &[Event<L>]) -> Vec<LaneMask<L>
 /// before defs at the same slot). Sets `undefined` to a block with a read
 /// that some path from the entry reaches without a def.
 fn ranges<L: LaneBits>(
-    events: impl Iterator<Item = Event<L>> + Clone,
+    events: &[Event<L>],
     slots: &Slots,
     cfg: &MCfg,
     marks: &mut Marks,
@@ -384,19 +452,23 @@ fn ranges<L: LaneBits>(
         marks.live_in.fill(0);
         marks.live_out.fill(0);
         marks.has_def.fill(0);
+        marks.has_event.fill(0);
         marks.stamp = 1;
     }
     let stamp = marks.stamp;
     // Blocks with events: upward-exposed reads and defs.
-    let mut touched: Vec<MBlockId> = Vec::new();
+    let mut touched = std::mem::take(&mut marks.touched);
+    touched.clear();
     // (block, the block whose read made it live-in)
-    let mut work: Vec<(MBlockId, MBlockId)> = Vec::new();
-    let mut last_block: Option<MBlockId> = None;
-    for e in events.clone() {
-        let b = slots.block_of(e.slot);
-        if last_block != Some(b) {
-            last_block = Some(b);
+    let mut work = std::mem::take(&mut marks.work);
+    work.clear();
+    let mut last_block: Option<u32> = None;
+    for e in events {
+        let b = MBlockId(e.block);
+        if last_block != Some(e.block) {
+            last_block = Some(e.block);
             touched.push(b);
+            marks.has_event[b.index()] = stamp;
             if !e.is_def {
                 marks.live_in[b.index()] = stamp;
                 work.push((b, b));
@@ -406,6 +478,8 @@ fn ranges<L: LaneBits>(
             marks.has_def[b.index()] = stamp;
         }
     }
+    // Blocks with events, in order (events come in slot order).
+    let with_events = touched.len();
     while let Some((b, origin)) = work.pop() {
         if b.index() == 0 {
             undefined.get_or_insert(origin);
@@ -414,29 +488,55 @@ fn ranges<L: LaneBits>(
             let pi = p.index();
             if marks.live_out[pi] != stamp {
                 marks.live_out[pi] = stamp;
-                touched.push(p);
                 if marks.has_def[pi] != stamp && marks.live_in[pi] != stamp {
+                    // Not a block with events: a live-through block.
+                    touched.push(p);
                     marks.live_in[pi] = stamp;
                     work.push((p, origin));
                 }
             }
         }
     }
-    touched.sort_unstable();
-    touched.dedup();
-
-    let mut segs: Vec<Segment> = Vec::new();
-    let mut events = events.peekable();
-    for b in touched {
+    // Live-through blocks: whole, in block order. Sorted, or when they
+    // are dense in their span (long ranges), listed by scanning it.
+    let mut segs: Vec<Segment> = Vec::with_capacity(touched.len());
+    let through = &mut touched[with_events..];
+    let lo = through.iter().min().map_or(0, |b| b.index());
+    let hi = through.iter().max().map_or(0, |b| b.index());
+    if through.len() > 16 && hi - lo < 4 * through.len() {
+        let mut k = 0;
+        for b in lo..=hi {
+            if marks.live_in[b] == stamp && marks.has_event[b] != stamp {
+                through[k] = MBlockId(b as u32);
+                k += 1;
+            }
+        }
+    } else {
+        through.sort_unstable();
+    }
+    let mut through = touched[with_events..].iter().peekable();
+    let mut k = 0;
+    let mut flush_through = |segs: &mut Vec<Segment>, before: Option<MBlockId>| {
+        while let Some(&&b) = through.peek() {
+            if before.is_some_and(|x| b >= x) {
+                break;
+            }
+            through.next();
+            let start = slots.block_start(b);
+            let end = slots.block_end(b).max(start + 1);
+            match segs.last_mut() {
+                Some(last) if last.end == start => last.end = end,
+                _ => segs.push(Segment { start, end }),
+            }
+        }
+    };
+    for &b in &touched[..with_events] {
+        flush_through(&mut segs, Some(b));
         let (bs, be) = (slots.block_start(b), slots.block_end(b));
-        // Skip events of earlier blocks (none: blocks are visited in
-        // order and every block with events is touched).
         let mut start = (marks.live_in[b.index()] == stamp).then_some(bs);
         let mut end = bs;
-        while let Some(e) = events.next_if(|e| e.slot < be) {
-            if e.slot < bs {
-                continue;
-            }
+        while let Some(e) = events.get(k).filter(|e| e.block == b.0) {
+            k += 1;
             if e.is_def {
                 if let Some(s) = start {
                     segs.push(Segment { start: s, end });
@@ -462,7 +562,29 @@ fn ranges<L: LaneBits>(
             });
         }
     }
-    merge_sorted(segs)
+    flush_through(&mut segs, None);
+    marks.touched = touched;
+    marks.work = work;
+    merge_sorted_in_place(&mut segs);
+    segs
+}
+
+/// Merges touching and overlapping segments of a sorted list in place.
+fn merge_sorted_in_place(segs: &mut Vec<Segment>) {
+    let mut w = 0;
+    for r in 0..segs.len() {
+        let s = segs[r];
+        if s.start >= s.end {
+            continue;
+        }
+        if w > 0 && s.start <= segs[w - 1].end {
+            segs[w - 1].end = segs[w - 1].end.max(s.end);
+        } else {
+            segs[w] = s;
+            w += 1;
+        }
+    }
+    segs.truncate(w);
 }
 
 #[cfg(test)]

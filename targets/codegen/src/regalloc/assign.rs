@@ -9,15 +9,16 @@
 //! free when none of its units holds an overlapping live segment of the
 //! lanes that unit covers.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
-use regdesc_runtime::{LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
+use regdesc_runtime::{LaneBits, LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{LiveInterval, Liveness, Segment};
-use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, Sem, VReg};
-use crate::regalloc::matrix::{Matrix, Owner};
+use crate::mir::{InstrSet, MBlockId, MFunction, MInst, RegOperand, RegRef, Sem, VReg};
+use crate::regalloc::matrix::Matrix;
+use crate::regalloc::temps::{self, Groups, TempSite};
 
 /// The outcome of one round.
 pub struct Round {
@@ -28,24 +29,59 @@ pub struct Round {
 }
 
 /// A copy partner: the other register and the parts each side names.
-#[derive(Clone, Copy)]
-struct Hint {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hint {
     other: RegRef,
     mine: Option<SubRegIdx>,
     theirs: Option<SubRegIdx>,
 }
 
+/// What one round assigns, by *id*: the virtual registers of the function
+/// first, then any spill temporaries that are planned but not yet in the
+/// function (see [`crate::regalloc::rounds`]).
+pub(crate) struct RoundInput<'a, L: LaneBits> {
+    /// The live interval of each id (`None`: nothing to assign).
+    pub intervals: Vec<Option<&'a LiveInterval<L>>>,
+    /// Spill weight of each id (infinite for what cannot be spilled).
+    pub weight: &'a [f32],
+    /// Ids that must not be spilled (they go first).
+    pub unspillable: &'a [bool],
+    /// Copy partners of each id (`RegRef::Virt` names an id).
+    pub hints: &'a Hints,
+    /// Where physical register operands hold units.
+    pub fixed: &'a [(RegUnit, Vec<Segment>)],
+    /// Slots of the function (every segment ends by then).
+    pub num_slots: u32,
+    /// Ids from `first_temp` on are spill temporaries not yet in the
+    /// function, `temps[id - first_temp]` (see [`crate::regalloc::temps`]).
+    pub first_temp: usize,
+    pub temps: &'a [TempSite<L>],
+}
+
+/// Where an interval occupies units of one lane mask.
+type LaneSegments<'a, L> = (LaneMask<L>, Cow<'a, [Segment]>);
+
 struct Assigner<'a, R: RegisterInfo> {
     ri: &'a R,
-    f: &'a MFunction,
-    live: &'a Liveness<R::Lanes>,
+    input: &'a RoundInput<'a, R::Lanes>,
     matrix: Matrix,
     reserved_units: Vec<bool>,
-    weight: Vec<f32>,
-    unspillable: &'a [bool],
     assignment: Vec<Option<Reg>>,
-    hints: Vec<Vec<Hint>>,
-    queue: BinaryHeap<((bool, u8, u32), Reverse<u32>)>,
+    /// The order of assignment: (cannot be spilled, class priority,
+    /// weight, lower id first), largest first. Nothing is queued again
+    /// during a round, so this is one sort.
+    queue: Vec<((bool, u8, u32), Reverse<u32>)>,
+    /// Scratch: per distinct unit lane mask of the candidate, where the
+    /// interval occupies it.
+    cache: Vec<LaneSegments<'a, R::Lanes>>,
+    /// Scratch: the candidate's units and their entry of `cache`.
+    fp: Vec<(RegUnit, usize)>,
+    /// Spill temporaries' instructions.
+    groups: Groups,
+    /// Temporaries assigned but not yet in the matrix (they are checked
+    /// against each other by [`temps::interfere`]; they all come before
+    /// the other registers, which then see them in the matrix).
+    deferred: Vec<VReg>,
 }
 
 /// Spill weights (LLVM's): uses and defs, each weighted by `8^loop depth`,
@@ -56,6 +92,29 @@ pub fn spill_weights<R: RegisterInfo>(
     cfg: &MCfg,
     live: &Liveness<R::Lanes>,
 ) -> Vec<f32> {
+    weights_from(&use_frequencies(f, cfg), live)
+}
+
+/// Spill weights from use frequencies ([`use_frequencies`]).
+pub(crate) fn weights_from<L: LaneBits>(freq: &[f32], live: &Liveness<L>) -> Vec<f32> {
+    freq.iter()
+        .enumerate()
+        .map(|(v, &fr)| match live.interval(VReg(v as u32)) {
+            Some(iv) => weight_of(fr, iv.size()),
+            None => 0.0,
+        })
+        .collect()
+}
+
+/// The spill weight of a register with use frequency `freq` live over
+/// `size` slots.
+pub(crate) fn weight_of(freq: f32, size: u32) -> f32 {
+    freq / (size as f32 / 2.0 + 4.0)
+}
+
+/// Per register: the instructions naming it, each weighted by `8^loop
+/// depth` (at most depth 6).
+pub(crate) fn use_frequencies(f: &MFunction, cfg: &MCfg) -> Vec<f32> {
     let mut freq = vec![0f32; f.vregs.len()];
     let mut last: Vec<u32> = vec![u32::MAX; f.vregs.len()];
     let mut n = 0u32;
@@ -74,13 +133,7 @@ pub fn spill_weights<R: RegisterInfo>(
             n += 1;
         }
     }
-    freq.iter()
-        .enumerate()
-        .map(|(v, &fr)| match live.interval(VReg(v as u32)) {
-            Some(iv) => fr / (iv.size() as f32 / 2.0 + 4.0),
-            None => 0.0,
-        })
-        .collect()
+    freq
 }
 
 /// One round of assignment over the intervals of `live`.
@@ -93,10 +146,42 @@ pub fn assign_round<R: RegisterInfo>(
     unspillable: &[bool],
     reserved: &[Reg],
 ) -> Round {
+    let mut weight = spill_weights::<R>(f, cfg, live);
+    let mut fixed_unspillable = vec![false; f.vregs.len()];
+    for (v, w) in weight.iter_mut().enumerate() {
+        if unspillable.get(v).copied().unwrap_or(false) {
+            *w = f32::INFINITY;
+            fixed_unspillable[v] = true;
+        }
+    }
+    let hints = hints(f, instrs);
+    let input = RoundInput {
+        intervals: (0..f.vregs.len())
+            .map(|v| live.interval(VReg(v as u32)))
+            .collect(),
+        weight: &weight,
+        unspillable: &fixed_unspillable,
+        hints: &hints,
+        fixed: &live.units,
+        num_slots: 2 * live.slots.num_insts() + 2,
+        first_temp: f.vregs.len(),
+        temps: &[],
+    };
+    run_round(ri, &input, reserved)
+}
+
+/// One round of assignment over `input`: every id with an interval, most
+/// valuable first, gets the first free register of its class (hinted
+/// registers first); the ids that find none are returned as failed.
+pub(crate) fn run_round<R: RegisterInfo>(
+    ri: &R,
+    input: &RoundInput<'_, R::Lanes>,
+    reserved: &[Reg],
+) -> Round {
     let t = ri.tables();
-    let mut matrix = Matrix::new(t.num_units());
-    for (u, segs) in &live.units {
-        matrix.insert(*u, segs, Owner::Fixed);
+    let mut matrix = Matrix::new(t.num_units(), input.num_slots);
+    for (u, segs) in input.fixed {
+        matrix.insert(*u, segs);
     }
     let mut reserved_units = vec![false; t.num_units()];
     for &r in reserved {
@@ -106,35 +191,34 @@ pub fn assign_round<R: RegisterInfo>(
             }
         }
     }
-    let mut weight = spill_weights::<R>(f, cfg, live);
-    for (v, w) in weight.iter_mut().enumerate() {
-        if unspillable.get(v).copied().unwrap_or(false) {
-            *w = f32::INFINITY;
-        }
-    }
-    let n = f.vregs.len();
+    let n = input.intervals.len();
     let mut a = Assigner {
         ri,
-        f,
-        live,
+        input,
         matrix,
         reserved_units,
-        weight,
-        unspillable,
         assignment: vec![None; n],
-        hints: hints(f, instrs),
-        queue: BinaryHeap::new(),
+        queue: Vec::with_capacity(n),
+        cache: Vec::new(),
+        fp: Vec::new(),
+        groups: Groups::new(input.temps),
+        deferred: Vec::new(),
     };
-    for v in 0..n {
-        if live.vregs.get(v).is_some_and(Option::is_some) {
-            a.enqueue(VReg(v as u32));
+    for (v, iv) in input.intervals.iter().enumerate() {
+        if let Some(iv) = iv {
+            a.enqueue(VReg(v as u32), iv.class);
         }
     }
     let mut failed = Vec::new();
-    while let Some((_, Reverse(v))) = a.queue.pop() {
+    let mut queue = std::mem::take(&mut a.queue);
+    queue.sort_unstable_by(|x, y| y.cmp(x));
+    for &(_, Reverse(v)) in &queue {
         let v = VReg(v);
         if a.assignment[v.index()].is_some() {
             continue;
+        }
+        if v.index() < input.first_temp && !a.deferred.is_empty() {
+            a.place_deferred();
         }
         if !a.try_assign(v) {
             failed.push(v);
@@ -147,138 +231,263 @@ pub fn assign_round<R: RegisterInfo>(
     }
 }
 
-/// Each register's copy partners.
-fn hints(f: &MFunction, instrs: &InstrSet) -> Vec<Vec<Hint>> {
-    let mut out: Vec<Vec<Hint>> = vec![Vec::new(); f.vregs.len()];
-    for b in &f.blocks {
-        for i in &b.insts {
-            if instrs.get(i.opcode).is_none_or(|d| d.sem != Sem::Copy) {
-                continue;
-            }
-            let (Some(d), Some(s)) = (
-                i.ops.first().and_then(|o| o.reg()),
-                i.ops.get(1).and_then(|o| o.reg()),
-            ) else {
-                continue;
-            };
-            if let Some(v) = d.vreg() {
-                out[v.index()].push(Hint {
-                    other: s.reg,
-                    mine: d.sub,
-                    theirs: s.sub,
-                });
-            }
-            if let Some(v) = s.vreg() {
-                out[v.index()].push(Hint {
-                    other: d.reg,
-                    mine: s.sub,
-                    theirs: d.sub,
-                });
-            }
-        }
-    }
-    out
+/// Each register's copy partners, in the order of the copies: one list
+/// for all registers (`start[id]..start[id + 1]` is `id`'s part).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Hints {
+    start: Vec<u32>,
+    list: Vec<Hint>,
 }
 
-impl<R: RegisterInfo> Assigner<'_, R> {
-    fn class(&self, v: VReg) -> Option<RegClass> {
-        self.f.class_of(v)
+impl Hints {
+    /// The hints of `ids` registers from `(register, hint)` pairs.
+    pub(crate) fn new(ids: usize, pairs: &[(u32, Hint)]) -> Hints {
+        let mut start = vec![0u32; ids + 1];
+        for &(v, _) in pairs {
+            if let Some(c) = start.get_mut(v as usize + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let blank = Hint {
+            other: RegRef::Virt(VReg(0)),
+            mine: None,
+            theirs: None,
+        };
+        let mut list = vec![blank; start.last().copied().unwrap_or(0) as usize];
+        for &(v, h) in pairs {
+            if let Some(at) = fill.get_mut(v as usize).filter(|_| (v as usize) < ids) {
+                list[*at as usize] = h;
+                *at += 1;
+            }
+        }
+        Hints { start, list }
     }
 
-    fn enqueue(&mut self, v: VReg) {
+    pub(crate) fn get(&self, v: VReg) -> &[Hint] {
+        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Each register's copy partners.
+pub(crate) fn hints(f: &MFunction, instrs: &InstrSet) -> Hints {
+    let mut pairs = Vec::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            let Some((d, s)) = copy_operands(instrs, i) else {
+                continue;
+            };
+            hint_pairs(&mut pairs, (d.reg, d.sub), (s.reg, s.sub));
+        }
+    }
+    Hints::new(f.vregs.len(), &pairs)
+}
+
+/// The def and the source of a copy.
+pub(crate) fn copy_operands<'i>(
+    instrs: &InstrSet,
+    i: &'i MInst,
+) -> Option<(&'i RegOperand, &'i RegOperand)> {
+    if instrs.get(i.opcode).is_none_or(|d| d.sem != Sem::Copy) {
+        return None;
+    }
+    Some((i.ops.first()?.reg()?, i.ops.get(1)?.reg()?))
+}
+
+/// Records that `d` (a register and the part named) is copied from `s`:
+/// a hint for each virtual side.
+pub(crate) fn hint_pairs(
+    out: &mut Vec<(u32, Hint)>,
+    d: (RegRef, Option<SubRegIdx>),
+    s: (RegRef, Option<SubRegIdx>),
+) {
+    if let RegRef::Virt(v) = d.0 {
+        out.push((
+            v.0,
+            Hint {
+                other: s.0,
+                mine: d.1,
+                theirs: s.1,
+            },
+        ));
+    }
+    if let RegRef::Virt(v) = s.0 {
+        out.push((
+            v.0,
+            Hint {
+                other: d.0,
+                mine: s.1,
+                theirs: d.1,
+            },
+        ));
+    }
+}
+
+impl<'a, R: RegisterInfo> Assigner<'a, R> {
+    fn enqueue(&mut self, v: VReg, rc: RegClass) {
         let t = self.ri.tables();
-        let prio = self.class(v).map_or(0, |c| t.allocation_priority(c));
-        let w = self.weight[v.index()];
-        let unspillable = self.unspillable.get(v.index()).copied().unwrap_or(false);
+        let prio = t.allocation_priority(rc);
+        let w = self.input.weight.get(v.index()).copied().unwrap_or(0.0);
+        let unspillable = self
+            .input
+            .unspillable
+            .get(v.index())
+            .copied()
+            .unwrap_or(false);
         self.queue
             .push(((unspillable, prio, w.max(0.0).to_bits()), Reverse(v.0)));
     }
 
-    /// The units of `p` and, for each, which entry of `cache` says where
-    /// `iv` occupies it (lanes a unit does not cover, or that are dead,
-    /// leave it free; such units are left out).
-    fn footprint(
-        &self,
-        iv: &LiveInterval<R::Lanes>,
-        p: Reg,
-        cache: &mut Vec<(LaneMask<R::Lanes>, Vec<Segment>)>,
-        out: &mut Vec<(RegUnit, usize)>,
-    ) {
+    /// Fills `self.fp` with the units of `p` and, for each, which entry of
+    /// `self.cache` says where `iv` occupies it (lanes a unit does not
+    /// cover, or that are dead, leave it free; such units are left out).
+    fn footprint(&mut self, iv: &'a LiveInterval<R::Lanes>, p: Reg) {
         let t = self.ri.tables();
-        out.clear();
+        self.fp.clear();
         for (u, m) in t.unit_lane_masks(p) {
             let lanes = if m.is_none() { LaneMask::ALL } else { m };
-            let k = match cache.iter().position(|(l, _)| *l == lanes) {
+            let k = match self.cache.iter().position(|(l, _)| *l == lanes) {
                 Some(k) => k,
                 None => {
-                    cache.push((lanes, iv.segments_for(lanes)));
-                    cache.len() - 1
+                    let segs = match iv.parts.as_slice() {
+                        [only] if only.lanes.intersects(lanes) => {
+                            Cow::Borrowed(only.segments.as_slice())
+                        }
+                        [_] => Cow::Borrowed(&[][..]),
+                        _ => Cow::Owned(iv.segments_for(lanes)),
+                    };
+                    self.cache.push((lanes, segs));
+                    self.cache.len() - 1
                 }
             };
-            if !cache[k].1.is_empty() {
-                out.push((u, k));
+            if !self.cache[k].1.is_empty() {
+                self.fp.push((u, k));
             }
         }
     }
 
-    fn hinted(&self, v: VReg, rc: RegClass) -> Vec<Reg> {
+    /// The register a copy partner suggests for `v`, if any.
+    fn hinted(&self, h: &Hint, rc: RegClass) -> Option<Reg> {
         let t = self.ri.tables();
-        let mut out = Vec::new();
-        for h in self.hints.get(v.index()).map_or(&[][..], Vec::as_slice) {
-            let p = match h.other {
-                RegRef::Phys(p) => p,
-                RegRef::Virt(o) => match self.assignment.get(o.index()).copied().flatten() {
-                    Some(p) => p,
-                    None => continue,
-                },
+        let p = match h.other {
+            RegRef::Phys(p) => p,
+            RegRef::Virt(o) => self.assignment.get(o.index()).copied().flatten()?,
+        };
+        let target = match h.theirs {
+            None => p,
+            Some(s) => t.sub_reg(p, s)?,
+        };
+        let mine = match h.mine {
+            None => target,
+            Some(s) => t.matching_super_reg(target, s, rc)?,
+        };
+        t.contains(rc, mine).then_some(mine)
+    }
+
+    /// Puts the temporaries assigned so far in the matrix.
+    fn place_deferred(&mut self) {
+        let input: &'a RoundInput<'a, R::Lanes> = self.input;
+        for v in std::mem::take(&mut self.deferred) {
+            self.cache.clear();
+            let (Some(iv), Some(p)) = (
+                input.intervals.get(v.index()).copied().flatten(),
+                self.assignment[v.index()],
+            ) else {
+                continue;
             };
-            let target = match h.theirs {
-                None => Some(p),
-                Some(s) => t.sub_reg(p, s),
-            };
-            let Some(target) = target else { continue };
-            let mine = match h.mine {
-                None => Some(target),
-                Some(s) => t.matching_super_reg(target, s, rc),
-            };
-            if let Some(r) = mine.filter(|&r| t.contains(rc, r)) {
-                if !out.contains(&r) {
-                    out.push(r);
-                }
+            self.footprint(iv, p);
+            for &(u, k) in &self.fp {
+                self.matrix.insert(u, &self.cache[k].1);
             }
         }
-        out
+        self.cache.clear();
+    }
+
+    /// Whether temporary `v` in `p` interferes with an assigned
+    /// temporary of its instruction.
+    fn clashes_with_temps(&self, v: VReg, p: Reg) -> bool {
+        let input = self.input;
+        let Some(k) = v.index().checked_sub(input.first_temp) else {
+            return false;
+        };
+        let Some(me) = input.temps.get(k) else {
+            return false;
+        };
+        let t = self.ri.tables();
+        self.groups.of(k).iter().any(|&o| {
+            let o = o as usize;
+            if o == k {
+                return false;
+            }
+            match (input.temps.get(o), self.assignment[input.first_temp + o]) {
+                (Some(other), Some(po)) => temps::interfere(t, other, po, me, p),
+                _ => false,
+            }
+        })
+    }
+
+    /// Whether `p` is free for `iv`; if so, takes it for `v`.
+    fn take_if_free(&mut self, v: VReg, iv: &'a LiveInterval<R::Lanes>, p: Reg) -> bool {
+        let is_temp = v.index() >= self.input.first_temp;
+        if is_temp && self.clashes_with_temps(v, p) {
+            return false;
+        }
+        self.footprint(iv, p);
+        let reserved = self
+            .fp
+            .iter()
+            .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true));
+        if reserved
+            || !self
+                .fp
+                .iter()
+                .all(|&(u, k)| self.matrix.is_free(u, &self.cache[k].1))
+        {
+            return false;
+        }
+        if is_temp {
+            self.deferred.push(v);
+        } else {
+            for &(u, k) in &self.fp {
+                self.matrix.insert(u, &self.cache[k].1);
+            }
+        }
+        self.assignment[v.index()] = Some(p);
+        true
     }
 
     fn try_assign(&mut self, v: VReg) -> bool {
-        let Some(iv) = self.live.interval(v) else {
+        let input: &'a RoundInput<'a, R::Lanes> = self.input;
+        let Some(iv) = input.intervals.get(v.index()).copied().flatten() else {
             return true;
         };
-        let Some(rc) = self.class(v) else {
-            return false;
-        };
+        let rc = iv.class;
         let order = self.ri.allocation_order(rc);
-        let mut cache = Vec::new();
-        let candidates: Vec<Reg> = self
-            .hinted(v, rc)
-            .into_iter()
-            .chain(order.iter().copied())
-            .collect();
-        // A free register.
-        let mut fp = Vec::new();
-        for &p in &candidates {
-            if !order.contains(&p) {
+        self.cache.clear();
+        // Hinted registers first (those in the allocation order), each
+        // once, then the order.
+        let hints = input.hints.get(v);
+        let mut tried: Vec<Reg> = Vec::new();
+        for h in hints {
+            let Some(p) = self.hinted(h, rc) else {
+                continue;
+            };
+            if tried.contains(&p) || !order.contains(&p) {
                 continue;
             }
-            self.footprint(iv, p, &mut cache, &mut fp);
-            let reserved = fp
-                .iter()
-                .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true));
-            if !reserved && fp.iter().all(|&(u, k)| self.matrix.is_free(u, &cache[k].1)) {
-                for &(u, k) in &fp {
-                    self.matrix.insert(u, &cache[k].1, Owner::Virt(v));
-                }
-                self.assignment[v.index()] = Some(p);
+            tried.push(p);
+            if self.take_if_free(v, iv, p) {
+                return true;
+            }
+        }
+        for &p in order {
+            if !tried.contains(&p) && self.take_if_free(v, iv, p) {
                 return true;
             }
         }

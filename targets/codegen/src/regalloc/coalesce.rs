@@ -63,19 +63,32 @@ pub fn coalesce<R: RegisterInfo>(
     cfg: &MCfg,
     live: &Liveness<R::Lanes>,
 ) -> usize {
+    coalesce_owned(f, ri, instrs, cfg, live.clone())
+}
+
+/// [`coalesce`], taking the liveness (its intervals become the merged
+/// registers' without a copy).
+pub(crate) fn coalesce_owned<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    cfg: &MCfg,
+    live: Liveness<R::Lanes>,
+) -> usize {
     let t = ri.tables();
     let n = f.vregs.len();
     let mut info: Vec<Option<Info<R::Lanes>>> = Vec::with_capacity(n);
+    let mut intervals = live.vregs.into_iter();
     for v in 0..n {
-        let iv = live.interval(VReg(v as u32));
+        let iv = intervals.next().flatten();
         info.push(match (f.vregs[v], iv) {
             (Some(class), Some(iv)) => Some(Info {
                 class,
-                defs: iv.defs.clone(),
+                defs: iv.defs,
                 parts: iv
                     .parts
-                    .iter()
-                    .map(|p| (p.lanes, p.segments.clone()))
+                    .into_iter()
+                    .map(|p| (p.lanes, p.segments))
                     .collect(),
                 subs: Vec::new(),
             }),

@@ -41,12 +41,20 @@
 //!    tuple's class as the tables say). When the narrowed classes leave an
 //!    instruction unallocatable, allocation starts again without
 //!    coalescing.
-//! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]), assign in
-//!    priority order ([`assign`]), and when some ranges found no register,
-//!    spill them everywhere through the target's [`spill::SpillHook`] and
-//!    start the next round. The new short ranges around each spilled use
-//!    are never spilled; if one of them finds no register the function
-//!    cannot be allocated (an instruction needs more registers than exist).
+//! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]) once,
+//!    assign in priority order ([`assign`](mod@assign)), and when some ranges found no
+//!    register, spill them everywhere and start the next round. The new
+//!    short ranges around each spilled use are never spilled; if one of
+//!    them finds no register the function cannot be allocated (an
+//!    instruction needs more registers than exist). The rounds do not
+//!    insert spill code or recompute liveness: the new ranges are planned
+//!    in the function's numbering as it was, which gives the same
+//!    interference as the function with the spill code in it (`rounds`);
+//!    the spill code is inserted once, through the target's
+//!    [`spill::SpillHook`], when a round assigns everything. (Spill code
+//!    that names other registers than the spilled value's sends the
+//!    allocator back to rounds that insert it and recompute liveness each
+//!    time.)
 //! 3. [`rewrite`]: replace each virtual register by its register (and
 //!    `%v.sub` by the register's `sub` sub-register), drop identity copies.
 //!
@@ -57,7 +65,9 @@
 pub mod assign;
 pub mod coalesce;
 pub mod matrix;
+mod rounds;
 pub mod spill;
+mod temps;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -223,7 +233,7 @@ pub fn assign<R: RegisterInfo>(
         }
     }
     if !opts.coalesce {
-        return assign_rounds(f, ri, instrs, hook, opts, AllocStats::default());
+        return rounds::assign_rounds(f, ri, instrs, hook, opts, AllocStats::default());
     }
     // Coalescing narrows classes; where that leaves an instruction more
     // operands of a class than it has disjoint registers, start again
@@ -233,66 +243,16 @@ pub fn assign<R: RegisterInfo>(
     let cfg = MCfg::new(f);
     let live = Liveness::compute(f, ri, &cfg);
     let mut stats = AllocStats {
-        coalesced: coalesce::coalesce(f, ri, instrs, &cfg, &live),
+        coalesced: coalesce::coalesce_owned(f, ri, instrs, &cfg, live),
         ..AllocStats::default()
     };
     stats.time.coalescing = start.elapsed();
-    match assign_rounds(f, ri, instrs, hook, opts, stats) {
+    match rounds::assign_rounds(f, ri, instrs, hook, opts, stats) {
         Err(AllocError::OutOfRegisters { .. }) => {
             *f = original;
-            assign_rounds(f, ri, instrs, hook, opts, AllocStats::default())
+            rounds::assign_rounds(f, ri, instrs, hook, opts, AllocStats::default())
         }
         other => other,
-    }
-}
-
-/// Assignment rounds with spilling, after coalescing.
-fn assign_rounds<R: RegisterInfo>(
-    f: &mut MFunction,
-    ri: &R,
-    instrs: &InstrSet,
-    hook: &dyn SpillHook,
-    opts: &AllocOptions,
-    mut stats: AllocStats,
-) -> Result<Allocation, AllocError> {
-    let t = ri.tables();
-    let cfg = MCfg::new(f);
-    let mut unspillable = vec![false; f.vregs.len()];
-    loop {
-        stats.rounds += 1;
-        if stats.rounds > opts.max_rounds {
-            return Err(AllocError::TooManyRounds(opts.max_rounds));
-        }
-        let start = Instant::now();
-        let live = Liveness::compute(f, ri, &cfg);
-        stats.time.liveness += start.elapsed();
-        let start = Instant::now();
-        unspillable.resize(f.vregs.len(), false);
-        let round = assign::assign_round(f, ri, instrs, &cfg, &live, &unspillable, &opts.reserved);
-        stats.time.assignment += start.elapsed();
-        if round.failed.is_empty() {
-            return Ok(Allocation {
-                assignment: round.assignment,
-                stats,
-            });
-        }
-        if let Some(&v) = round.failed.iter().find(|v| unspillable[v.index()]) {
-            let class = f
-                .class_of(v)
-                .map_or(String::from("?"), |c| t.class_name(c).to_string());
-            return Err(AllocError::OutOfRegisters { vreg: v, class });
-        }
-        let start = Instant::now();
-        let s = spill::spill_everywhere(f, ri, instrs, hook, &live, &round.failed)
-            .map_err(AllocError::Spill)?;
-        stats.time.spilling += start.elapsed();
-        stats.spilled += round.failed.len();
-        stats.reloads += s.reloads;
-        stats.stores += s.stores;
-        unspillable.resize(f.vregs.len(), false);
-        for v in s.temps {
-            unspillable[v.index()] = true;
-        }
     }
 }
 

@@ -104,7 +104,111 @@ pub fn spill_everywhere<R: RegisterInfo>(
     live: &Liveness<R::Lanes>,
     spill: &[VReg],
 ) -> Result<Spilled, String> {
+    insert_spill_code(f, ri, instrs, hook, live, spill).map(|i| i.spilled)
+}
+
+/// What [`insert_spill_code`] did.
+pub(crate) struct Inserted {
+    pub spilled: Spilled,
+    /// Each new register with the instruction (its number in the function
+    /// as it was) and the spilled register it stands for, in the order
+    /// the registers were made.
+    pub made: Vec<(u32, VReg, VReg)>,
+    /// Whether every spill instruction names no register but its new one.
+    pub plain: bool,
+}
+
+/// Whether the register operands of `insts` all name `tmp`.
+fn names_only(insts: &[MInst], tmp: VReg) -> bool {
+    insts
+        .iter()
+        .all(|i| i.reg_ops().all(|(_, r)| r.vreg() == Some(tmp)))
+}
+
+/// What one instruction does with one spilled register it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Site {
+    /// A reload goes before the instruction (it reads the register, or
+    /// writes part of it and keeps the rest).
+    pub reads: bool,
+    /// A store goes after it (it writes the register, not dead).
+    pub writes: bool,
+    /// Its sub-register defs drop the other lanes (they become `undef`).
+    pub drop_others: bool,
+    /// It writes the register before reading its uses (early-clobber).
+    pub early_def: bool,
+    /// It writes the register at its def slot.
+    pub late_def: bool,
+}
+
+/// How instruction number `n`, `inst`, touches spilled register `v` of
+/// class `rc`; an error when a terminator writes it.
+pub(crate) fn site<R: RegisterInfo>(
+    ri: &R,
+    instrs: &InstrSet,
+    live: &Liveness<R::Lanes>,
+    inst: &MInst,
+    n: u32,
+    v: VReg,
+    rc: RegClass,
+) -> Result<Site, String> {
     let t = ri.tables();
+    let mut s = Site {
+        reads: false,
+        writes: false,
+        drop_others: false,
+        early_def: false,
+        late_def: false,
+    };
+    for (_, r) in inst.reg_ops().filter(|(_, r)| r.vreg() == Some(v)) {
+        s.reads |= r.reads();
+        s.writes |= r.is_def && !r.dead;
+        s.early_def |= r.is_def && r.early_clobber;
+        s.late_def |= r.is_def && !r.early_clobber;
+        // Sub-register defs whose other lanes hold no value here: the new
+        // register's other lanes are undefined.
+        if let (true, Some(_), false) = (r.is_def, r.sub, r.undef) {
+            let kept = class_lanes(t, rc) & !operand_lanes(t, rc, r.sub);
+            let held = live
+                .interval(v)
+                .is_some_and(|iv| iv.live_at(Slots::use_slot(n), kept));
+            s.reads |= held;
+            s.drop_others |= !held;
+        }
+    }
+    s.drop_others &= !s.reads;
+    let is_terminator = instrs.get(inst.opcode).is_some_and(|d| d.is_terminator);
+    if s.writes && is_terminator {
+        return Err(format!(
+            "cannot spill %{}: {} defines it and ends its block",
+            v.0,
+            instrs.name(inst.opcode)
+        ));
+    }
+    Ok(s)
+}
+
+/// The spilled registers `inst` names, in operand order, each once.
+pub(crate) fn named(inst: &MInst, spilled: impl Fn(VReg) -> bool, out: &mut Vec<VReg>) {
+    out.clear();
+    for (_, r) in inst.reg_ops() {
+        if let Some(v) = r.vreg() {
+            if spilled(v) && !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+}
+
+/// [`spill_everywhere`], also saying which new register stands for what.
+pub(crate) fn insert_spill_code<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    hook: &dyn SpillHook,
+    live: &Liveness<R::Lanes>,
+    spill: &[VReg],
+) -> Result<Inserted, String> {
     let mut n = 0u32;
     let mut slot_of: Vec<Option<(FrameIdx, RegClass)>> = vec![None; f.vregs.len()];
     for &v in spill {
@@ -118,54 +222,35 @@ pub fn spill_everywhere<R: RegisterInfo>(
         }
     }
     let mut out = Spilled::default();
+    let mut made = Vec::new();
+    let mut plain = true;
+    let mut list: Vec<VReg> = Vec::new();
     for bi in 0..f.blocks.len() {
         let old = std::mem::take(&mut f.blocks[bi].insts);
         let mut insts: Vec<MInst> = Vec::with_capacity(old.len());
         for mut inst in old {
-            // The spilled registers this instruction names, in operand order.
-            let mut named: Vec<VReg> = Vec::new();
-            for (_, r) in inst.reg_ops() {
-                if let Some(v) = r.vreg() {
-                    if slot_of.get(v.index()).copied().flatten().is_some() && !named.contains(&v) {
-                        named.push(v);
-                    }
-                }
+            named(
+                &inst,
+                |v| slot_of.get(v.index()).copied().flatten().is_some(),
+                &mut list,
+            );
+            if list.is_empty() {
+                insts.push(inst);
+                n += 1;
+                continue;
             }
             let mut after: Vec<MInst> = Vec::new();
-            for v in named {
+            for &v in &list {
                 let Some((slot, rc)) = slot_of.get(v.index()).copied().flatten() else {
                     continue;
                 };
-                let mut reads = false;
-                let mut writes = false;
-                // Sub-register defs whose other lanes hold no value here:
-                // the new register's other lanes are undefined.
-                let mut drop_others = false;
-                for (_, r) in inst.reg_ops().filter(|(_, r)| r.vreg() == Some(v)) {
-                    reads |= r.reads();
-                    writes |= r.is_def && !r.dead;
-                    if let (true, Some(_), false) = (r.is_def, r.sub, r.undef) {
-                        let kept = class_lanes(t, rc) & !operand_lanes(t, rc, r.sub);
-                        let held = live
-                            .interval(v)
-                            .is_some_and(|iv| iv.live_at(Slots::use_slot(n), kept));
-                        reads |= held;
-                        drop_others |= !held;
-                    }
-                }
-                drop_others &= !reads;
-                let is_terminator = instrs.get(inst.opcode).is_some_and(|d| d.is_terminator);
-                if writes && is_terminator {
-                    return Err(format!(
-                        "cannot spill %{}: {} defines it and ends its block",
-                        v.0,
-                        instrs.name(inst.opcode)
-                    ));
-                }
+                let s = site(ri, instrs, live, &inst, n, v, rc)?;
                 let tmp = f.new_vreg(rc);
                 out.temps.push(tmp);
-                if reads {
+                made.push((n, v, tmp));
+                if s.reads {
                     let l = hook.load(f, tmp, rc, slot)?;
+                    plain &= names_only(&l, tmp);
                     out.reloads += l.len();
                     insts.extend(l);
                 }
@@ -173,16 +258,17 @@ pub fn spill_everywhere<R: RegisterInfo>(
                     if let Some(r) = o.reg_mut() {
                         if r.vreg() == Some(v) {
                             r.reg = RegRef::Virt(tmp);
-                            if r.is_def && r.sub.is_some() && drop_others {
+                            if r.is_def && r.sub.is_some() && s.drop_others {
                                 r.undef = true;
                             }
                         }
                     }
                 }
-                if writes {
-                    let s = hook.store(f, tmp, rc, slot)?;
-                    out.stores += s.len();
-                    after.extend(s);
+                if s.writes {
+                    let st = hook.store(f, tmp, rc, slot)?;
+                    plain &= names_only(&st, tmp);
+                    out.stores += st.len();
+                    after.extend(st);
                 }
             }
             insts.push(inst);
@@ -191,5 +277,9 @@ pub fn spill_everywhere<R: RegisterInfo>(
         }
         f.blocks[bi].insts = insts;
     }
-    Ok(out)
+    Ok(Inserted {
+        spilled: out,
+        made,
+        plain,
+    })
 }
