@@ -174,7 +174,7 @@ impl SpillHook for Ref32 {
         v: VReg,
         _rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, String> {
+    ) -> Result<Vec<MInst>, regdesc_codegen::regalloc::SpillError> {
         Ok(vec![MInst::new(
             self.instrs.spill_store,
             vec![
@@ -190,7 +190,7 @@ impl SpillHook for Ref32 {
         v: VReg,
         _rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, String> {
+    ) -> Result<Vec<MInst>, regdesc_codegen::regalloc::SpillError> {
         Ok(vec![MInst::new(
             self.instrs.spill_load,
             vec![

@@ -77,7 +77,7 @@ use regdesc_runtime::{Reg, RegisterInfo};
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::Liveness;
 use crate::mir::{InstrSet, MFunction, Operand, RegRef, Sem, VReg};
-pub use spill::{GenericSpill, SpillHook};
+pub use spill::{GenericSpill, SpillError, SpillHook};
 
 /// Choices the target makes.
 #[derive(Clone, Debug)]
@@ -111,7 +111,7 @@ pub enum AllocError {
     /// A range that cannot be spilled found no register.
     OutOfRegisters { vreg: VReg, class: String },
     /// The spill hook failed.
-    Spill(String),
+    Spill(SpillError),
     /// Spilling did not converge.
     TooManyRounds(usize),
 }

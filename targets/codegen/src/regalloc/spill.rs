@@ -22,6 +22,32 @@ use crate::mir::liveness::{class_lanes, operand_lanes, Liveness};
 use crate::mir::slots::Slots;
 use crate::mir::{FrameIdx, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, VReg};
 
+/// Why a register could not be spilled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpillError {
+    /// The target's hook has no instructions for this class.
+    Hook { class: String, why: String },
+    /// The value is defined by its block's terminator: no store can follow.
+    DefinedByTerminator { vreg: VReg, opcode: String },
+}
+
+impl std::fmt::Display for SpillError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpillError::Hook { class, why } => {
+                write!(f, "the target cannot spill class {class}: {why}")
+            }
+            SpillError::DefinedByTerminator { vreg, opcode } => write!(
+                f,
+                "cannot spill %{}: {opcode} defines it and ends its block",
+                vreg.0
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpillError {}
+
 /// How a target stores a register to a stack slot and loads it back.
 pub trait SpillHook {
     /// Instructions storing all of `v` (of class `rc`) to `slot`.
@@ -31,7 +57,7 @@ pub trait SpillHook {
         v: VReg,
         rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, String>;
+    ) -> Result<Vec<MInst>, SpillError>;
     /// Instructions loading all of `v` (of class `rc`) from `slot`.
     fn load(
         &self,
@@ -39,7 +65,7 @@ pub trait SpillHook {
         v: VReg,
         rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, String>;
+    ) -> Result<Vec<MInst>, SpillError>;
 }
 
 /// The generic hook: `SPILL_STORE %v, %stack.N` and `%v = SPILL_LOAD
@@ -56,7 +82,7 @@ impl SpillHook for GenericSpill<'_> {
         v: VReg,
         _rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, String> {
+    ) -> Result<Vec<MInst>, SpillError> {
         Ok(vec![MInst::new(
             self.instrs.spill_store,
             vec![
@@ -72,7 +98,7 @@ impl SpillHook for GenericSpill<'_> {
         v: VReg,
         _rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, String> {
+    ) -> Result<Vec<MInst>, SpillError> {
         Ok(vec![MInst::new(
             self.instrs.spill_load,
             vec![
@@ -103,7 +129,7 @@ pub fn spill_everywhere<R: RegisterInfo>(
     hook: &dyn SpillHook,
     live: &Liveness<R::Lanes>,
     spill: &[VReg],
-) -> Result<Spilled, String> {
+) -> Result<Spilled, SpillError> {
     insert_spill_code(f, ri, instrs, hook, live, spill).map(|i| i.spilled)
 }
 
@@ -151,7 +177,7 @@ pub(crate) fn site<R: RegisterInfo>(
     n: u32,
     v: VReg,
     rc: RegClass,
-) -> Result<Site, String> {
+) -> Result<Site, SpillError> {
     let t = ri.tables();
     let mut s = Site {
         reads: false,
@@ -179,11 +205,10 @@ pub(crate) fn site<R: RegisterInfo>(
     s.drop_others &= !s.reads;
     let is_terminator = instrs.get(inst.opcode).is_some_and(|d| d.is_terminator);
     if s.writes && is_terminator {
-        return Err(format!(
-            "cannot spill %{}: {} defines it and ends its block",
-            v.0,
-            instrs.name(inst.opcode)
-        ));
+        return Err(SpillError::DefinedByTerminator {
+            vreg: v,
+            opcode: instrs.name(inst.opcode).to_string(),
+        });
     }
     Ok(s)
 }
@@ -208,7 +233,7 @@ pub(crate) fn insert_spill_code<R: RegisterInfo>(
     hook: &dyn SpillHook,
     live: &Liveness<R::Lanes>,
     spill: &[VReg],
-) -> Result<Inserted, String> {
+) -> Result<Inserted, SpillError> {
     let mut n = 0u32;
     let mut slot_of: Vec<Option<(FrameIdx, RegClass)>> = vec![None; f.vregs.len()];
     for &v in spill {
