@@ -16,6 +16,7 @@ use regdesc_codegen::mir::cfg::MCfg;
 use regdesc_codegen::mir::liveness::{Liveness, Segment};
 use regdesc_codegen::mir::parse::parse_mir;
 use regdesc_codegen::mir::print::print_function;
+use regdesc_codegen::mir::MBlockId;
 use regdesc_codegen::mir::{phi_elim, two_addr, MFunction, Operand, RegRef, VReg};
 use regdesc_codegen::regalloc::{self, AllocError, AllocOptions, GenericSpill};
 use regdesc_runtime::RegisterInfo;
@@ -299,7 +300,7 @@ fn allocation_orders_come_from_the_tables() {
     );
     let p = pipeline(&f, &toy::Toy, &instrs, &[9], &AllocOptions::default()).expect("ok");
     let t = toy::Toy.tables();
-    let ret = p.allocated.blocks[0].insts.last().expect("RET");
+    let ret = p.allocated.blocks[MBlockId(0)].insts.last().expect("RET");
     let Some(Operand::Reg(r)) = ret.ops.first() else {
         panic!("RET operand")
     };
@@ -319,7 +320,7 @@ fn physical_register_names_ignore_case() {
     )
     .expect("parses");
     let t = amd::AMDLike.tables();
-    let Some(Operand::Reg(r)) = fs[0].blocks[0].insts[0].ops.get(1) else {
+    let Some(Operand::Reg(r)) = fs[0].blocks[MBlockId(0)].insts[0].ops.get(1) else {
         panic!("operand")
     };
     assert_eq!(r.reg, RegRef::Phys(t.reg_by_name("V1").expect("V1")));

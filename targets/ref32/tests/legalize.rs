@@ -5,7 +5,7 @@
 
 use regdesc_codegen::differential::{compare, DiffConfig};
 use regdesc_codegen::ir::{Function, Module};
-use regdesc_codegen::mir::{MFunction, Operand, RegOperand, RegRef};
+use regdesc_codegen::mir::{MBlockId, MFunction, Operand, RegOperand, RegRef};
 use regdesc_codegen::pipeline::{compile_function, Options, PipelineError, Stage};
 use regdesc_codegen::read_module;
 use regdesc_codegen::target::Target;
@@ -174,9 +174,7 @@ fn no_value_is_wider_than_32_bits_after_legalization() {
     fn widen(f: &mut MFunction) {
         let rc = regdesc_ref32::regs::classes::GPR64;
         let v = f.new_vreg(rc);
-        let imp = f.blocks[0].insts[0].opcode;
-        let _ = imp;
-        f.blocks[0].insts.insert(
+        f.blocks[MBlockId(0)].insts.insert(
             0,
             regdesc_codegen::mir::MInst::new(
                 regdesc_codegen::mir::InstrSet::generic().implicit_def,

@@ -135,7 +135,7 @@ impl<'a> MirBuilder<'a> {
         uniform: RegClass,
     ) -> Result<MirBuilder<'a>, LegalizeError> {
         let mut f = MFunction::new(name);
-        f.blocks = vec![MBlock::default(); blocks.max(1)];
+        f.blocks = vec![MBlock::default(); blocks.max(1)].into();
         Ok(MirBuilder {
             f,
             ops: GenericOps::of(instrs)?,
@@ -154,14 +154,12 @@ impl<'a> MirBuilder<'a> {
 
     /// Appends an instruction to the current block.
     pub fn push(&mut self, op: Opcode, ops: Vec<Operand>) {
-        self.f.blocks[self.block.index()]
-            .insts
-            .push(MInst::new(op, ops));
+        self.f.blocks[self.block].insts.push(MInst::new(op, ops));
     }
 
     /// Inserts an instruction into `b` before its terminator.
     pub fn insert_before_terminator(&mut self, b: MBlockId, inst: MInst) {
-        let insts = &mut self.f.blocks[b.index()].insts;
+        let insts = &mut self.f.blocks[b].insts;
         let at = insts.len().saturating_sub(1);
         insts.insert(at, inst);
     }

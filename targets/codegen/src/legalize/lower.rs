@@ -276,7 +276,7 @@ impl<T: Target> Lower<'_, T> {
                         }
                     }
                     let d = self.b.new_reg();
-                    let at = self.b.f.blocks[self.b.block.index()].insts.len();
+                    let at = self.b.f.blocks[self.b.block].insts.len();
                     first.get_or_insert(at);
                     self.b.push(
                         self.b.ops.phi,
@@ -566,7 +566,7 @@ impl<T: Target> Lower<'_, T> {
             let mut k = at;
             for (n, l) in mine.iter().enumerate() {
                 let Limb::Reg(_) = l else { continue };
-                let mut ops = vec![self.b.f.blocks[blk.index()].insts[k].ops[0].clone()];
+                let mut ops = vec![self.b.f.blocks[blk].insts[k].ops[0].clone()];
                 for (limbs, pred) in &ins {
                     let src = match limbs[n] {
                         Limb::Reg(v) => v,
@@ -587,7 +587,7 @@ impl<T: Target> Lower<'_, T> {
                     ops.push(MOperand::Reg(RegOperand::use_of(RegRef::Virt(src), None)));
                     ops.push(MOperand::Block(*pred));
                 }
-                self.b.f.blocks[blk.index()].insts[k].ops = ops;
+                self.b.f.blocks[blk].insts[k].ops = ops;
                 k += 1;
             }
         }

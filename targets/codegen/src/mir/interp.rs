@@ -305,7 +305,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
             let f = self.f;
             let block = f
                 .blocks
-                .get(b.index())
+                .get(b)
                 .ok_or_else(|| err(format!("no block bb.{}", b.0)))?;
             let mut k = 0;
             let at = |k: usize| {

@@ -34,6 +34,7 @@
 use regdesc_runtime::{Reg, RegClass, SubRegIdx};
 
 use crate::ir::Span;
+use regdesc_index::IndexVec;
 
 pub mod bits;
 pub mod cfg;
@@ -247,9 +248,9 @@ pub struct Props {
 pub struct MFunction {
     pub name: String,
     /// `bb.0` is the entry.
-    pub blocks: Vec<MBlock>,
+    pub blocks: IndexVec<MBlockId, MBlock>,
     /// The class of each virtual register (`None`: the number is unused).
-    pub vregs: Vec<Option<RegClass>>,
+    pub vregs: IndexVec<VReg, Option<RegClass>>,
     pub frame: Vec<FrameObject>,
     pub props: Props,
     /// The function's name, when read from text.
@@ -260,8 +261,8 @@ impl MFunction {
     pub fn new(name: impl Into<String>) -> MFunction {
         MFunction {
             name: name.into(),
-            blocks: Vec::new(),
-            vregs: Vec::new(),
+            blocks: IndexVec::new(),
+            vregs: IndexVec::new(),
             frame: Vec::new(),
             props: Props::default(),
             span: None,
@@ -270,12 +271,11 @@ impl MFunction {
 
     /// A new virtual register of class `rc`.
     pub fn new_vreg(&mut self, rc: RegClass) -> VReg {
-        self.vregs.push(Some(rc));
-        VReg::new(self.vregs.len() - 1)
+        self.vregs.push(Some(rc))
     }
 
     pub fn class_of(&self, v: VReg) -> Option<RegClass> {
-        self.vregs.get(v.index()).copied().flatten()
+        self.vregs.get(v).copied().flatten()
     }
 
     /// A new stack slot.
@@ -289,7 +289,7 @@ impl MFunction {
     }
 
     pub fn block(&self, b: MBlockId) -> &MBlock {
-        &self.blocks[b.index()]
+        &self.blocks[b]
     }
 
     /// Number of instructions.
@@ -300,7 +300,7 @@ impl MFunction {
     /// The successors of `b`: the block operands of its last instruction.
     pub fn successors(&self, b: MBlockId) -> Vec<MBlockId> {
         let mut out: Vec<MBlockId> = Vec::new();
-        if let Some(t) = self.blocks.get(b.index()).and_then(|bb| bb.insts.last()) {
+        if let Some(t) = self.blocks.get(b).and_then(|bb| bb.insts.last()) {
             for s in t.block_targets() {
                 if !out.contains(&s) {
                     out.push(s);

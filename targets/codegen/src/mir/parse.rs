@@ -244,10 +244,10 @@ impl<L: LaneBits> Builder<'_, '_, L> {
         let mut vregs: Vec<(u32, Mention)> = self.vreg_mentions.into_iter().collect();
         vregs.sort_by_key(|(n, _)| *n);
         let top = vregs.last().map_or(0, |(n, _)| *n as usize + 1);
-        f.vregs = vec![None; top];
+        f.vregs = vec![None; top].into();
         for (n, (first, class)) in vregs {
             match class {
-                Some((c, _)) => f.vregs[n as usize] = Some(c),
+                Some((c, _)) => f.vregs[VReg(n)] = Some(c),
                 None => {
                     return Err(Diag::new(
                         "mir::no-class",

@@ -19,7 +19,7 @@ pub fn eliminate_phis(f: &mut MFunction, instrs: &InstrSet) -> usize {
     let mut count = 0;
     // Copies to append to each predecessor, in order.
     let mut at_end: Vec<Vec<MInst>> = vec![Vec::new(); f.blocks.len()];
-    for bi in 0..f.blocks.len() {
+    for bi in f.blocks.ids() {
         let n_phis = f.blocks[bi]
             .insts
             .iter()
@@ -47,7 +47,7 @@ pub fn eliminate_phis(f: &mut MFunction, instrs: &InstrSet) -> usize {
             f.blocks[bi].insts.remove(k);
         }
     }
-    for (bi, copies) in at_end.into_iter().enumerate() {
+    for (bi, copies) in f.blocks.ids().zip(at_end) {
         if copies.is_empty() {
             continue;
         }

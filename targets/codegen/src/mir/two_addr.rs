@@ -24,7 +24,7 @@ pub fn lower_two_address<R: RegisterInfo>(
     instrs: &InstrSet,
 ) -> Result<usize, Diag> {
     let mut copies = 0;
-    for bi in 0..f.blocks.len() {
+    for bi in f.blocks.ids() {
         // Most blocks have nothing to lower: leave them where they are
         // (rebuilding every block moves the whole function through memory).
         let has_work = f.blocks[bi].insts.iter().any(|inst| {

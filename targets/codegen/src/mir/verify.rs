@@ -748,7 +748,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
         for u in &live.undefined {
             // Report at the first read in the block that is not preceded
             // by a def there.
-            let b = &self.f.blocks[u.block.index()];
+            let b = &self.f.blocks[u.block];
             let mut at = None;
             for (k, i) in b.insts.iter().enumerate() {
                 if i.reg_ops()

@@ -23,7 +23,7 @@ use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{segments_contain, union, Liveness, Segment};
 use crate::mir::slots::Slots;
-use crate::mir::{InstrSet, MFunction, Operand, RegRef, Sem, VReg};
+use crate::mir::{InstrSet, MBlockId, MFunction, Operand, RegRef, Sem, VReg};
 
 /// What one merged register knows during coalescing.
 struct Info<L: LaneBits> {
@@ -81,7 +81,7 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     let mut intervals = live.vregs.into_iter();
     for v in 0..n {
         let iv = intervals.next().flatten();
-        info.push(match (f.vregs[v], iv) {
+        info.push(match (f.vregs[VReg::new(v)], iv) {
             (Some(class), Some(iv)) => Some(Info {
                 class,
                 defs: iv.defs,
@@ -156,7 +156,7 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     // Instructions whose defs are gone (the copies removed so far).
     let mut dead_def = vec![false; num as usize];
     for c in &copies {
-        let inst = &f.blocks[c.block].insts[c.index];
+        let inst = &f.blocks[MBlockId::new(c.block)].insts[c.index];
         let (Some(dst), Some(src)) = (inst.ops[0].reg(), inst.ops[1].reg()) else {
             continue;
         };
@@ -301,10 +301,10 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     }
     for (v, slot) in info.into_iter().enumerate() {
         match slot {
-            Some(i) => f.vregs[v] = Some(i.class),
+            Some(i) => f.vregs[VReg::new(v)] = Some(i.class),
             None => {
                 if rep[v].0 != VReg(v as u32) {
-                    f.vregs[v] = None;
+                    f.vregs[VReg::new(v)] = None;
                 }
             }
         }

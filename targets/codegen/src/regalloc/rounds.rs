@@ -219,7 +219,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         for &(n, pos, v) in &at {
             let Some(inst) = place
                 .get(n as usize)
-                .and_then(|&(b, k)| f.blocks.get(b as usize)?.insts.get(k as usize))
+                .and_then(|&(b, k)| f.blocks.get(MBlockId(b))?.insts.get(k as usize))
             else {
                 continue;
             };

@@ -250,7 +250,7 @@ pub(crate) fn insert_spill_code<R: RegisterInfo>(
     let mut made = Vec::new();
     let mut plain = true;
     let mut list: Vec<VReg> = Vec::new();
-    for bi in 0..f.blocks.len() {
+    for bi in f.blocks.ids() {
         let old = std::mem::take(&mut f.blocks[bi].insts);
         let mut insts: Vec<MInst> = Vec::with_capacity(old.len());
         for mut inst in old {

@@ -76,7 +76,7 @@ fn live_after<R: RegisterInfo>(f: &MFunction, ri: &R) -> Vec<Vec<Live<R::Lanes>>
                     add(&mut live, *k, *m);
                 }
             }
-            let insts = &f.blocks[b].insts;
+            let insts = &f.blocks[MBlockId::new(b)].insts;
             let mut per = vec![BTreeMap::new(); insts.len()];
             for (k, i) in insts.iter().enumerate().rev() {
                 per[k] = live.clone();
