@@ -92,6 +92,20 @@ pub(crate) fn make_input(
     input
 }
 
+/// Which findings of `check` are deliberate, and which must fail.
+#[derive(clap::Args, Clone, Default)]
+struct SilenceArgs {
+    /// Silence a diagnostic code (`class_size_mismatch` or its full
+    /// `regdesc::check::...` code); counted as allowed in the summary. A
+    /// `// regdesc: allow(CODE)` comment on a record's line does the same
+    /// for that record.
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+    /// Make a code's warnings errors.
+    #[arg(long, value_name = "CODE")]
+    deny: Vec<String>,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Human,
@@ -146,6 +160,8 @@ enum Command {
         /// `LaneMask` is as wide as the lanes need, up to any width).
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
+        #[command(flatten)]
+        silence: SilenceArgs,
         /// Link the rustdoc of generated items to a `regdesc doc` site here.
         #[arg(long = "doc-url", value_name = "URL")]
         doc_url: Option<String>,
@@ -174,6 +190,8 @@ enum Command {
         /// The lane budget the check reports against.
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
+        #[command(flatten)]
+        silence: SilenceArgs,
         /// Output format.
         #[arg(long, value_enum, default_value = "html")]
         format: DocFormat,
@@ -188,6 +206,8 @@ enum Command {
         /// The lane budget (LLVM's LaneBitmask is 64 bits wide).
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
+        #[command(flatten)]
+        silence: SilenceArgs,
         /// Output format: a summary and rendered diagnostics, or one JSON
         /// object (always printed, whatever stage failed).
         #[arg(long, value_enum, default_value = "human")]
@@ -271,6 +291,7 @@ fn main() -> ExitCode {
             input,
             lanes,
             lane_bits,
+            silence,
             doc_url,
             output,
             check,
@@ -279,6 +300,8 @@ fn main() -> ExitCode {
             CheckOptions {
                 mode: lanes,
                 lane_bits,
+                allow: silence.allow,
+                deny: silence.deny,
             },
             doc_url,
             &output,
@@ -289,12 +312,15 @@ fn main() -> ExitCode {
             output,
             lanes,
             lane_bits,
+            silence,
             format,
         } => run_doc(
             &input,
             CheckOptions {
                 mode: lanes,
                 lane_bits,
+                allow: silence.allow,
+                deny: silence.deny,
             },
             format,
             &output,
@@ -303,12 +329,15 @@ fn main() -> ExitCode {
             input,
             lanes,
             lane_bits,
+            silence,
             format,
         } => run_check(
             &input,
             CheckOptions {
                 mode: lanes,
                 lane_bits,
+                allow: silence.allow,
+                deny: silence.deny,
             },
             format,
         ),
@@ -383,6 +412,7 @@ fn run_dump_json(args: &InputArgs, mode: LaneMode) -> ExitCode {
     let opts = CheckOptions {
         mode,
         lane_bits: u32::MAX,
+        ..Default::default()
     };
     let run = driver::target(&args.input(), &opts);
     if !run.diagnostics.is_empty() {

@@ -346,7 +346,9 @@ pub fn check(input: &Input, opts: &CheckOptions) -> Run {
         let checked = check::check(rk, &bank, error.as_ref(), opts);
         run.timings.push(("check", start.elapsed()));
         report.summary = checked.summary;
-        run.diagnostics.extend(checked.diagnostics);
+        let mut diags = checked.diagnostics;
+        report.allowed = check::silence::apply(&run.sources, &opts.allow, &opts.deny, &mut diags);
+        run.diagnostics.extend(diags);
         if error.is_some() {
             run.failed = Some(Stage::Bank);
         } else {
@@ -428,6 +430,7 @@ pub fn register_info_inc(input: &Input, mode: LaneMode) -> Run {
         let opts = CheckOptions {
             mode,
             lane_bits: 64,
+            ..Default::default()
         };
         let mut checked = check(input, &opts);
         checked
