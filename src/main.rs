@@ -494,7 +494,9 @@ fn run_emit(
 /// Writes `text` to `path` through a temporary file and a rename, and not
 /// at all when the file already holds it (build systems see no change).
 pub(crate) fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+    // Only a file of the same length can hold the text: read no other.
+    let same_len = std::fs::metadata(path).is_ok_and(|m| m.len() == text.len() as u64);
+    if same_len && std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
     let dir = path

@@ -123,7 +123,16 @@ pub fn register_info_inc(
             .unwrap_or_default(),
         facts,
     };
-    let mut o = String::with_capacity(1 << 20);
+    // Room for the whole file up front: growing a string of tens of
+    // megabytes copies it into fresh pages again and again, and first
+    // touches of pages are most of the time here. Pages reserved but never
+    // written cost nothing, so the estimate is generous.
+    let members: usize = bank.classes.iter().map(|c| c.order.len()).sum();
+    let estimate = bank.classes.len() * bank.sub_reg_indices.len() * 96
+        + members * 64
+        + bank.registers.len() * 400
+        + (1 << 20);
+    let mut o = String::with_capacity(estimate);
     enums(&mut o, &cx);
     mc_desc::write(&mut o, &cx);
     header(&mut o, &cx);
