@@ -15,6 +15,8 @@ use regdesc_core::driver::{self, Input, Run, Source};
 use regdesc_core::lanes::LaneMode;
 use regdesc_core::{diag, llvm_format};
 
+mod tblgen;
+
 // From mimalloc (linked in by the `mimalloc` crate): `mi_option_t` is a C
 // enum.
 unsafe extern "C" {
@@ -66,17 +68,42 @@ struct InputArgs {
 
 impl InputArgs {
     fn input(&self) -> Input {
-        let source = match &self.file {
-            None => Source::Stdin,
-            Some(p) if p.as_os_str() == "-" => Source::Stdin,
-            Some(p) => Source::File(p.clone()),
-        };
-        let mut input = Input::new(source);
-        input.include_dirs = self.include.clone();
-        input.defines = self.define.clone();
+        let mut input = make_input(self.file.as_deref(), &self.include, &self.define);
         input.warn_unused_template_args = !self.no_warn_unused_template_args;
         input
     }
+}
+
+/// What to read: `file` (`-` or none is standard input), with include
+/// directories and defines.
+pub(crate) fn make_input(
+    file: Option<&std::path::Path>,
+    include: &[PathBuf],
+    define: &[String],
+) -> Input {
+    let source = match file {
+        None => Source::Stdin,
+        Some(p) if p.as_os_str() == "-" => Source::Stdin,
+        Some(p) => Source::File(p.to_path_buf()),
+    };
+    let mut input = Input::new(source);
+    input.include_dirs = include.to_vec();
+    input.defines = define.to_vec();
+    input
+}
+
+/// Which findings of `check` are deliberate, and which must fail.
+#[derive(clap::Args, Clone, Default)]
+struct SilenceArgs {
+    /// Silence a diagnostic code (`class_size_mismatch` or its full
+    /// `regdesc::check::...` code); counted as allowed in the summary. A
+    /// `// regdesc: allow(CODE)` comment on a record's line does the same
+    /// for that record.
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+    /// Make a code's warnings errors.
+    #[arg(long, value_name = "CODE")]
+    deny: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -133,6 +160,8 @@ enum Command {
         /// `LaneMask` is as wide as the lanes need, up to any width).
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
+        #[command(flatten)]
+        silence: SilenceArgs,
         /// Link the rustdoc of generated items to a `regdesc doc` site here.
         #[arg(long = "doc-url", value_name = "URL")]
         doc_url: Option<String>,
@@ -161,6 +190,8 @@ enum Command {
         /// The lane budget the check reports against.
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
+        #[command(flatten)]
+        silence: SilenceArgs,
         /// Output format.
         #[arg(long, value_enum, default_value = "html")]
         format: DocFormat,
@@ -175,6 +206,8 @@ enum Command {
         /// The lane budget (LLVM's LaneBitmask is 64 bits wide).
         #[arg(long = "lane-bits", default_value_t = 64)]
         lane_bits: u32,
+        #[command(flatten)]
+        silence: SilenceArgs,
         /// Output format: a summary and rendered diagnostics, or one JSON
         /// object (always printed, whatever stage failed).
         #[arg(long, value_enum, default_value = "human")]
@@ -187,7 +220,7 @@ fn parse_lanes(s: &str) -> Result<LaneMode, String> {
 }
 
 /// With `REGDESC_TIMINGS=1`, prints how long each step took to stderr.
-fn print_timings(run: &Run, more: &[(&str, std::time::Duration)]) {
+pub(crate) fn print_timings(run: &Run, more: &[(&str, std::time::Duration)]) {
     if std::env::var_os("REGDESC_TIMINGS").is_some_and(|v| v == "1") {
         for (stage, t) in run
             .timings
@@ -201,7 +234,7 @@ fn print_timings(run: &Run, more: &[(&str, std::time::Duration)]) {
 }
 
 /// Writes to stdout in one go; a closed pipe (`| head`) is not an error.
-fn write_stdout(text: &str) {
+pub(crate) fn write_stdout(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
@@ -209,7 +242,7 @@ fn write_stdout(text: &str) {
 }
 
 /// Colors only when a person is reading stderr.
-fn color() -> bool {
+pub(crate) fn color() -> bool {
     use std::io::IsTerminal;
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
@@ -224,13 +257,18 @@ fn exit_code(failed: bool) -> ExitCode {
 
 /// Ends the process without tearing down the record graph and the bank
 /// (hundreds of thousands of nodes): the process is about to exit anyway.
-fn finish(run: Run, code: ExitCode) -> ExitCode {
+pub(crate) fn finish(run: Run, code: ExitCode) -> ExitCode {
     std::mem::forget(run);
     code
 }
 
 fn main() -> ExitCode {
     keep_freed_memory();
+    // llvm-tblgen's spelling (`-gen-register-info`) is not clap's.
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "tblgen") {
+        return tblgen::run(&args[2..]);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Records(args) => run_records(&args),
@@ -253,6 +291,7 @@ fn main() -> ExitCode {
             input,
             lanes,
             lane_bits,
+            silence,
             doc_url,
             output,
             check,
@@ -261,6 +300,8 @@ fn main() -> ExitCode {
             CheckOptions {
                 mode: lanes,
                 lane_bits,
+                allow: silence.allow,
+                deny: silence.deny,
             },
             doc_url,
             &output,
@@ -271,12 +312,15 @@ fn main() -> ExitCode {
             output,
             lanes,
             lane_bits,
+            silence,
             format,
         } => run_doc(
             &input,
             CheckOptions {
                 mode: lanes,
                 lane_bits,
+                allow: silence.allow,
+                deny: silence.deny,
             },
             format,
             &output,
@@ -285,12 +329,15 @@ fn main() -> ExitCode {
             input,
             lanes,
             lane_bits,
+            silence,
             format,
         } => run_check(
             &input,
             CheckOptions {
                 mode: lanes,
                 lane_bits,
+                allow: silence.allow,
+                deny: silence.deny,
             },
             format,
         ),
@@ -365,6 +412,7 @@ fn run_dump_json(args: &InputArgs, mode: LaneMode) -> ExitCode {
     let opts = CheckOptions {
         mode,
         lane_bits: u32::MAX,
+        ..Default::default()
     };
     let run = driver::target(&args.input(), &opts);
     if !run.diagnostics.is_empty() {
@@ -445,8 +493,10 @@ fn run_emit(
 
 /// Writes `text` to `path` through a temporary file and a rename, and not
 /// at all when the file already holds it (build systems see no change).
-fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+pub(crate) fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    // Only a file of the same length can hold the text: read no other.
+    let same_len = std::fs::metadata(path).is_ok_and(|m| m.len() == text.len() as u64);
+    if same_len && std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
     let dir = path

@@ -64,6 +64,7 @@ fn rejects(name: &str, code: &str, llvm: Llvm) {
         &CheckOptions {
             mode: LaneMode::Llvm,
             lane_bits: 64,
+            ..Default::default()
         },
     );
     assert!(checked.diagnostics.iter().any(|d| d.code == code));

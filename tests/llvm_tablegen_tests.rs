@@ -295,6 +295,32 @@ fn tablegen_tests_print_records_identically() {
     report("llvm/test/TableGen, records", outcomes);
 }
 
+/// `regdesc tblgen -gen-register-info` writes llvm-tblgen's
+/// `GenRegisterInfo.inc` byte for byte on every TableGen test (once per
+/// `-D` set) llvm-tblgen accepts, and rejects the others.
+#[test]
+fn tablegen_tests_write_register_info_identically() {
+    let Some(env) = env() else { return };
+    let root = env.src.join("llvm/test/TableGen");
+    let jobs = tablegen_jobs(&env);
+    let outcomes = parallel_map(&jobs, |job| {
+        let dir = job.file.parent().unwrap_or(Path::new("."));
+        let args = job.args(&env.include, dir);
+        let mut llvm = Command::new(&env.tblgen);
+        llvm.arg("-gen-register-info").args(&args).arg(&job.file);
+        let mut ours = common::regdesc();
+        ours.args(["tblgen", "-gen-register-info"])
+            .args(&args)
+            .arg(&job.file);
+        compare_records(
+            run_limited(llvm, TEST_LIMIT),
+            run_limited(ours, TEST_LIMIT),
+            &job.describe(&root),
+        )
+    });
+    report("llvm/test/TableGen, GenRegisterInfo.inc", outcomes);
+}
+
 /// Splits a register dump into its `warning:` lines (sorted) and the rest.
 fn split_warnings(s: &str) -> (Vec<&str>, String) {
     let mut warnings = Vec::new();
@@ -465,6 +491,41 @@ fn full_targets_print_records_identically() {
         outcome
     });
     report("llvm/lib/Target, full targets", outcomes);
+}
+
+/// `regdesc tblgen -gen-register-info` on every target's full description
+/// (X86.td, AMDGPU.td, ...): llvm-tblgen's `GenRegisterInfo.inc`, byte for
+/// byte (callee-saved register masks, DWARF tables and all).
+#[test]
+fn full_targets_write_register_info_identically() {
+    let Some(env) = env() else { return };
+    let targets = full_targets(&env.src);
+    let base = env.src.join("llvm/lib/Target");
+    let outcomes = parallel_map(&targets, |file| {
+        let what = file
+            .strip_prefix(&base)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        let dir = file.parent().unwrap_or(Path::new("."));
+        let name = file.file_name().unwrap_or_default();
+        let args = ["-I", &env.include.display().to_string(), "-I", "."].map(String::from);
+        let mut llvm = Command::new(&env.tblgen);
+        llvm.arg("-gen-register-info").args(&args).arg(name);
+        let mut ours = common::regdesc();
+        ours.args(["tblgen", "-gen-register-info"])
+            .args(&args)
+            .arg(name);
+        compare_records(
+            common::run_limited_in(llvm, dir, TARGET_LIMIT),
+            common::run_limited_in(ours, dir, TARGET_LIMIT),
+            &what,
+        )
+    });
+    report(
+        "llvm/lib/Target, full targets, GenRegisterInfo.inc",
+        outcomes,
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ fn model(file: &str, mode: LaneMode) -> Target {
         &CheckOptions {
             mode,
             lane_bits: 64,
+            ..Default::default()
         },
     );
     match run.target {

@@ -17,6 +17,17 @@
 //!
 //! For each file that passes it prints `oracle ok: <path as given>` (on the
 //! test's real stdout, visible without `--nocapture`).
+//!
+//! The same test holds `regdesc tblgen -gen-register-info` to llvm-tblgen:
+//! for every file llvm-tblgen accepts, regdesc's `GenRegisterInfo.inc` must
+//! equal llvm-tblgen's byte for byte (a difference fails with a diff), and
+//! the oracle built from regdesc's `.inc` must print the same canonical text
+//! (`inc ok: <path>`). For a file llvm-tblgen refuses (over 64 lanes),
+//! regdesc's coverage-mode `.inc` (`--lanes coverage`) is compiled against
+//! LLVM 14 and LLVM's answers about its lane masks are checked for
+//! consistency (`tests/oracle/lanes.cpp`; `coverage ok: <path>`); a file
+//! over 64 lanes even in coverage mode must fail with the lane-budget
+//! diagnostic.
 
 mod common;
 #[path = "oracle/wide.rs"]
@@ -28,7 +39,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use common::oracle::{self, Built};
+use common::oracle::{self, Built, Harness};
 use common::oracle_rust::{Member, Scratch};
 use common::{first_difference, llvm_include_dir, repo_root};
 
@@ -146,9 +157,82 @@ fn inputs(llvm_include: &Path) -> Vec<Input> {
 
 /// What happened to one description.
 enum Outcome {
+    /// The oracle and the `.inc` agree (`oracle ok`, `inc ok`).
     Ok,
+    /// A file llvm-tblgen refuses whose coverage `.inc` passed the lane
+    /// checks (their summary line).
+    Coverage(String),
     Skipped(String),
     Failed(String),
+}
+
+/// regdesc's `GenRegisterInfo.inc` for `input`, from `regdesc tblgen
+/// -gen-register-info --lanes LANES`: `Err` with its stderr when it fails.
+fn regdesc_inc(input: &Input, lanes: &str) -> Result<String, String> {
+    let mut cmd = common::regdesc();
+    cmd.args(["tblgen", "-gen-register-info", "--lanes", lanes]);
+    for dir in &input.includes {
+        cmd.arg("-I").arg(dir);
+    }
+    cmd.arg(&input.td).args(["-o", "-"]);
+    let ran = common::run_limited(cmd, common::tblgen_limit())?;
+    if !ran.success {
+        return Err(ran.stderr_str());
+    }
+    String::from_utf8(ran.stdout).map_err(|_| "regdesc printed invalid UTF-8".to_string())
+}
+
+/// regdesc's `.inc` against llvm-tblgen's (`built`, with LLVM's canonical
+/// text `llvm`): the same bytes, and the same answers once compiled.
+fn compare_inc(input: &Input, built: &Built, llvm: &str) -> Result<(), String> {
+    let ours = regdesc_inc(input, "llvm").map_err(|e| format!("regdesc tblgen failed:\n{e}"))?;
+    let mut why = String::new();
+    if ours != built.inc {
+        why = format!(
+            "regdesc tblgen -gen-register-info differs from llvm-tblgen's (expected: llvm-tblgen, got: regdesc):\n{}",
+            first_difference(&built.inc, &ours).unwrap_or_default()
+        );
+    }
+    // Equal bytes make the same (cached) binary; different ones are built.
+    let text = oracle::build_from_inc(&input.td, &input.includes, &ours, Harness::Canonical)
+        .and_then(|b| oracle::run(&b))
+        .map_err(|e| format!("{why}\nthe oracle over regdesc's .inc: {e}"))?;
+    if let Outcome::Failed(diff) = compare(llvm, &text) {
+        why.push_str(&format!(
+            "\nthe oracle over regdesc's .inc answers differently:\n{diff}"
+        ));
+    }
+    if why.is_empty() {
+        Ok(())
+    } else {
+        Err(why)
+    }
+}
+
+/// A file llvm-tblgen refuses: regdesc's coverage `.inc` compiled against
+/// LLVM 14 and its lane masks checked by `lanes.cpp`, or the lane-budget
+/// diagnostic when even coverage lanes do not fit.
+fn coverage_inc(input: &Input) -> Outcome {
+    let inc = match regdesc_inc(input, "coverage") {
+        Ok(inc) => inc,
+        Err(e) if e.contains("regdesc::check::lane_budget") => {
+            return Outcome::Skipped("over 64 lanes even in coverage mode (lane budget)".into())
+        }
+        Err(e) if e.contains("lane") => {
+            return Outcome::Failed(format!(
+                "over 64 lanes, but regdesc tblgen --lanes coverage fails without the lane-budget diagnostic:\n{e}"
+            ))
+        }
+        Err(_) => return Outcome::Skipped("llvm-tblgen and regdesc reject it".into()),
+    };
+    let built = match oracle::build_from_inc(&input.td, &input.includes, &inc, Harness::Lanes) {
+        Ok(b) => b,
+        Err(e) => return Outcome::Failed(format!("the coverage .inc does not build: {e}")),
+    };
+    match oracle::run(&built) {
+        Ok(text) => Outcome::Coverage(text.trim_end().to_string()),
+        Err(e) => Outcome::Failed(format!("LLVM's lane answers over the coverage .inc: {e}")),
+    }
 }
 
 /// `text` split at its `== NAME` lines, in order.
@@ -277,13 +361,10 @@ fn regdesc_tables_answer_as_llvm() {
         let built = match &built_cpp[k] {
             Ok(b) => b,
             Err(e) if e.contains("llvm-tblgen -gen-register-info rejects") => {
-                let why = match &emitted[k] {
-                    Err(ours) if ours.contains("lane") => {
-                        "over 64 lanes (see tests/oracle/wide.rs)".to_string()
-                    }
-                    _ => "llvm-tblgen rejects it".to_string(),
+                return match &emitted[k] {
+                    Err(ours) if ours.contains("lane") => coverage_inc(input),
+                    _ => Outcome::Skipped("llvm-tblgen rejects it".to_string()),
                 };
-                return Outcome::Skipped(why);
             }
             Err(e) => return Outcome::Failed(format!("the C++ oracle: {e}")),
         };
@@ -309,13 +390,21 @@ fn regdesc_tables_answer_as_llvm() {
             Ok(t) => t,
             Err(e) => return Outcome::Failed(format!("regdesc's dumper: {e}")),
         };
-        compare(&llvm, &ours)
+        match compare(&llvm, &ours) {
+            Outcome::Ok => {}
+            other => return other,
+        }
+        match compare_inc(input, built, &llvm) {
+            Ok(()) => Outcome::Ok,
+            Err(why) => Outcome::Failed(why),
+        }
     });
 
     let mut failures = Vec::new();
     for (input, outcome) in inputs.iter().zip(outcomes) {
         match outcome {
-            Outcome::Ok => say(&format!("oracle ok: {}\n", input.label)),
+            Outcome::Ok => say(&format!("oracle ok: {0}\ninc ok: {0}\n", input.label)),
+            Outcome::Coverage(lanes) => say(&format!("coverage ok: {}: {lanes}\n", input.label)),
             Outcome::Skipped(why) => say(&format!("oracle skipped: {}: {why}\n", input.label)),
             Outcome::Failed(why) => failures.push(format!("{}: {why}", input.label)),
         }
@@ -370,5 +459,76 @@ fn sections_split_and_compare() {
     let ours = "== a\nx\n  2\n== pressure-sets\npressure-sets 2\npressure-set 0 P\n";
     assert!(
         matches!(compare(llvm, ours), Outcome::Failed(why) if why.starts_with("sections that differ: a\n"))
+    );
+}
+
+/// Descriptions whose tables are inconsistent in LLVM 14 itself, so that
+/// no lane assignment passes every check of `lanes.cpp` on them.
+const INCONSISTENT_IN_LLVM: &[(&str, &str)] = &[
+    (
+        "tests/fixtures/regs/ambiguous_composites.td",
+        "its compositions are ambiguous (llvm-tblgen warns): `a then lo` names d, not R0",
+    ),
+    (
+        "tests/fixtures/regs/arm_like_dpair.td",
+        "LLVM composes lane masks leaf by leaf, and a synthesized index composes with dsub_1 to the leaf dsub_3",
+    ),
+];
+
+/// The lane checks of `tests/oracle/lanes.cpp` hold for LLVM's own tables
+/// (llvm-tblgen's `.inc`), which shows they check what LLVM guarantees, and
+/// for regdesc's coverage `.inc` of the same files (but those in
+/// [`INCONSISTENT_IN_LLVM`]).
+#[test]
+fn lane_checks_hold_for_llvm_and_coverage_tables() {
+    let (Some(_), Some(include)) = (oracle::toolchain(), llvm_include_dir()) else {
+        return;
+    };
+    let inputs: Vec<Input> = inputs(&include)
+        .into_iter()
+        .filter(|i| !i.label.starts_with("tests/fixtures/real_targets/"))
+        .collect();
+    let outcomes: Vec<Result<String, String>> = parallel(&inputs, workers(), |input| {
+        let Ok(llvm) = oracle::llvm_inc(&input.td, &input.includes) else {
+            return Ok(String::new());
+        };
+        let check = |inc: &str, what: &str| {
+            oracle::build_from_inc(&input.td, &input.includes, inc, Harness::Lanes)
+                .and_then(|b| oracle::run(&b))
+                .map_err(|e| format!("{} ({what}): {e}", input.label))
+        };
+        let ours = regdesc_inc(input, "coverage")
+            .map_err(|e| format!("{}: regdesc tblgen --lanes coverage: {e}", input.label))?;
+        let (a, b) = (
+            check(&llvm, "llvm-tblgen's .inc"),
+            check(&ours, "regdesc's coverage .inc"),
+        );
+        if let Some((_, why)) = INCONSISTENT_IN_LLVM.iter().find(|(l, _)| *l == input.label) {
+            return match a {
+                Ok(_) => Err(format!(
+                    "{}: listed as inconsistent in LLVM ({why}), but LLVM's tables pass",
+                    input.label
+                )),
+                Err(_) => Ok(format!("lanes skipped: {}: {why}\n", input.label)),
+            };
+        }
+        Ok(format!(
+            "lanes ok: {}: llvm {}; coverage {}\n",
+            input.label,
+            a?.trim_end(),
+            b?.trim_end()
+        ))
+    });
+    let mut failures = Vec::new();
+    for o in outcomes {
+        match o {
+            Ok(line) => say(&line),
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "lane checks failed:\n\n{}",
+        failures.join("\n\n")
     );
 }

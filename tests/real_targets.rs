@@ -282,3 +282,61 @@ fn real_targets_match_llvm_tblgen() {
         failures.join("\n\n")
     );
 }
+
+/// Issue 18: LLVM's AMDGPU mixes 32- and 64-bit registers in `SReg_1` and
+/// `SReg_1_XEXEC` on purpose. With a `// regdesc: allow(class_size_mismatch)`
+/// marker on each class's line, the real file checks clean and the summary
+/// counts both findings as allowed.
+#[test]
+fn amdgpu_with_allow_markers_checks_clean() {
+    let (Some(src), Some(include)) = (common::llvm_src(), common::llvm_include_dir()) else {
+        return;
+    };
+    let amdgpu = src.join("llvm/lib/Target/AMDGPU");
+    let text = std::fs::read_to_string(amdgpu.join("SIRegisterInfo.td")).unwrap();
+    let mut marked = 0;
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("def SReg_1 : ") || l.starts_with("def SReg_1_XEXEC : ") {
+                marked += 1;
+                format!("{l} // regdesc: allow(class_size_mismatch)\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert_eq!(marked, 2, "SReg_1 and SReg_1_XEXEC not found");
+    let dir = std::env::temp_dir().join(format!("regdesc-allow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SIRegisterInfo.td"), text).unwrap();
+    let mut input =
+        driver::Input::file(common::repo_root().join("tests/fixtures/real_targets/AMDGPU-regs.td"));
+    input.include_dirs = vec![dir.clone(), include, amdgpu];
+    let run = driver::check(&input, &regdesc_core::check::CheckOptions::default());
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = run.check.as_ref().unwrap();
+    assert!(report.diagnostics.is_empty(), "{}", run.render(false));
+    assert_eq!(report.allowed.len(), 2);
+    let summary = report.render_summary();
+    assert!(
+        summary.contains("allowed:                     2 (class_size_mismatch)"),
+        "{summary}"
+    );
+    // Without the markers, the same two findings are warnings.
+    let mut input =
+        driver::Input::file(common::repo_root().join("tests/fixtures/real_targets/AMDGPU-regs.td"));
+    input.include_dirs = vec![
+        common::llvm_include_dir().unwrap(),
+        src.join("llvm/lib/Target/AMDGPU"),
+    ];
+    let run = driver::check(&input, &regdesc_core::check::CheckOptions::default());
+    let codes: Vec<&str> = run
+        .check
+        .unwrap()
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(codes, ["regdesc::check::class_size_mismatch"; 2]);
+}

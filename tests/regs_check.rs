@@ -10,7 +10,14 @@ use regdesc_core::source::SourceMap;
 
 fn run(file: &str, mode: LaneMode, lane_bits: u32) -> (CheckReport, SourceMap) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let run = driver::check(&Input::file(path), &CheckOptions { mode, lane_bits });
+    let run = driver::check(
+        &Input::file(path),
+        &CheckOptions {
+            mode,
+            lane_bits,
+            ..Default::default()
+        },
+    );
     assert!(
         run.records.is_some(),
         "{file} did not evaluate:\n{}",
@@ -153,6 +160,58 @@ snap!(
     LaneMode::Coverage,
     "regdesc::check::offset_out_of_range"
 );
+snap!(
+    snap_offset_out_of_range_simd8_scalar_types,
+    "tests/fixtures/regs_check/simd8_scalar_types.td",
+    LaneMode::Coverage,
+    "regdesc::check::offset_out_of_range"
+);
+
+/// Issue 18: SIMD8 tuple classes declared with scalar types (`[i64, f64],
+/// 64`) have 76 indices past their declared size; `check` reports each
+/// class once (with the count and the first few), not each index.
+#[test]
+fn out_of_range_is_one_finding_per_class() {
+    let (r, _) = run(
+        "tests/fixtures/regs_check/simd8_scalar_types.td",
+        LaneMode::Coverage,
+        64,
+    );
+    let found: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "regdesc::check::offset_out_of_range")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("register class RegD_SIMD8 declares 32-bit registers, but 25 "));
+    assert!(found[1].starts_with("register class RegQ_SIMD8 declares 64-bit registers, but 51 "));
+}
+
+/// `allow` silences a lint (counted in the summary), `deny` makes its
+/// warnings errors.
+#[test]
+fn allow_and_deny() {
+    let file = "tests/fixtures/regs_check/class_size_mismatch.td";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let opts = |allow: &[&str], deny: &[&str]| CheckOptions {
+        allow: allow.iter().map(|s| s.to_string()).collect(),
+        deny: deny.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let run = driver::check(&Input::file(&path), &opts(&["class_size_mismatch"], &[]));
+    let report = run.check.as_ref().unwrap();
+    assert!(report.diagnostics.is_empty(), "{:?}", codes(report));
+    assert_eq!(report.allowed.len(), 1);
+    assert!(!run.has_errors());
+    let run = driver::check(
+        &Input::file(&path),
+        &opts(&[], &["regdesc::check::class_size_mismatch"]),
+    );
+    assert!(run.has_errors());
+    assert!(run.check.unwrap().diagnostics[0].is_error());
+}
+
 snap!(
     snap_ambiguous_composition,
     "tests/fixtures/regs_check/ambiguous_composition.td",

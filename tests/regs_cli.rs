@@ -191,3 +191,87 @@ fn dump_reports_bank_errors() {
     assert!(out.is_empty());
     assert!(err.contains("No SubRegIndex for"), "{err}");
 }
+
+#[test]
+fn check_allow_and_deny_flags() {
+    let file = "tests/fixtures/regs_check/class_size_mismatch.td";
+    let (code, out, err) = regdesc(&["check", file, "--allow", "class_size_mismatch"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("allowed:                     1 (class_size_mismatch)"),
+        "{out}"
+    );
+    assert!(
+        !err.contains("regdesc::check::class_size_mismatch"),
+        "{err}"
+    );
+    let (code, _, err) = regdesc(&["check", file, "--deny", "class_size_mismatch"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("regdesc::check::class_size_mismatch"), "{err}");
+}
+
+/// `regdesc tblgen` takes llvm-tblgen's options, writes the `.inc` only when
+/// it changed, and fails with the lane-budget diagnostic over 64 lanes.
+#[test]
+fn tblgen_writes_if_changed_and_refuses_wide_files() {
+    let dir = std::env::temp_dir().join(format!("regdesc-tblgen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("Intel.inc");
+    let out_s = out.to_str().unwrap();
+    let dep = dir.join("Intel.inc.d");
+    let args = [
+        "tblgen",
+        "-gen-register-info",
+        "examples/intel_grf.td",
+        "-o",
+        out_s,
+        "-d",
+        dep.to_str().unwrap(),
+        "--write-if-changed",
+    ];
+    let (code, _, err) = regdesc(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("#ifdef GET_REGINFO_TARGET_DESC"));
+    assert!(std::fs::read_to_string(&dep)
+        .unwrap()
+        .starts_with(&format!("{out_s}:")));
+    let before = std::fs::metadata(&out).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let (code, _, _) = regdesc(&args);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::metadata(&out).unwrap().modified().unwrap(), before);
+    // 78 lanes in llvm mode: LLVM's 64-bit masks cannot hold them.
+    let (code, _, err) = regdesc(&[
+        "tblgen",
+        "-gen-register-info",
+        "examples/intel_grf_simd16.td",
+        "-o",
+        out_s,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("regdesc::check::lane_budget"), "{err}");
+    // 64 lanes in coverage mode.
+    let (code, _, err) = regdesc(&[
+        "tblgen",
+        "-gen-register-info",
+        "--lanes",
+        "coverage",
+        "examples/intel_grf_simd16.td",
+        "-o",
+        out_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // 128 lanes even in coverage mode.
+    let (code, _, err) = regdesc(&[
+        "tblgen",
+        "-gen-register-info",
+        "--lanes=coverage",
+        "examples/intel_grf_bytes_simd16.td",
+        "-o",
+        out_s,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("regdesc::check::lane_budget"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

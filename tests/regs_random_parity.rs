@@ -1,6 +1,6 @@
-//! Dump parity with llvm-tblgen on random register files (tuples, tuples of
-//! tuples, halves, artificial registers, aliases, composed indices, set
-//! operators). Files llvm-tblgen rejects must be rejected by regdesc too,
+//! Dump and `GenRegisterInfo.inc` parity with llvm-tblgen on random
+//! register files (tuples, tuples of tuples, halves, artificial registers,
+//! aliases, composed indices, set operators). Files llvm-tblgen rejects must be rejected by regdesc too,
 //! unless llvm-tblgen crashed or ran out of lane-mask bits.
 //!
 //! llvm-tblgen 14 never finishes on some of these files (two registers
@@ -44,14 +44,14 @@ fn random_files_dump_like_llvm_tblgen() {
         let text = gen::td(&s);
         let file = dir.join("random.td");
         std::fs::write(&file, &text).unwrap();
-        let oracle = common::tblgen_register_info_debug_within(
+        let oracle = common::tblgen_register_info_within(
             &tool,
             &file,
             std::slice::from_ref(&llvm_inc),
             ORACLE_LIMIT,
         );
         let run = driver::bank(&Input::text("random.td", text.clone()), LaneMode::Llvm);
-        let (ok, stderr) = match oracle {
+        let (ok, stderr, inc) = match oracle {
             Ok(answer) => answer,
             Err(e) if common::is_timeout(&e) => {
                 oracle_hung.set(oracle_hung.get() + 1);
@@ -78,6 +78,19 @@ fn random_files_dump_like_llvm_tblgen() {
             let _ = std::fs::write(dir.join("got.txt"), &got);
         }
         prop_assert!(got == stderr, "dump differs ({}):\n{text}", dir.display());
+        let (Some(rk), Some(bank), Some(lanes)) = (&run.records, &run.bank, &run.lanes) else {
+            return Err(TestCaseError::fail("no bank"));
+        };
+        let ours = regdesc_core::llvm_format::register_info_inc(rk, bank, lanes)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        // The pressure functions are held to llvm-tblgen by
+        // tests/pressure_sets.rs; here the rest of the file must match.
+        let (ours, inc) = (without_pressure(&ours), without_pressure(&inc));
+        if ours != inc {
+            let _ = std::fs::write(dir.join("expected.inc"), &inc);
+            let _ = std::fs::write(dir.join("got.inc"), &ours);
+        }
+        prop_assert!(ours == inc, ".inc differs ({}):\n{text}", dir.display());
         compared.set(compared.get() + 1);
         Ok(())
     });
@@ -95,4 +108,22 @@ fn random_files_dump_like_llvm_tblgen() {
         compared.get()
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `GenRegisterInfo.inc` without its register pressure functions (from
+/// `getRegClassWeight` to `getRegUnitPressureSets`).
+fn without_pressure(inc: &str) -> String {
+    let start = inc.find("/// Get the weight in units of pressure for this register class.");
+    let end = inc.find("/// Returns a -1 terminated array of pressure set IDs\nconst int *");
+    match (start, end) {
+        (Some(a), Some(b)) if a < b => {
+            let after = inc[b..].find("}\n\n").map_or(inc.len(), |e| b + e);
+            // Skip both pressure-set lookups: the second one ends the part.
+            let after = inc[after + 3..]
+                .find("}\n\n")
+                .map_or(inc.len(), |e| after + 3 + e);
+            format!("{}{}", &inc[..a], &inc[after..])
+        }
+        _ => inc.to_string(),
+    }
 }

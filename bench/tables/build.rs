@@ -27,6 +27,7 @@ fn main() {
     let opts = CheckOptions {
         mode: LaneMode::Llvm,
         lane_bits: 64,
+        ..Default::default()
     };
     let run = driver::target(&input, &opts);
     let Some(target) = &run.target else {

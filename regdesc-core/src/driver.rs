@@ -144,6 +144,8 @@ pub struct Run {
     /// The consumer model with the lane masks of the other mode
     /// ([`target_both_modes`]): the same items under the same ids.
     pub other_target: Option<Target>,
+    /// LLVM's `GenRegisterInfo.inc` ([`register_info_inc`]).
+    pub inc: Option<String>,
     /// The first `loader_notes` diagnostics are the loader's notes (the
     /// built-in prelude standing in for a missing include).
     loader_notes: usize,
@@ -344,7 +346,9 @@ pub fn check(input: &Input, opts: &CheckOptions) -> Run {
         let checked = check::check(rk, &bank, error.as_ref(), opts);
         run.timings.push(("check", start.elapsed()));
         report.summary = checked.summary;
-        run.diagnostics.extend(checked.diagnostics);
+        let mut diags = checked.diagnostics;
+        report.allowed = check::silence::apply(&run.sources, &opts.allow, &opts.deny, &mut diags);
+        run.diagnostics.extend(diags);
         if error.is_some() {
             run.failed = Some(Stage::Bank);
         } else {
@@ -409,5 +413,40 @@ pub fn target_both_modes(input: &Input, opts: &CheckOptions) -> Run {
         run.other_target = other;
     }
     run.timings.push(("model", start.elapsed()));
+    run
+}
+
+/// [`bank`], then LLVM's `GenRegisterInfo.inc` with the lane masks of
+/// `mode` ([`Run::inc`]), as `llvm-tblgen -gen-register-info` writes it.
+/// Masks must fit LLVM's 64-bit `LaneBitmask`: when they do not, the run is
+/// [`check`]'s, whose lane-budget diagnostic says which indices cost the
+/// lanes and what to change.
+pub fn register_info_inc(input: &Input, mode: LaneMode) -> Run {
+    let mut run = bank(input, mode);
+    let (Some(rk), Some(bank), Some(lanes)) = (&run.records, &run.bank, &run.lanes) else {
+        return run;
+    };
+    if lanes.num_lanes > 64 {
+        let opts = CheckOptions {
+            mode,
+            lane_bits: 64,
+            ..Default::default()
+        };
+        let mut checked = check(input, &opts);
+        checked
+            .diagnostics
+            .retain(|d| d.is_error() || d.severity == Severity::Note);
+        checked.failed = Some(Stage::Check);
+        return checked;
+    }
+    let start = Instant::now();
+    match crate::llvm_format::register_info_inc(rk, bank, lanes) {
+        Ok(text) => run.inc = Some(text),
+        Err(e) => {
+            run.diagnostics.push(e.to_diagnostic());
+            run.failed = Some(Stage::Bank);
+        }
+    }
+    run.timings.push(("inc", start.elapsed()));
     run
 }

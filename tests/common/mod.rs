@@ -477,19 +477,26 @@ pub fn tblgen_register_info_debug_within(
     includes: &[PathBuf],
     limit: Duration,
 ) -> Result<(bool, String), String> {
+    tblgen_register_info_within(tool, file, includes, limit).map(|(ok, stderr, _)| (ok, stderr))
+}
+
+/// llvm-tblgen `-gen-register-info -register-info-debug` on `file`:
+/// whether it succeeded, its stderr (warnings and dump) and its stdout (the
+/// `GenRegisterInfo.inc`).
+pub fn tblgen_register_info_within(
+    tool: &Path,
+    file: &Path,
+    includes: &[PathBuf],
+    limit: Duration,
+) -> Result<(bool, String, String), String> {
     let mut cmd = Command::new(tool);
-    cmd.args([
-        "-gen-register-info",
-        "-register-info-debug",
-        "-o",
-        "/dev/null",
-    ]);
+    cmd.args(["-gen-register-info", "-register-info-debug", "-o", "-"]);
     for i in includes {
         cmd.arg("-I").arg(i);
     }
     cmd.arg(file);
     let ran = run_limited(cmd, limit)?;
-    Ok((ran.success, ran.stderr_str()))
+    Ok((ran.success, ran.stderr_str(), ran.stdout_str()))
 }
 
 /// The driver's input for `file` with these include directories.

@@ -139,6 +139,8 @@ pub struct Built {
     pub harness_time: Duration,
     /// Size of llvm-tblgen's output.
     pub inc_bytes: usize,
+    /// The `.inc` the tables come from, as written (before patching).
+    pub inc: String,
 }
 
 /// Runs a built oracle: its canonical text.
@@ -163,27 +165,80 @@ pub fn run_with_notes(built: &Built) -> Result<(String, String), String> {
     Ok((text, notes))
 }
 
+/// Which program is linked with a target's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Harness {
+    /// `harness.cpp`: every question, the canonical text.
+    Canonical,
+    /// `lanes.cpp`: the lane mask consistency checks.
+    Lanes,
+}
+
+impl Harness {
+    fn source(self) -> &'static str {
+        match self {
+            Harness::Canonical => "harness.cpp",
+            Harness::Lanes => "lanes.cpp",
+        }
+    }
+    fn prefix(self) -> &'static str {
+        match self {
+            Harness::Canonical => "oracle",
+            Harness::Lanes => "lanes",
+        }
+    }
+}
+
+/// llvm-tblgen's `GenRegisterInfo.inc` for `td`.
+pub fn llvm_inc(td: &Path, include_dirs: &[PathBuf]) -> Result<String, String> {
+    let tools = find_toolchain().map_err(str::to_string)?;
+    register_info_inc(tools, td, include_dirs)
+}
+
 /// Builds (or finds in the cache) the oracle binary for `td`.
 pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
     let tools = find_toolchain().map_err(str::to_string)?;
     let started = Instant::now();
     let inc = register_info_inc(tools, td, include_dirs)?;
-    let tblgen_time = started.elapsed();
+    let mut built = build_from_inc(td, include_dirs, &inc, Harness::Canonical)?;
+    built.tblgen_time = started.elapsed();
+    Ok(built)
+}
+
+/// Builds (or finds in the cache) `harness` linked with the tables of
+/// `inc`, a `GenRegisterInfo.inc` for `td` (llvm-tblgen's or regdesc's).
+pub fn build_from_inc(
+    td: &Path,
+    include_dirs: &[PathBuf],
+    inc: &str,
+    harness: Harness,
+) -> Result<Built, String> {
+    let tools = find_toolchain().map_err(str::to_string)?;
+    let tblgen_time = Duration::ZERO;
     let inc_bytes = inc.len();
-    let target = GeneratedTarget::from_inc(&inc).map_err(|e| format!("{}: {e}", td.display()))?;
+    let target = GeneratedTarget::from_inc(inc).map_err(|e| format!("{}: {e}", td.display()))?;
 
     let sources = repo_root().join("tests/oracle");
     let read = |name: &str| {
         std::fs::read_to_string(sources.join(name))
             .map_err(|e| format!("cannot read tests/oracle/{name}: {e}"))
     };
-    let (oracle_h, harness_cpp, target_cpp) =
-        (read("oracle.h")?, read("harness.cpp")?, read("target.cpp")?);
+    let (oracle_h, harness_cpp, target_cpp) = (
+        read("oracle.h")?,
+        read(harness.source())?,
+        read("target.cpp")?,
+    );
     let flags = tools.cxxflags.join(" ") + " | " + &tools.ldflags.join(" ");
     let cache = cache_dir();
 
-    let harness_key = hash_hex(&[BUILD_VERSION, &flags, &oracle_h, &harness_cpp]);
-    let harness_obj = cache.join(format!("harness-{harness_key}.o"));
+    let harness_key = hash_hex(&[
+        BUILD_VERSION,
+        &flags,
+        &oracle_h,
+        &read("hooks.h")?,
+        &harness_cpp,
+    ]);
+    let harness_obj = cache.join(format!("{}-{harness_key}.o", harness.prefix()));
     // The target object does not depend on the harness: a harness change
     // only relinks.
     let key = hash_hex(&[
@@ -196,7 +251,7 @@ pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
         &target.inc,
     ]);
     let dir = cache.join(&key);
-    let binary = dir.join(format!("oracle-{harness_key}"));
+    let binary = dir.join(format!("{}-{harness_key}", harness.prefix()));
     if binary.is_file() {
         return Ok(Built {
             binary,
@@ -205,6 +260,7 @@ pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
             compile_time: Duration::ZERO,
             harness_time: Duration::ZERO,
             inc_bytes,
+            inc: inc.to_string(),
         });
     }
 
@@ -216,7 +272,7 @@ pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
         let tmp = unique_temp(&harness_obj);
         let compiled = compile(
             tools,
-            &sources.join("harness.cpp"),
+            &sources.join(harness.source()),
             &[&sources],
             &["-O2"],
             &tmp,
@@ -268,6 +324,7 @@ pub fn build(td: &Path, include_dirs: &[PathBuf]) -> Result<Built, String> {
         compile_time: started.elapsed(),
         harness_time,
         inc_bytes,
+        inc: inc.to_string(),
     })
 }
 

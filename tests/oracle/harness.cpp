@@ -39,28 +39,7 @@
 
 using namespace llvm;
 
-//===----------------------------------------------------------------------===//
-// Hooks shared with target.cpp
-//===----------------------------------------------------------------------===//
-
-namespace oracle {
-
-unsigned AltOrderRequest = 0;
-unsigned AltOrderCount = 1;
-
-unsigned selectAltOrder(unsigned NumOrders) {
-  AltOrderCount = NumOrders;
-  return AltOrderRequest;
-}
-
-const MachineFunction &unusedMachineFunction() {
-  // Storage of the right size and alignment, never constructed or read: the
-  // functions it is passed to ignore their MachineFunction argument.
-  alignas(MachineFunction) static unsigned char Storage[sizeof(MachineFunction)];
-  return *reinterpret_cast<const MachineFunction *>(Storage);
-}
-
-} // namespace oracle
+#include "hooks.h"
 
 namespace {
 

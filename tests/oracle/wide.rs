@@ -34,6 +34,7 @@ fn model_of(file: &str) -> Target {
     let opts = CheckOptions {
         mode: LaneMode::Llvm,
         lane_bits: 128,
+        ..Default::default()
     };
     let run = regdesc_core::driver::target(&input, &opts);
     let rendered = run.render(false);

@@ -17,6 +17,7 @@ fn emitted_pressure_tables_match_the_model() {
         &CheckOptions {
             mode: LaneMode::Coverage,
             lane_bits: 64,
+            ..Default::default()
         },
     );
     let model = run.target.expect("the model of intel_grf.td");

@@ -73,11 +73,19 @@ impl DeclaredSizes {
 
     /// The size of `r`, leaving class `except` out of the question.
     pub fn of(&self, r: RegId, except: Option<ClassId>) -> Option<u32> {
+        self.holder(r, except).map(|(_, s)| s)
+    }
+
+    /// The class declaring the size of `r` (the first of the widest), and
+    /// the size.
+    pub fn holder(&self, r: RegId, except: Option<ClassId>) -> Option<(ClassId, u32)> {
         self.holders[r as usize]
             .iter()
             .filter(|(c, _)| Some(*c) != except)
-            .map(|&(_, s)| s)
-            .max()
+            .fold(None, |best: Option<(ClassId, u32)>, &(c, s)| match best {
+                Some((_, b)) if b >= s => best,
+                _ => Some((c, s)),
+            })
     }
 }
 

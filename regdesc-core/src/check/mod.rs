@@ -23,6 +23,7 @@ mod lane_budget;
 mod lane_sharing;
 mod offsets;
 mod out_of_range;
+pub mod silence;
 mod summary;
 mod unused;
 
@@ -42,6 +43,12 @@ pub struct CheckOptions {
     pub mode: LaneMode,
     /// The lane budget (LLVM's `LaneBitmask` has 64 bits).
     pub lane_bits: u32,
+    /// Codes whose findings are silenced (counted as allowed): a design
+    /// that is deliberate. `class_size_mismatch` and
+    /// `regdesc::check::class_size_mismatch` both name one lint.
+    pub allow: Vec<String>,
+    /// Codes whose warnings become errors.
+    pub deny: Vec<String>,
 }
 
 impl Default for CheckOptions {
@@ -49,6 +56,8 @@ impl Default for CheckOptions {
         CheckOptions {
             mode: LaneMode::Coverage,
             lane_bits: 64,
+            allow: Vec::new(),
+            deny: Vec::new(),
         }
     }
 }

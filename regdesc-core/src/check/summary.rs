@@ -36,6 +36,8 @@ pub struct CheckReport {
     /// The built-in Target.td prelude was used.
     pub builtin_prelude: bool,
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings silenced by `--allow` or a `regdesc: allow(...)` marker.
+    pub allowed: Vec<Diagnostic>,
 }
 
 impl CheckReport {
@@ -93,6 +95,19 @@ impl CheckReport {
                 format!("{name} ({n} of {} bits)", self.lane_bits),
             );
         }
+        if !self.allowed.is_empty() {
+            let mut codes: Vec<&str> = self
+                .allowed
+                .iter()
+                .map(|d| d.code.rsplit("::").next().unwrap_or(d.code))
+                .collect();
+            codes.sort_unstable();
+            codes.dedup();
+            row(
+                "allowed:",
+                format!("{:>6} ({})", self.allowed.len(), codes.join(", ")),
+            );
+        }
         if self.builtin_prelude {
             row(
                 "Target.td:",
@@ -130,6 +145,7 @@ impl CheckReport {
                     lanes: *lanes,
                 }),
             builtin_prelude: self.builtin_prelude,
+            allowed: self.allowed.len(),
             diagnostics: self
                 .diagnostics
                 .iter()
@@ -159,7 +175,13 @@ struct JsonReport {
     lanes: Option<LaneCounts>,
     widest_class: Option<WidestClass>,
     builtin_prelude: bool,
+    #[serde(skip_serializing_if = "is_zero")]
+    allowed: usize,
     diagnostics: Vec<LocatedDiagnostic>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize)]

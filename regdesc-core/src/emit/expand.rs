@@ -18,7 +18,9 @@
 //!
 //! Options: `include_dirs = ["dir", ...]`, `defines = ["NAME", ...]`,
 //! `lanes = llvm | coverage` (default `coverage`), `lane_bits = N` (the lane
-//! budget, default 64), `doc_url = "https://..."`.
+//! budget, default 64), `doc_url = "https://..."`, `allow = ["CODE", ...]`
+//! (findings of `check` that are deliberate; a `// regdesc: allow(CODE)`
+//! marker in an included `.td` works too).
 //!
 //! Every file read is tracked with `include_bytes!`, so that editing any
 //! included `.td` rebuilds the crate.
@@ -45,6 +47,8 @@ struct Invocation {
     lanes: LaneMode,
     lane_bits: u32,
     doc_url: Option<String>,
+    /// Diagnostic codes whose findings are deliberate.
+    allow: Vec<String>,
 }
 
 /// An error in the invocation itself, at a span.
@@ -60,7 +64,7 @@ fn misuse(span: Span, message: impl Into<String>) -> Misuse {
     }
 }
 
-const OPTIONS: &str = "include_dirs = [\"dir\", ...], defines = [\"NAME\", ...], lanes = llvm | coverage, lane_bits = N, doc_url = \"URL\"";
+const OPTIONS: &str = "include_dirs = [\"dir\", ...], defines = [\"NAME\", ...], lanes = llvm | coverage, lane_bits = N, doc_url = \"URL\", allow = [\"CODE\", ...]";
 
 /// Expands `regdesc!(input)`; `manifest_dir` is the calling crate's
 /// `CARGO_MANIFEST_DIR`.
@@ -95,6 +99,7 @@ fn parse(input: TokenStream) -> Result<Invocation, Misuse> {
         lanes: LaneMode::Coverage,
         lane_bits: 64,
         doc_url: None,
+        allow: Vec::new(),
     };
     // `include "file"` alone or followed by `,`: the file form. (An inline
     // body may start with an `include` too, followed by more TableGen.)
@@ -211,6 +216,7 @@ fn set_option(
     match key.to_string().as_str() {
         "include_dirs" => inv.include_dirs = string_list(value, key)?,
         "defines" => inv.defines = string_list(value, key)?,
+        "allow" => inv.allow = string_list(value, key)?,
         "lanes" => {
             inv.lanes = match value {
                 TokenTree::Ident(i) if *i == "llvm" => LaneMode::Llvm,
@@ -389,6 +395,8 @@ fn run(inv: &Invocation, manifest_dir: &Path) -> TokenStream {
     let opts = CheckOptions {
         mode: inv.lanes,
         lane_bits: inv.lane_bits,
+        allow: inv.allow.clone(),
+        deny: Vec::new(),
     };
     let run = driver::target(&input, &opts);
     let track = tracked_files(&run.sources);

@@ -3,8 +3,10 @@
 //! `-gen-register-info -register-info-debug` dumps it. Both are compared
 //! byte for byte with llvm-tblgen by the parity tests.
 
+mod inc;
 mod records;
 mod register_info;
 
+pub use inc::{register_info_inc, IncError};
 pub use records::print_records;
 pub use register_info::{debug_dump, write_debug_dump};

@@ -1,0 +1,353 @@
+//! `llvm-tblgen -gen-register-info`: LLVM's `GenRegisterInfo.inc`, byte for
+//! byte, from the register bank and its lane masks.
+//!
+//! The file has four parts, each under its own macro and each written by
+//! its own function, in LLVM's order: `GET_REGINFO_ENUM` (here),
+//! `GET_REGINFO_MC_DESC` ([`mc_desc`]), `GET_REGINFO_HEADER` (here) and
+//! `GET_REGINFO_TARGET_DESC` ([`target_desc`], with the generated functions
+//! in [`target_fns`]). Shared-suffix tables are [`seq_table`]; what the bank
+//! does not hold (value types, DWARF numbers, callee-saved sets, the 64-bit
+//! lane masks) is gathered in [`facts`].
+//!
+//! With coverage lane masks ([`crate::lanes::LaneMode::Coverage`]) the same
+//! file carries those masks instead; either way they must fit LLVM's 64-bit
+//! `LaneBitmask`.
+
+mod facts;
+mod mc_desc;
+mod seq_table;
+mod target_desc;
+mod target_fns;
+
+use std::fmt::Write;
+
+use rustc_hash::FxHashSet as HashSet;
+
+use crate::diag::Diagnostic;
+use crate::eval::RecordKeeper;
+use crate::lanes::{LaneMode, Lanes};
+use crate::regs::{RegBank, RegId, RegsError};
+
+pub use facts::Facts;
+
+/// Why the `.inc` cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IncError {
+    #[error("the description needs {lanes} lanes in {} mode; LLVM's LaneBitmask holds 64", .mode.name())]
+    TooManyLanes { lanes: u32, mode: LaneMode },
+    #[error("No 'Target' subclasses defined!")]
+    NoTarget,
+    #[error("'{name}' is not a value type llvm-tblgen knows")]
+    ValueType { name: String },
+    #[error("'{name}' in {set} is not a register")]
+    NotARegister { set: String, name: String },
+    #[error("{0}")]
+    Regs(RegsError),
+}
+
+impl IncError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            IncError::TooManyLanes { .. } => "regdesc::inc::too_many_lanes",
+            IncError::NoTarget => "regdesc::inc::no_target",
+            IncError::ValueType { .. } => "regdesc::inc::value_type",
+            IncError::NotARegister { .. } => "regdesc::inc::not_a_register",
+            IncError::Regs(e) => e.code(),
+        }
+    }
+
+    pub fn help(&self) -> Option<&'static str> {
+        match self {
+            IncError::TooManyLanes { .. } => {
+                Some("`--lanes coverage` lets indices covering the same bits share a lane")
+            }
+            IncError::NoTarget => Some("add one `def MyTarget : Target;`"),
+            _ => None,
+        }
+    }
+
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        if let IncError::Regs(e) = self {
+            return e.to_diagnostic();
+        }
+        let d = Diagnostic::error(self.code(), self.to_string(), None);
+        match self.help() {
+            Some(h) => d.with_help(h),
+            None => d,
+        }
+    }
+}
+
+/// What every part reads.
+pub(crate) struct Ctx<'a> {
+    pub bank: &'a RegBank,
+    pub facts: Facts,
+    /// The namespace of the first register.
+    pub namespace: String,
+}
+
+impl Ctx<'_> {
+    /// `Namespace::Name` of a register.
+    pub fn reg_qualified(&self, r: RegId) -> String {
+        let reg = self.bank.reg(r);
+        if reg.namespace.is_empty() {
+            reg.name.clone()
+        } else {
+            format!("{}::{}", reg.namespace, reg.name)
+        }
+    }
+
+    /// `Namespace::Name` of a class.
+    pub fn class_qualified(&self, rc: &crate::regs::RegClass) -> String {
+        if rc.namespace.is_empty() {
+            rc.name.clone()
+        } else {
+            format!("{}::{}", rc.namespace, rc.name)
+        }
+    }
+}
+
+/// The whole `GenRegisterInfo.inc`, as llvm-tblgen 14 writes it.
+pub fn register_info_inc(
+    rk: &RecordKeeper,
+    bank: &RegBank,
+    lanes: &Lanes,
+) -> Result<String, IncError> {
+    let facts = Facts::gather(rk, bank, lanes)?;
+    let cx = Ctx {
+        bank,
+        namespace: bank
+            .registers
+            .first()
+            .map(|r| r.namespace.clone())
+            .unwrap_or_default(),
+        facts,
+    };
+    // Room for the whole file up front: growing a string of tens of
+    // megabytes copies it into fresh pages again and again, and first
+    // touches of pages are most of the time here. Pages reserved but never
+    // written cost nothing, so the estimate is generous.
+    let members: usize = bank.classes.iter().map(|c| c.order.len()).sum();
+    let estimate = bank.classes.len() * bank.sub_reg_indices.len() * 96
+        + members * 64
+        + bank.registers.len() * 400
+        + (1 << 20);
+    let mut o = String::with_capacity(estimate);
+    enums(&mut o, &cx);
+    mc_desc::write(&mut o, &cx);
+    header(&mut o, &cx);
+    target_desc::write(&mut o, &cx);
+    Ok(o)
+}
+
+/// `emitSourceFileHeader`: the banner at the top of each part.
+pub(crate) fn source_file_header(o: &mut String, desc: &str) {
+    const WIDTH: usize = 80;
+    let line = |o: &mut String, prefix: &str, fill: char, suffix: &str| {
+        o.push_str(prefix);
+        for _ in prefix.len()..WIDTH - suffix.len() {
+            o.push(fill);
+        }
+        o.push_str(suffix);
+        o.push('\n');
+    };
+    line(o, "/*===- TableGen'erated file ", '-', "*- C++ -*-===*\\");
+    line(o, "|* ", ' ', " *|");
+    let chunk = WIDTH - 6;
+    let mut pos = 0;
+    loop {
+        let end = (pos + chunk).min(desc.len());
+        line(o, &format!("|* {}", &desc[pos..end]), ' ', " *|");
+        pos = end;
+        if pos >= desc.len() {
+            break;
+        }
+    }
+    line(o, "|* ", ' ', " *|");
+    line(
+        o,
+        "|* Automatically generated file, do not edit!",
+        ' ',
+        " *|",
+    );
+    line(o, "|* ", ' ', " *|");
+    line(o, "\\*===", '-', "===*/");
+    o.push('\n');
+}
+
+/// Opens `namespace NS {` when `ns` is not empty.
+fn open_ns(o: &mut String, ns: &str) {
+    if !ns.is_empty() {
+        let _ = writeln!(o, "namespace {ns} {{");
+    }
+}
+
+/// `GET_REGINFO_ENUM`: registers, classes, alternate names, indices,
+/// pressure sets.
+fn enums(o: &mut String, cx: &Ctx) {
+    let bank = cx.bank;
+    let ns = cx.namespace.as_str();
+    source_file_header(o, "Target Register Enum Values");
+    o.push_str("\n#ifdef GET_REGINFO_ENUM\n#undef GET_REGINFO_ENUM\n\nnamespace llvm {\n\n");
+    let _ = write!(
+        o,
+        "class MCRegisterClass;\nextern const MCRegisterClass {}MCRegisterClasses[];\n\n",
+        cx.facts.target
+    );
+    open_ns(o, ns);
+    o.push_str("enum {\n  NoRegister,\n");
+    for (i, r) in bank.registers.iter().enumerate() {
+        let _ = writeln!(o, "  {} = {},", r.name, i + 1);
+    }
+    let _ = writeln!(o, "  NUM_TARGET_REGS // {}", bank.registers.len() + 1);
+    o.push_str("};\n");
+    if !ns.is_empty() {
+        let _ = writeln!(o, "}} // end namespace {ns}");
+    }
+    if !bank.classes.is_empty() {
+        o.push_str("\n// Register classes\n\n");
+        open_ns(o, ns);
+        o.push_str("enum {\n");
+        for rc in bank.classes_in_order() {
+            let _ = writeln!(o, "  {}RegClassID = {},", rc.name, rc.enum_value);
+        }
+        o.push_str("\n};\n");
+        if !ns.is_empty() {
+            let _ = write!(o, "}} // end namespace {ns}\n\n");
+        }
+    }
+    let alt = &cx.facts.alt_name_indices;
+    if alt.len() > 1 {
+        o.push_str("\n// Register alternate name indices\n\n");
+        open_ns(o, ns);
+        o.push_str("enum {\n");
+        for (i, a) in alt.iter().enumerate() {
+            let _ = writeln!(o, "  {a},\t// {i}");
+        }
+        let _ = writeln!(o, "  NUM_TARGET_REG_ALT_NAMES = {}", alt.len());
+        o.push_str("};\n");
+        if !ns.is_empty() {
+            let _ = write!(o, "}} // end namespace {ns}\n\n");
+        }
+    }
+    if let Some(first) = bank.sub_reg_indices.first() {
+        o.push_str("\n// Subregister indices\n\n");
+        let ins = first.namespace.as_str();
+        open_ns(o, ins);
+        o.push_str("enum : uint16_t {\n  NoSubRegister,\n");
+        for (i, idx) in bank.sub_reg_indices.iter().enumerate() {
+            let _ = writeln!(o, "  {},\t// {}", idx.name, i + 1);
+        }
+        o.push_str("  NUM_TARGET_SUBREGS\n};\n");
+        if !ins.is_empty() {
+            let _ = write!(o, "}} // end namespace {ins}\n\n");
+        }
+    }
+    o.push_str("// Register pressure sets enum.\n");
+    open_ns(o, ns);
+    o.push_str("enum RegisterPressureSets {\n");
+    for (i, s) in bank.pressure.sets.iter().enumerate() {
+        let _ = writeln!(o, "  {} = {i},", s.name);
+    }
+    o.push_str("};\n");
+    if !ns.is_empty() {
+        let _ = writeln!(o, "}} // end namespace {ns}");
+    }
+    o.push_str("\n} // end namespace llvm\n\n#endif // GET_REGINFO_ENUM\n\n");
+}
+
+/// `GET_REGINFO_HEADER`: the `<Target>GenRegisterInfo` declaration.
+fn header(o: &mut String, cx: &Ctx) {
+    let t = &cx.facts.target;
+    let class = format!("{t}GenRegisterInfo");
+    source_file_header(o, "Register Information Header Fragment");
+    o.push_str("\n#ifdef GET_REGINFO_HEADER\n#undef GET_REGINFO_HEADER\n\n");
+    o.push_str("#include \"llvm/CodeGen/TargetRegisterInfo.h\"\n\nnamespace llvm {\n\n");
+    let _ = write!(o, "class {t}FrameLowering;\n\n");
+    let _ = write!(
+        o,
+        "struct {class} : public TargetRegisterInfo {{\n  explicit {class}(unsigned RA, unsigned D = 0, unsigned E = 0,\n      unsigned PC = 0, unsigned HwMode = 0);\n"
+    );
+    if !cx.bank.sub_reg_indices.is_empty() {
+        o.push_str(
+            "  unsigned composeSubRegIndicesImpl(unsigned, unsigned) const override;\n  \
+             LaneBitmask composeSubRegIndexLaneMaskImpl(unsigned, LaneBitmask) const override;\n  \
+             LaneBitmask reverseComposeSubRegIndexLaneMaskImpl(unsigned, LaneBitmask) const override;\n  \
+             const TargetRegisterClass *getSubClassWithSubReg(const TargetRegisterClass *, unsigned) const override;\n",
+        );
+    }
+    o.push_str(
+        "  const RegClassWeight &getRegClassWeight(const TargetRegisterClass *RC) const override;\n  \
+         unsigned getRegUnitWeight(unsigned RegUnit) const override;\n  \
+         unsigned getNumRegPressureSets() const override;\n  \
+         const char *getRegPressureSetName(unsigned Idx) const override;\n  \
+         unsigned getRegPressureSetLimit(const MachineFunction &MF, unsigned Idx) const override;\n  \
+         const int *getRegClassPressureSets(const TargetRegisterClass *RC) const override;\n  \
+         const int *getRegUnitPressureSets(unsigned RegUnit) const override;\n  \
+         ArrayRef<const char *> getRegMaskNames() const override;\n  \
+         ArrayRef<const uint32_t *> getRegMasks() const override;\n  \
+         /// Devirtualized TargetFrameLowering.\n",
+    );
+    let _ = write!(
+        o,
+        "  static const {t}FrameLowering *getFrameLowering(\n      const MachineFunction &MF);\n}};\n\n"
+    );
+    if let Some(first) = cx.bank.classes_in_order().next() {
+        let ns = &first.namespace;
+        let _ = writeln!(o, "namespace {ns} {{ // Register classes");
+        for rc in cx.bank.classes_in_order() {
+            let _ = writeln!(o, "  extern const TargetRegisterClass {}RegClass;", rc.name);
+        }
+        let _ = write!(o, "}} // end namespace {ns}\n\n");
+    }
+    o.push_str("} // end namespace llvm\n\n#endif // GET_REGINFO_HEADER\n\n");
+}
+
+/// LLVM's `addSubRegsPreOrder`: explicit sub-registers depth first, then
+/// the remaining sub-registers in index order, each once.
+pub(crate) fn sub_regs_pre_order(bank: &RegBank, r: RegId) -> Vec<RegId> {
+    fn walk(bank: &RegBank, r: RegId, out: &mut Vec<RegId>, seen: &mut HashSet<RegId>) {
+        for &s in &bank.reg(r).explicit_sub_regs {
+            if seen.insert(s) {
+                out.push(s);
+                walk(bank, s, out, seen);
+            }
+        }
+        for &s in bank.reg(r).sub_regs.values() {
+            if seen.insert(s) {
+                out.push(s);
+            }
+        }
+    }
+    let (mut out, mut seen) = (Vec::new(), HashSet::default());
+    walk(bank, r, &mut out, &mut seen);
+    out
+}
+
+/// `printBitVectorAsHex`: `bits` as `0x...` words of `width` bits.
+pub(crate) fn bits_as_hex(o: &mut String, bits: &[bool], width: usize) {
+    let digits = width.div_ceil(4);
+    for chunk in bits.chunks(width) {
+        let mut v = 0u32;
+        for (j, &b) in chunk.iter().enumerate() {
+            v |= (b as u32) << j;
+        }
+        let _ = write!(o, "0x{v:0digits$x}, ");
+    }
+}
+
+/// `getMinimalTypeForRange(range, 32)`.
+pub(crate) fn minimal_type(range: u64) -> &'static str {
+    if range > 0xFFFF {
+        "uint32_t"
+    } else if range > 0xFF {
+        "uint16_t"
+    } else {
+        "uint8_t"
+    }
+}
+
+/// `LaneBitmask(0x...)`.
+pub(crate) fn print_mask(o: &mut String, m: u64) {
+    let _ = write!(o, "LaneBitmask(0x{m:016X})");
+}

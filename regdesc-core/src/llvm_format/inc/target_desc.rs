@@ -1,0 +1,248 @@
+//! `GET_REGINFO_TARGET_DESC`, first half: value-type lists, index names and
+//! lane masks, per-mode class infos, class masks, super-class lists,
+//! allocation orders, the class instances and the per-register costs. The
+//! generated functions follow in [`super::target_fns`].
+
+use std::fmt::Write;
+
+use super::facts::Vt;
+use super::seq_table::SeqTable;
+use super::{bits_as_hex, print_mask, source_file_header, Ctx};
+
+pub(super) fn write(o: &mut String, cx: &Ctx) {
+    let bank = cx.bank;
+    let t = &cx.facts.target;
+    source_file_header(o, "Target Register and Register Classes Information");
+    o.push_str(
+        "\n#ifdef GET_REGINFO_TARGET_DESC\n#undef GET_REGINFO_TARGET_DESC\n\nnamespace llvm {\n\n",
+    );
+    let _ = writeln!(o, "extern const MCRegisterClass {t}MCRegisterClasses[];");
+
+    let modes = bank.hw_modes.len();
+    let mut vts: SeqTable<Vt> = SeqTable::default();
+    for m in 0..modes {
+        for &c in &bank.class_order {
+            vts.add(&cx.facts.vts[c as usize][m]);
+        }
+    }
+    vts.layout();
+    o.push_str("\nstatic const MVT::SimpleValueType VTLists[] = {\n");
+    vts.emit(o, |o, v| o.push_str(&v.name), "MVT::Other");
+    o.push_str("};\n");
+
+    o.push_str("\nstatic const char *const SubRegIndexNameTable[] = { \"");
+    for idx in &bank.sub_reg_indices {
+        o.push_str(&idx.name);
+        o.push_str("\", \"");
+    }
+    o.push_str("\" };\n\n");
+    o.push_str(
+        "\nstatic const LaneBitmask SubRegIndexLaneMaskTable[] = {\n  LaneBitmask::getAll(),\n",
+    );
+    for (i, idx) in bank.sub_reg_indices.iter().enumerate() {
+        o.push_str("  ");
+        print_mask(o, cx.facts.index_masks[i]);
+        let _ = writeln!(o, ", // {}", idx.name);
+    }
+    o.push_str(" };\n\n\n");
+
+    let nclasses = bank.classes.len();
+    let mut super_idx_lists: Vec<Vec<u32>> = vec![Vec::new(); nclasses];
+    let mut super_idx: SeqTable<u32> = SeqTable::default();
+    if !bank.classes.is_empty() {
+        o.push_str("\nstatic const TargetRegisterInfo::RegClassInfo RegClassInfos[] = {\n");
+        for m in 0..modes {
+            let _ = writeln!(o, "  // Mode = {m} ({})", bank.hw_modes[m]);
+            for &c in &bank.class_order {
+                let rc = bank.class(c);
+                let ri = rc.rsi.get(m as u32);
+                let _ = writeln!(
+                    o,
+                    "  {{ {}, {}, {}, VTLists+{} }},    // {}",
+                    ri.reg_size,
+                    ri.spill_size,
+                    ri.spill_alignment,
+                    vts.get(&cx.facts.vts[c as usize][m]),
+                    rc.name
+                );
+            }
+        }
+        o.push_str("};\n");
+        o.push_str("\nstatic const TargetRegisterClass *const NullRegClasses[] = { nullptr };\n\n");
+
+        for rc in bank.classes_in_order() {
+            let _ = write!(
+                o,
+                "static const uint32_t {}SubClassMask[] = {{\n  ",
+                rc.name
+            );
+            let sub: Vec<bool> = (0..nclasses as u32).map(|e| rc.has_sub_class(e)).collect();
+            bits_as_hex(o, &sub, 32);
+            let list = &mut super_idx_lists[rc.enum_value as usize];
+            for (&i, supers) in &rc.super_reg_classes {
+                let mut bits = vec![false; nclasses];
+                for &s in supers {
+                    bits[bank.class(s).enum_value as usize] = true;
+                }
+                if !bits.contains(&true) {
+                    continue;
+                }
+                list.push(i + 1);
+                o.push_str("\n  ");
+                bits_as_hex(o, &bits, 32);
+                let _ = write!(o, "// {}", bank.idx(i).name);
+            }
+            super_idx.add(list);
+            o.push_str("\n};\n\n");
+        }
+        o.push_str("static const uint16_t SuperRegIdxSeqs[] = {\n");
+        super_idx.layout();
+        super_idx.emit(
+            o,
+            |o, x| {
+                let _ = write!(o, "{x}");
+            },
+            "0",
+        );
+        o.push_str("};\n\n");
+
+        for rc in bank.classes_in_order() {
+            if rc.super_classes.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                o,
+                "static const TargetRegisterClass *const {}Superclasses[] = {{",
+                rc.name
+            );
+            for &s in &rc.super_classes {
+                let _ = writeln!(o, "  &{}RegClass,", cx.class_qualified(bank.class(s)));
+            }
+            o.push_str("  nullptr\n};\n\n");
+        }
+
+        for rc in bank.classes_in_order() {
+            if rc.alt_order_select.is_empty() {
+                continue;
+            }
+            let _ = write!(
+                o,
+                "\nstatic inline unsigned {0}AltOrderSelect(const MachineFunction &MF) {{{1}}}\n\nstatic ArrayRef<MCPhysReg> {0}GetRawAllocationOrder(const MachineFunction &MF) {{\n",
+                rc.name, rc.alt_order_select
+            );
+            for (k, order) in rc.alt_orders.iter().enumerate() {
+                if order.is_empty() {
+                    continue;
+                }
+                let _ = write!(o, "  static const MCPhysReg AltOrder{}[] = {{", k + 1);
+                for (e, &r) in order.iter().enumerate() {
+                    o.push_str(if e == 0 { " " } else { ", " });
+                    o.push_str(&cx.reg_qualified(r));
+                }
+                o.push_str(" };\n");
+            }
+            let _ = write!(
+                o,
+                "  const MCRegisterClass &MCR = {t}MCRegisterClasses[{}RegClassID];\n  const ArrayRef<MCPhysReg> Order[] = {{\n    makeArrayRef(MCR.begin(), MCR.getNumRegs()",
+                cx.class_qualified(rc)
+            );
+            for (k, order) in rc.alt_orders.iter().enumerate() {
+                if order.is_empty() {
+                    o.push_str("),\n    ArrayRef<MCPhysReg>(");
+                } else {
+                    let _ = write!(o, "),\n    makeArrayRef(AltOrder{}", k + 1);
+                }
+            }
+            let _ = write!(
+                o,
+                ")\n  }};\n  const unsigned Select = {}AltOrderSelect(MF);\n  assert(Select < {});\n  return Order[Select];\n}}\n",
+                rc.name,
+                rc.alt_orders.len() + 1
+            );
+        }
+
+        let ns = bank
+            .classes_in_order()
+            .next()
+            .map_or("", |rc| rc.namespace.as_str());
+        let _ = writeln!(o, "\nnamespace {ns} {{   // Register class instances");
+        for rc in bank.classes_in_order() {
+            let _ = write!(
+                o,
+                "  extern const TargetRegisterClass {0}RegClass = {{\n    &{t}MCRegisterClasses[{0}RegClassID],\n    {0}SubClassMask,\n    SuperRegIdxSeqs + {1},\n    ",
+                rc.name,
+                super_idx.get(&super_idx_lists[rc.enum_value as usize])
+            );
+            let cid = bank.class_order[rc.enum_value as usize];
+            print_mask(o, cx.facts.class_masks[cid as usize]);
+            let _ = write!(
+                o,
+                ",\n    {},\n    0x{:02x}, /* TSFlags */\n    {}, /* HasDisjunctSubRegs */\n    {}, /* CoveredBySubRegs */\n    ",
+                rc.allocation_priority,
+                cx.facts.ts_flags[cid as usize],
+                rc.has_disjunct_sub_regs,
+                rc.covered_by_sub_regs
+            );
+            if rc.super_classes.is_empty() {
+                o.push_str("NullRegClasses,\n    ");
+            } else {
+                let _ = write!(o, "{}Superclasses,\n    ", rc.name);
+            }
+            if rc.alt_order_select.is_empty() {
+                o.push_str("nullptr\n");
+            } else {
+                let _ = writeln!(o, "{}GetRawAllocationOrder", rc.name);
+            }
+            o.push_str("  };\n\n");
+        }
+        let _ = writeln!(o, "}} // end namespace {ns}");
+    }
+
+    o.push_str("\nnamespace {\n  const TargetRegisterClass *const RegisterClasses[] = {\n");
+    for rc in bank.classes_in_order() {
+        let _ = writeln!(o, "    &{}RegClass,", cx.class_qualified(rc));
+    }
+    o.push_str("  };\n} // end anonymous namespace\n");
+
+    costs(o, cx);
+    super::target_fns::write(o, cx);
+}
+
+/// `CostPerUseTable`, `InAllocatableClassTable` and `<Target>RegInfoDesc`.
+fn costs(o: &mut String, cx: &Ctx) {
+    let bank = cx.bank;
+    let ncosts = bank
+        .registers
+        .iter()
+        .map(|r| r.cost_per_use.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let mut in_alloc = vec![false; bank.registers.len() + 1];
+    for rc in &bank.classes {
+        if rc.allocatable {
+            for &r in &rc.order {
+                in_alloc[r as usize + 1] = true;
+            }
+        }
+    }
+    o.push_str("\nstatic const uint8_t CostPerUseTable[] = { \n");
+    for k in 0..ncosts {
+        o.push_str("0, ");
+        for r in &bank.registers {
+            let c = r.cost_per_use.get(k).copied().unwrap_or(0);
+            let _ = write!(o, "{}, ", c as u32);
+        }
+    }
+    o.push_str("};\n\n");
+    o.push_str("\nstatic const bool InAllocatableClassTable[] = { \n");
+    for b in in_alloc {
+        let _ = write!(o, "{b}, ");
+    }
+    o.push_str("};\n\n");
+    let _ = write!(
+        o,
+        "\nstatic const TargetRegisterInfoDesc {}RegInfoDesc = {{ // Extra Descriptors\nCostPerUseTable, {ncosts}, InAllocatableClassTable}};\n\n",
+        cx.facts.target
+    );
+}
