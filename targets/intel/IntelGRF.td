@@ -10,7 +10,8 @@
 //   SIMD8  :w         r5.0 / r5.8 (half a GRF, 128 bits)
 //   SIMD8  :d, SIMD16 :w   one GRF   (r5, 256 bits)
 //   SIMD8  :q, SIMD16 :d   two GRFs  (r4_r5, 512 bits, even-aligned)
-//   SIMD16 :q              four GRFs (r4_r5_r6_r7, 1024 bits, 4-aligned)
+//   SIMD16 :q              four GRFs (r4_r5_r6_r7, 1024 bits, 4-aligned: a
+//                          pair of SIMD8 :q vectors)
 //
 // Unit design. The widest register (SIMD16 :q) is 1024 bits. With byte
 // units (examples/intel_grf_bytes_simd16.td) every byte of it needs a lane:
@@ -56,10 +57,13 @@ let Namespace = "Intel" in {
                         !cast<SubRegIndex>("w"#!and(k, 1))];
     }
   }
-  // The GRFs of a multi-GRF vector.
-  foreach k = 0-3 in {
-    def g#k : SubRegIndex<256, !shl(k, 8)>;
-  }
+  // The GRFs of a multi-GRF vector, and the GRF pairs of a GRF quad.
+  def g0 : SubRegIndex<256, 0>;
+  def g1 : SubRegIndex<256, 256>;
+  def p0 : SubRegIndex<512, 0>;
+  def p1 : SubRegIndex<512, 512>;
+  def g2 : SubRegIndex<256, 512> { let ComposedOf = [p1, g0]; }
+  def g3 : SubRegIndex<256, 768> { let ComposedOf = [p1, g1]; }
 }
 
 class IntelReg<string n, int enc> : Register<n> {
@@ -171,9 +175,10 @@ def GRF : RegisterClass<"Intel", [v8i32, v8f32, v16i16, v16f16], 256,
     (sequence "R%u", 0, 127)>;
 def GRF2 : RegisterTuples<[g0, g1],
                           [(decimate GRF, 2), (decimate (shl GRF, 1), 2)]>;
-def GRF4 : RegisterTuples<[g0, g1, g2, g3],
-                          [(decimate GRF, 4), (decimate (shl GRF, 1), 4),
-                           (decimate (shl GRF, 2), 4), (decimate (shl GRF, 3), 4)]>;
+// A GRF quad is a pair of GRF pairs: a SIMD16 qword vector is two SIMD8
+// qword vectors (p0, p1).
+def GRF4 : RegisterTuples<[p0, p1],
+                          [(decimate GRF2, 2), (decimate (shl GRF2, 1), 2)]>;
 def SIMD8_D : RegisterClass<"Intel", [v8i32, v8f32], 256, (add GRF)>;
 def SIMD16_W : RegisterClass<"Intel", [v16i16, v16f16], 256, (add GRF)>;
 def SIMD8_Q : RegisterClass<"Intel", [v8i64, v8f64], 256, (add GRF2)>;

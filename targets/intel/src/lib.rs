@@ -25,8 +25,11 @@
 //!
 //! The sub-register indices are named after the sub-register number Intel
 //! writes, relative to the GRF: `w0..w15`, `d0..d7`, `q0..q3`, and `h0`,
-//! `h1` for the halves; `g0..g3` are the GRFs of a multi-GRF vector
-//! (`sub_reg(R5, d2) == R5_D2`, `sub_reg(R4_R5, g1) == R5`).
+//! `h1` for the halves; `g0..g3` are the GRFs of a multi-GRF vector and
+//! `p0`, `p1` the GRF pairs of a quad
+//! (`sub_reg(R5, d2) == R5_D2`, `sub_reg(R4_R5, g1) == R5`,
+//! `sub_reg(R4_R5_R6_R7, p1) == R6_R7`). No index is synthesized with a
+//! concatenated name; compositions across GRFs are `g1_then_d2` and so on.
 //!
 //! The architecture registers are in classes that are not allocatable
 //! (`isAllocatable = 0`) and alias no GRF: `acc0`, `acc1` (class `ACC`),
@@ -58,8 +61,8 @@
 //! lane.
 //!
 //! Multi-GRF vectors are aligned (pairs on even GRFs, quads on multiples of
-//! four) so that a SIMD16 qword vector is two SIMD8 qword vectors and
-//! a register pair never straddles two quads.
+//! four): a SIMD16 qword vector is a pair of SIMD8 qword vectors (its
+//! `p0`, `p1`), and a pair never straddles two quads.
 
 /// The generated register tables (`IntelGRF.td`, coverage lanes).
 pub mod regs {

@@ -103,6 +103,10 @@ fn simd16_dword_vectors_are_even_aligned_grf_pairs() {
         assert_eq!(g[0] % 4, 0, "{}", t.name(v));
         assert_eq!(g, vec![g[0], g[0] + 1, g[0] + 2, g[0] + 3]);
     }
+    // ... and a pair of SIMD8 qword vectors.
+    assert_eq!(t.sub_reg(r::R4_R5_R6_R7, sub_regs::p0), Some(r::R4_R5));
+    assert_eq!(t.sub_reg(r::R4_R5_R6_R7, sub_regs::p1), Some(r::R6_R7));
+    assert_eq!(t.sub_reg(r::R4_R5_R6_R7, sub_regs::g2), Some(r::R6));
     assert!(t.regs_overlap(r::R4_R5_R6_R7, r::R6_R7));
     assert!(!t.regs_overlap(r::R4_R5_R6_R7, r::R8_R9));
 }
