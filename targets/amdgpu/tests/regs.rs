@@ -35,10 +35,9 @@ fn units(r: Reg) -> BTreeSet<RegUnit> {
     t().units(r).collect()
 }
 
-/// The first dword's number of each member of `c`, in order `order`.
-fn starts(c: RegClass, order: &[Reg]) -> Vec<u16> {
+/// The number of the first register of each tuple of `order`.
+fn starts(order: &[Reg]) -> Vec<u16> {
     let sub0 = idx("sub0");
-    let _ = c;
     order
         .iter()
         .map(|&r| {
@@ -146,13 +145,13 @@ fn class_sizes_and_membership() {
 fn scalar_tuples_are_aligned() {
     let sgpr64 = class("SGPR_64");
     let pairs: Vec<Reg> = t().members(sgpr64).collect();
-    let s = starts(sgpr64, &pairs);
+    let s = starts(&pairs);
     assert_eq!(s, (0..53).map(|k| 2 * k).collect::<Vec<u16>>());
     assert_eq!(t().asm_name(pairs[2]), "s[4:5]");
     for bits in [96, 128, 160, 192, 256, 512, 1024] {
         let c = class(&format!("SGPR_{bits}"));
         let m: Vec<Reg> = t().members(c).collect();
-        assert!(starts(c, &m).iter().all(|s| s % 4 == 0), "SGPR_{bits}");
+        assert!(starts(&m).iter().all(|s| s % 4 == 0), "SGPR_{bits}");
     }
     let q = reg("SGPR4_SGPR5_SGPR6_SGPR7");
     assert!(t().contains(class("SReg_128"), q));
@@ -172,13 +171,13 @@ fn vector_tuples_any_alignment_and_gfx90a_even() {
         let any = Gfx::Gfx900.allocation_order(c);
         assert_eq!(Gfx::Gfx1030.allocation_order(c), any);
         assert_eq!(any.len(), t().num_members(c));
-        let s = starts(c, any);
+        let s = starts(any);
         assert!(
             s.iter().any(|s| s % 2 == 1),
             "VReg_{bits} has odd starts on gfx900"
         );
         let even = Gfx::Gfx90a.allocation_order(c);
-        let s = starts(c, even);
+        let s = starts(even);
         assert!(s.iter().all(|s| s % 2 == 0), "VReg_{bits} on gfx90a");
         assert_eq!(
             even.len(),
