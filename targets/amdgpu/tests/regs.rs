@@ -293,3 +293,52 @@ fn doc_site_renders() {
     let md = regdesc_core::doc::markdown(&doc);
     assert!(md.contains("VGPR_32"));
 }
+
+/// llvm-tblgen 14 accepts the description without a warning, and its
+/// register-info dump equals regdesc's (llvm lanes). Skipped without
+/// `llvm-tblgen-14` and `llvm-config-14`, unless REGDESC_REQUIRE_ORACLES=1.
+#[test]
+fn llvm_tblgen_14_agrees() {
+    use std::process::Command;
+    let include = Command::new("llvm-config-14")
+        .arg("--includedir")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let tblgen = Command::new("llvm-tblgen-14")
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| String::from_utf8_lossy(&o.stdout).contains("LLVM version 14."));
+    let (Some(include), Some(_)) = (include, tblgen) else {
+        let why = "llvm-tblgen-14 or llvm-config-14 is missing";
+        assert!(
+            std::env::var_os("REGDESC_REQUIRE_ORACLES").is_none(),
+            "{why}"
+        );
+        eprintln!("SKIPPED: {why} (set REGDESC_REQUIRE_ORACLES=1 to make this a failure)");
+        return;
+    };
+    let out = Command::new("llvm-tblgen-14")
+        .args([
+            "-gen-register-info",
+            "-register-info-debug",
+            "-o",
+            "/dev/null",
+            "-I",
+        ])
+        .arg(&include)
+        .arg(description())
+        .output()
+        .expect("run llvm-tblgen-14");
+    let llvm = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "llvm-tblgen-14 failed:\n{llvm}");
+    assert!(!llvm.contains("warning:"), "{llvm}");
+    let run = driver::bank(
+        &Input::file(description()).include(include),
+        regdesc_core::lanes::LaneMode::Llvm,
+    );
+    let ours = run.register_info_debug().expect("bank");
+    assert!(ours == llvm, "register-info dumps differ");
+}
