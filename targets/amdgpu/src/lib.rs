@@ -13,8 +13,8 @@
 //! | `scc` | `SCC` | 253 | `SCC_CLASS` (not allocatable) |
 //! | vector `v0`..`v255` (`lo16`/`hi16`) | `VGPR0`..`VGPR255` | 256..511 (bit 8 is the VGPR bit, as in LLVM) | `VGPR_32` |
 //! | `v0.l`/`v0.h` .. | `VGPR0_LO16`, `VGPR0_HI16`, .. | their VGPR's number | `VGPR_LO16`, `VGPR_HI16` |
-//! | scalar tuples `s[0:1]`.. | `SGPR0_SGPR1`, .. | ([`regs`] keeps what TableGen gives tuples; print a tuple from its `sub0`) | `SGPR_N`, `SReg_N` |
-//! | vector tuples `v[0:1]`.. | `VGPR0_VGPR1`, .. | as above | `VReg_N` |
+//! | scalar tuples `s[0:1]`.. | `SGPR0_SGPR1`, .. | the first register's (TableGen copies it into each tuple) | `SGPR_N`, `SReg_N` |
+//! | vector tuples `v[0:1]`.. | `VGPR0_VGPR1`, .. | the first register's (TableGen copies it into each tuple) | `VReg_N` |
 //!
 //! Tuples come in 64, 96, 128, 160, 192, 256, 512 and 1024 bits (`N`).
 //! Scalar pairs start at even registers, wider scalar tuples at multiples

@@ -220,6 +220,10 @@ fn sub_registers() {
     assert_eq!(t().asm_name(s0_31), "s[72:103]");
     assert_eq!(t().sub_reg(s0_31, idx("sub31")), Some(reg("SGPR103")));
     assert_eq!(t().sub_reg_index(v03, reg("VGPR2")), Some(idx("sub2")));
+    // A tuple carries its first register's operand number.
+    assert_eq!(t().hw_encoding(s45), 4);
+    assert_eq!(t().hw_encoding(reg("VGPR1_VGPR2")), 257);
+    assert_eq!(t().hw_encoding(s0_31), 72);
 }
 
 #[test]
