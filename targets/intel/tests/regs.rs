@@ -213,6 +213,7 @@ fn check(mode: LaneMode) -> regdesc_core::check::CheckReport {
         &CheckOptions {
             mode,
             lane_bits: 64,
+            ..CheckOptions::default()
         },
     );
     assert!(run.records.is_some(), "{}", run.render(false));
