@@ -27,10 +27,8 @@ use regdesc_codegen::ir::Function;
 use regdesc_codegen::legalize::words_of;
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::print::print_function;
-use regdesc_codegen::mir::{
-    FrameIdx, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, VReg,
-};
-use regdesc_codegen::regalloc::SpillHook;
+use regdesc_codegen::mir::{FrameIdx, InstrSet, MFunction, MInst, VReg};
+use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
 use regdesc_codegen::target::{Abi, Target, TargetError, WordLoc};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
@@ -170,33 +168,27 @@ impl Target for Ref32 {
 impl SpillHook for Ref32 {
     fn store(
         &self,
-        _f: &MFunction,
+        f: &MFunction,
         v: VReg,
-        _rc: RegClass,
+        rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, regdesc_codegen::regalloc::SpillError> {
-        Ok(vec![MInst::new(
-            self.instrs.spill_store,
-            vec![
-                Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None)),
-                Operand::Frame(slot),
-            ],
-        )])
+    ) -> Result<Vec<MInst>, SpillError> {
+        GenericSpill {
+            instrs: &self.instrs,
+        }
+        .store(f, v, rc, slot)
     }
 
     fn load(
         &self,
-        _f: &MFunction,
+        f: &MFunction,
         v: VReg,
-        _rc: RegClass,
+        rc: RegClass,
         slot: FrameIdx,
-    ) -> Result<Vec<MInst>, regdesc_codegen::regalloc::SpillError> {
-        Ok(vec![MInst::new(
-            self.instrs.spill_load,
-            vec![
-                Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None)),
-                Operand::Frame(slot),
-            ],
-        )])
+    ) -> Result<Vec<MInst>, SpillError> {
+        GenericSpill {
+            instrs: &self.instrs,
+        }
+        .load(f, v, rc, slot)
     }
 }

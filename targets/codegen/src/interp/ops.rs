@@ -247,18 +247,7 @@ pub fn icmp(pred: IntPredicate, a: &Value, b: &Value) -> Res<bool> {
     // Signed order is unsigned order with the sign bit flipped.
     let flip = sign_bit(w);
     let (sx, sy) = (x ^ flip, y ^ flip);
-    Ok(match pred {
-        IntPredicate::Eq => x == y,
-        IntPredicate::Ne => x != y,
-        IntPredicate::Ugt => x > y,
-        IntPredicate::Uge => x >= y,
-        IntPredicate::Ult => x < y,
-        IntPredicate::Ule => x <= y,
-        IntPredicate::Sgt => sx > sy,
-        IntPredicate::Sge => sx >= sy,
-        IntPredicate::Slt => sx < sy,
-        IntPredicate::Sle => sx <= sy,
-    })
+    Ok(pred.holds(x.cmp(&y), sx.cmp(&sy)))
 }
 
 /// `zext`/`sext`/`trunc` (element-wise on vectors) and `bitcast`.

@@ -398,20 +398,21 @@ impl BinOp {
         }
     }
 
+    /// Every operation, in LLVM's opcode order.
+    pub const ALL: [BinOp; 9] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::LShr,
+        BinOp::AShr,
+    ];
+
     pub fn from_name(s: &str) -> Option<Self> {
-        [
-            BinOp::Add,
-            BinOp::Sub,
-            BinOp::Mul,
-            BinOp::And,
-            BinOp::Or,
-            BinOp::Xor,
-            BinOp::Shl,
-            BinOp::LShr,
-            BinOp::AShr,
-        ]
-        .into_iter()
-        .find(|o| o.name() == s)
+        Self::ALL.into_iter().find(|o| o.name() == s)
     }
 }
 
@@ -462,6 +463,24 @@ impl IntPredicate {
 
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    /// Whether the predicate holds of two values given their unsigned and
+    /// signed order.
+    pub fn holds(self, unsigned: std::cmp::Ordering, signed: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        match self {
+            IntPredicate::Eq => unsigned == Equal,
+            IntPredicate::Ne => unsigned != Equal,
+            IntPredicate::Ugt => unsigned == Greater,
+            IntPredicate::Uge => unsigned != Less,
+            IntPredicate::Ult => unsigned == Less,
+            IntPredicate::Ule => unsigned != Greater,
+            IntPredicate::Sgt => signed == Greater,
+            IntPredicate::Sge => signed != Less,
+            IntPredicate::Slt => signed == Less,
+            IntPredicate::Sle => signed != Greater,
+        }
     }
 }
 

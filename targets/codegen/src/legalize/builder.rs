@@ -42,17 +42,7 @@ pub struct GenericOps {
     pub float: [[Opcode; 2]; 3],
 }
 
-pub(crate) const BIN_OPS: [BinOp; 9] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::Xor,
-    BinOp::Shl,
-    BinOp::LShr,
-    BinOp::AShr,
-];
+pub(crate) const BIN_OPS: [BinOp; 9] = BinOp::ALL;
 
 impl GenericOps {
     /// The generic opcodes of `instrs` (every set built from
@@ -234,18 +224,7 @@ impl<'a> MirBuilder<'a> {
     pub fn icmp(&mut self, p: IntPredicate, a: Limb, b: Limb) -> Limb {
         if let (Limb::Const(x), Limb::Const(y)) = (a, b) {
             let (sx, sy) = (x as i32, y as i32);
-            let r = match p {
-                IntPredicate::Eq => x == y,
-                IntPredicate::Ne => x != y,
-                IntPredicate::Ugt => x > y,
-                IntPredicate::Uge => x >= y,
-                IntPredicate::Ult => x < y,
-                IntPredicate::Ule => x <= y,
-                IntPredicate::Sgt => sx > sy,
-                IntPredicate::Sge => sx >= sy,
-                IntPredicate::Slt => sx < sy,
-                IntPredicate::Sle => sx <= sy,
-            };
+            let r = p.holds(x.cmp(&y), sx.cmp(&sy));
             return Limb::Const(u32::from(r));
         }
         let k = IntPredicate::ALL.iter().position(|q| *q == p).unwrap_or(0);

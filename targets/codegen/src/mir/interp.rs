@@ -996,18 +996,7 @@ fn sext(v: u128, w: u32) -> i128 {
 
 fn compare(p: IntPredicate, w: u32, x: u128, y: u128) -> bool {
     let (sx, sy) = (sext(x, w), sext(y, w));
-    match p {
-        IntPredicate::Eq => x == y,
-        IntPredicate::Ne => x != y,
-        IntPredicate::Ugt => x > y,
-        IntPredicate::Uge => x >= y,
-        IntPredicate::Ult => x < y,
-        IntPredicate::Ule => x <= y,
-        IntPredicate::Sgt => sx > sy,
-        IntPredicate::Sge => sx >= sy,
-        IntPredicate::Slt => sx < sy,
-        IntPredicate::Sle => sx <= sy,
-    }
+    p.holds(x.cmp(&y), sx.cmp(&sy))
 }
 
 fn binary(op: BinOp, w: u32, a: u128, b: u128) -> Result<u128, InterpError> {
