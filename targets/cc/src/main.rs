@@ -16,6 +16,12 @@
 //!
 //! Targets: `ref32` (the reference back end, `targets/ref32`).
 
+// The back-end passes make and drop many small vectors (an operand list per
+// machine instruction); mimalloc serves that much faster than the system
+// allocator, whose consolidation cost grows with the heap.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
