@@ -57,9 +57,9 @@ use regdesc_ref32::Ref32;
 
 /// The generator's seed.
 const SEED: u64 = 13;
-/// The default reach of long-range operands: one of the last 256 values
+/// The default reach of long-range operands: one of the last 32 values
 /// of their type (see `gen.rs`).
-const REACH: usize = 256;
+const REACH: usize = 32;
 /// The bound the acceptance point sets on growth per tenfold size.
 const BOUND: f64 = 12.0;
 
