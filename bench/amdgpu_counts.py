@@ -22,7 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANCHOR = os.path.join(ROOT, "..", "shared", "bench", "amdgpu")
 OUT = os.path.join(ROOT, "target", "amdgpu-bench")
-REGDESC_CC = os.path.join(ROOT, "target", "release", "regdesc-cc")
+REGDESC_CC = os.environ.get("REGDESC_CC", os.path.join(ROOT, "target", "release", "regdesc-cc"))
 
 
 def load_rule():

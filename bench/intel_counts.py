@@ -21,7 +21,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "..", "shared", "bench")
 OUT = os.path.join(ROOT, "target", "intel-bench")
-REGDESC_CC = os.path.join(ROOT, "target", "release", "regdesc-cc")
+REGDESC_CC = os.environ.get("REGDESC_CC", os.path.join(ROOT, "target", "release", "regdesc-cc"))
 PLATFORMS = [("gen9", "skl", "9"), ("gen11", "icllp", "11"), ("gen12lp", "tgllp", "12p1")]
 
 
