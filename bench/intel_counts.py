@@ -44,10 +44,10 @@ def count_total(asm, kernel, dev):
 
 
 def grfs(asm):
-    top = -1
-    for m in re.finditer(r"\br(\d+)\b", asm):
-        top = max(top, int(m.group(1)))
-    return top + 1
+    """GRFs the code names (a region past its first GRF, as a SIMD16 dword
+    operand, is counted by its first), and the highest one."""
+    named = {int(m.group(1)) for m in re.finditer(r"\br(\d+)\b", asm)}
+    return f"{len(named)} (r{max(named)})" if named else "0"
 
 
 def main():
@@ -56,7 +56,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     print(f"load average: {open('/proc/loadavg').read().split()[:3]}, best of {args.runs} runs\n")
-    print("Cell: instructions (count.py `total`) / per 8 lanes / GRFs / compile ms (wall, whole process)\n")
+    print("Cell: instructions (count.py `total`) / per 8 lanes / GRFs named (highest) / compile ms (wall, whole process)\n")
     head = [f"{t} SIMD{s}" for t, _, _ in PLATFORMS for s in (8, 16)]
     print("| file | function | " + " | ".join(head) + " |")
     print("|---|---|" + "---|" * len(head))
