@@ -97,3 +97,14 @@ impl RegisterInfo for Gfx {
         usize::from(self.needs_aligned_vgprs() && t.num_allocation_orders(rc) > 1)
     }
 }
+
+pub mod abi;
+pub mod copies;
+pub mod emit;
+pub mod isa;
+pub mod select;
+pub mod semantics;
+pub mod support;
+pub mod target;
+
+pub use target::Amdgpu;
