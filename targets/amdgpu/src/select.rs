@@ -82,7 +82,7 @@ impl Sel<'_> {
         self.f.class_of(v) != Some(self.cls.vgpr)
     }
 
-    fn new(&mut self, rc: RegClass) -> VReg {
+    fn vreg(&mut self, rc: RegClass) -> VReg {
         self.f.new_vreg(rc)
     }
 
@@ -119,7 +119,7 @@ impl Sel<'_> {
         if self.is_sgpr(v) {
             return v;
         }
-        let s = self.new(self.cls.sgpr);
+        let s = self.vreg(self.cls.sgpr);
         self.emit(self.op("V_READFIRSTLANE_B32"), vec![def(s), use_(v)]);
         s
     }
@@ -136,14 +136,14 @@ impl Sel<'_> {
             used.push(v);
             return v;
         }
-        self.to_vgpr(v)
+        self.in_vgpr(v)
     }
 
-    fn to_vgpr(&mut self, v: VReg) -> VReg {
+    fn in_vgpr(&mut self, v: VReg) -> VReg {
         if !self.is_sgpr(v) {
             return v;
         }
-        let d = self.new(self.cls.vgpr);
+        let d = self.vreg(self.cls.vgpr);
         self.emit(self.isa.instrs.copy, vec![def(d), use_(v)]);
         d
     }
@@ -152,7 +152,7 @@ impl Sel<'_> {
     /// SGPR `d` by [`Sel::finish_valu`].
     fn valu_def(&mut self, d: VReg) -> VReg {
         if self.is_sgpr(d) {
-            self.new(self.cls.vgpr)
+            self.vreg(self.cls.vgpr)
         } else {
             d
         }
@@ -169,7 +169,7 @@ impl Sel<'_> {
         if let Some(m) = self.twin.get(&c).or_else(|| self.derived.get(&c)) {
             return *m;
         }
-        let m = self.new(self.cls.mask);
+        let m = self.vreg(self.cls.mask);
         self.emit(
             self.op("V_CMP_NE_U32_imm"),
             vec![def(m), Operand::Imm(0), use_(c)],
@@ -257,7 +257,7 @@ impl Sel<'_> {
             self.emit(op, vec![use_(a), use_(b)]);
             self.bool_from_scc(d);
         } else {
-            let m = self.new(self.cls.mask);
+            let m = self.vreg(self.cls.mask);
             let mut used = Vec::new();
             let (a, b) = (self.vsrc(a, &mut used), self.vsrc(b, &mut used));
             let op = self.op(&v_cmp_name(p));
@@ -300,7 +300,7 @@ impl Sel<'_> {
             self.emit(self.op(name), vec![def(d), use_(a), use_(b)]);
             self.bool_from_scc(c);
         } else {
-            let m = self.new(self.cls.mask);
+            let m = self.vreg(self.cls.mask);
             let t = self.valu_def(d);
             match cin {
                 None => {
@@ -335,7 +335,7 @@ impl Sel<'_> {
 
     fn mad64(&mut self, lo: VReg, hi: VReg, a: VReg, b: VReg, clo: VReg, chi: VReg) {
         if self.is_sgpr(lo) && self.is_sgpr(hi) {
-            let (tl, th) = (self.new(self.cls.sgpr), self.new(self.cls.sgpr));
+            let (tl, th) = (self.vreg(self.cls.sgpr), self.vreg(self.cls.sgpr));
             self.salu2("S_MUL_I32", tl, a, b);
             self.salu2("S_MUL_HI_U32", th, a, b);
             let (clo, chi) = (self.ssrc(clo), self.ssrc(chi));
@@ -346,16 +346,16 @@ impl Sel<'_> {
         let zero_acc = self.consts.get(&clo) == Some(&0) && self.consts.get(&chi) == Some(&0);
         let mut used = Vec::new();
         let (a, b) = (self.vsrc(a, &mut used), self.vsrc(b, &mut used));
-        let p = self.new(self.cls.vreg64);
-        let m = self.new(self.cls.mask);
+        let p = self.vreg(self.cls.vreg64);
+        let m = self.vreg(self.cls.mask);
         if zero_acc {
             self.emit(
                 self.op("V_MAD_U64_U32_imm"),
                 vec![def(p), def(m), use_(a), use_(b), Operand::Imm(0)],
             );
         } else {
-            let (vl, vh) = (self.to_vgpr(clo), self.to_vgpr(chi));
-            let acc = self.new(self.cls.vreg64);
+            let (vl, vh) = (self.in_vgpr(clo), self.in_vgpr(chi));
+            let acc = self.vreg(self.cls.vreg64);
             self.emit(
                 self.isa.instrs.reg_sequence,
                 vec![
@@ -401,7 +401,7 @@ impl Sel<'_> {
     fn float(&mut self, name: &str, fmt: FloatFmt, d: VReg, a: VReg, b: VReg) {
         if fmt == FloatFmt::F16 && self.isa.gfx == Gfx::Gfx1030 {
             // gfx10 keeps the high half: clear it.
-            let t = self.new(self.cls.vgpr);
+            let t = self.vreg(self.cls.vgpr);
             self.valu2(name, t, a, b);
             let u = self.valu_def(d);
             self.emit(

@@ -138,8 +138,9 @@ impl Target for Amdgpu {
     }
 
     fn abi(&self, f: &Function) -> Result<Abi, TargetError> {
+        let abi = crate::abi::abi(f)?;
         crate::support::check(f)?;
-        crate::abi::abi(f)
+        Ok(abi)
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
