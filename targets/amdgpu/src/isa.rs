@@ -71,10 +71,20 @@ pub enum Kind {
     /// `s_and_b64`/`s_or_b64`/`s_xor_b64`/`s_andn2_b64` (or `_b32` on wave32)
     /// on lane masks; `SCC` = result not zero.
     SMask(MaskOp),
-    /// `s_and_saveexec d, s`: `d = exec; exec &= s`; `SCC` = exec not zero.
-    SAndSaveexec,
-    /// Writes `EXEC` from a mask operation of `exec` and the source.
-    SExec(MaskOp),
+    /// `s_mov_b64 d, exec`.
+    GetExec,
+    /// `s_mov_b64 exec, s`.
+    SetExec,
+    /// `s_mov_b64 d, 0`.
+    ZeroMask,
+    /// `s_cselect_b64 d, s, 0`: `SCC ? s : 0`.
+    SCselectMask,
+    /// `s_cmp_lg_u64 s, 0`: `SCC` = the mask is not empty.
+    MaskNonZero,
+    /// `SI_BRCOND mask, T, F`: a divergent branch before control flow is
+    /// lowered: to T when every active lane's bit is set, to F when none
+    /// is (anything else is an error: the code needs EXEC masking).
+    SiBrcond,
     /// `s_cbranch_scc1/scc0 T` (then `s_branch F`).
     SCbranchScc { on: bool },
     /// `s_cbranch_execz T` (then `s_branch F`).
@@ -179,7 +189,10 @@ impl Builder {
         if scc.1 {
             d = d.implicit_def(self.scc);
         }
-        if matches!(kind, Kind::SCbranchScc { .. } | Kind::SCbranchExecz) {
+        if matches!(
+            kind,
+            Kind::SCbranchScc { .. } | Kind::SCbranchExecz | Kind::SiBrcond
+        ) {
             d.is_terminator = true;
         }
         self.defs.push(Def {
@@ -542,23 +555,59 @@ impl Isa {
                 &asm,
                 (false, true),
             );
-            let asm = format!("s_{name}_{w} {exec}, {exec}, {{0}}");
-            b.add(
-                &format!("S_{}_EXEC", name.to_uppercase()),
-                0,
-                &[R],
-                Kind::SExec(op),
-                &asm,
-                (false, true),
-            );
         }
+        let cmp = if gfx10 {
+            "s_cmp_lg_u32"
+        } else {
+            "s_cmp_lg_u64"
+        };
         b.add(
-            "S_AND_SAVEEXEC",
+            "S_GET_EXEC",
+            1,
+            &[],
+            Kind::GetExec,
+            &format!("s_mov_{w} {{0}}, {exec}"),
+            (false, false),
+        );
+        b.add(
+            "S_SET_EXEC",
+            0,
+            &[R],
+            Kind::SetExec,
+            &format!("s_mov_{w} {exec}, {{0}}"),
+            (false, false),
+        );
+        b.add(
+            "S_ZERO_MASK",
+            1,
+            &[],
+            Kind::ZeroMask,
+            &format!("s_mov_{w} {{0}}, 0"),
+            (false, false),
+        );
+        b.add(
+            "S_CSELECT_MASK",
             1,
             &[R],
-            Kind::SAndSaveexec,
-            &format!("s_and_saveexec_{w} {{0}}, {{1}}"),
+            Kind::SCselectMask,
+            &format!("s_cselect_{w} {{0}}, {{1}}, 0"),
+            (true, false),
+        );
+        b.add(
+            "S_CMP_MASK_NZ",
+            0,
+            &[R],
+            Kind::MaskNonZero,
+            &format!("{cmp} {{0}}, 0"),
             (false, true),
+        );
+        b.add(
+            "SI_BRCOND",
+            0,
+            &[R, B, B],
+            Kind::SiBrcond,
+            "; SI_BRCOND {0}, {1}, {2}",
+            (false, false),
         );
         // Branches: `s_cbranch_* T` then `s_branch F` unless F comes next.
         b.add(

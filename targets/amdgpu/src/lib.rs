@@ -99,6 +99,7 @@ impl RegisterInfo for Gfx {
 }
 
 pub mod abi;
+pub mod cf;
 pub mod copies;
 pub mod emit;
 pub mod isa;

@@ -465,10 +465,13 @@ impl Sel<'_> {
                 };
                 let (t, e) = (*t, *e);
                 if !self.is_sgpr(c) {
-                    return Err(unsupported(
-                        self.f,
-                        "a branch on a divergent condition (EXEC masking is not implemented)",
-                    ));
+                    // Lowered to EXEC masking after PHI elimination (crate::cf).
+                    let m = self.mask_of(c);
+                    self.emit(
+                        self.op("SI_BRCOND"),
+                        vec![use_(m), Operand::Block(t), Operand::Block(e)],
+                    );
+                    return Ok(());
                 }
                 self.scc_of(c);
                 self.emit(

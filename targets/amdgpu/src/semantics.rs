@@ -293,19 +293,32 @@ impl GcnSemantics {
                 cx.write(0, 0, Bits::from_u128(64, u128::from(d)))?;
                 self.set_scc(cx, d != 0)?;
             }
-            Kind::SExec(op) => {
-                let s = rd_mask(cx, 0)?;
-                let e = op.apply(cx.exec(), s) & self.wave_mask(cx);
-                cx.set_exec(e);
-                self.set_scc(cx, e != 0)?;
+            Kind::GetExec => {
+                let e = cx.exec();
+                cx.write(0, 0, Bits::from_u128(64, u128::from(e)))?;
             }
-            Kind::SAndSaveexec => {
-                let s = rd_mask(cx, 1)?;
-                let old = cx.exec();
-                cx.write(0, 0, Bits::from_u128(64, u128::from(old)))?;
-                let e = old & s & self.wave_mask(cx);
+            Kind::SetExec => {
+                let e = rd_mask(cx, 0)? & self.wave_mask(cx);
                 cx.set_exec(e);
-                self.set_scc(cx, e != 0)?;
+            }
+            Kind::ZeroMask => cx.write(0, 0, Bits::from_u128(64, 0))?,
+            Kind::SCselectMask => {
+                let v = if self.scc(cx)? { rd_mask(cx, 1)? } else { 0 };
+                cx.write(0, 0, Bits::from_u128(64, u128::from(v)))?;
+            }
+            Kind::MaskNonZero => {
+                let v = rd_mask(cx, 0)?;
+                self.set_scc(cx, v != 0)?;
+            }
+            Kind::SiBrcond => {
+                let (m, e) = (rd_mask(cx, 0)?, cx.exec());
+                return match (m & e == e, m & e == 0) {
+                    (true, _) => block(i, 1),
+                    (_, true) => block(i, 2),
+                    _ => Err(err(
+                        "a divergent branch runs before control flow is lowered (stage post-phi)",
+                    )),
+                };
             }
             Kind::SCbranchScc { on } => {
                 let k = if self.scc(cx)? == on { 0 } else { 1 };

@@ -6,7 +6,7 @@
 //! ones), how many lanes a wave runs (64 on gfx9, 32 on gfx10), which
 //! registers the calling convention keeps from the allocator
 //! ([`crate::abi`]), and the order of the back end's passes: selection
-//! ([`crate::select`]), copies after allocation ([`crate::copies`]),
+//! ([`crate::select`]), divergent control flow ([`crate::cf`]), copies after allocation ([`crate::copies`]),
 //! emission ([`crate::emit`]).
 
 use regdesc_codegen::ir::Function;
@@ -145,6 +145,10 @@ impl Target for Amdgpu {
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
         crate::select::select(f, self.isa(), self.cls)
+    }
+
+    fn after_phi_elim(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::cf::lower_control_flow(f, self.isa(), self.cls)
     }
 
     fn spill_hook(&self) -> &dyn SpillHook {

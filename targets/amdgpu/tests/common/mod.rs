@@ -27,13 +27,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("diamond", "kernarg"),
     ("uniform_loop", "kernarg"),
     ("divergent_exit", "kernarg"),
-    // Divergent branches: EXEC masking is not lowered.
-    ("sum_squares_128", "divergent"),
-    ("factorial_256", "divergent"),
-    ("swap_fib", "divergent"),
-    ("nested", "divergent"),
-    ("collatz_steps", "divergent"),
-    ("clamp", "divergent"),
 ];
 
 /// The key a function has in [`UNSUPPORTED`] (kernels named like plain
