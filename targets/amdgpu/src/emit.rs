@@ -17,7 +17,7 @@ use regdesc_codegen::mir::{MBlockId, MFunction, Operand, RegRef, Sem};
 use regdesc_codegen::target::{Target, TargetError};
 use regdesc_runtime::{Reg, RegisterInfo};
 
-use crate::Amdgpu;
+use crate::{Amdgpu, Gfx};
 
 fn unsupported(f: &MFunction, what: String) -> TargetError {
     TargetError::Unsupported {
@@ -33,7 +33,8 @@ fn label_base(name: &str) -> String {
         .collect()
 }
 
-/// Registers used: (highest VGPR + 1, highest SGPR + 1).
+/// Registers named by the code: (highest VGPR + 1, highest SGPR + 1).
+/// Implicit operands do not count (the interpreter's kernarg stand-ins).
 pub fn register_counts(t: &Amdgpu, f: &MFunction) -> (u32, u32) {
     let tables = t.regs().tables();
     let (mut v, mut s) = (0u32, 0u32);
@@ -41,6 +42,9 @@ pub fn register_counts(t: &Amdgpu, f: &MFunction) -> (u32, u32) {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
                 let RegRef::Phys(p) = r.reg else { continue };
+                if r.implicit {
+                    continue;
+                }
                 for q in tables.sub_regs_inclusive(p) {
                     let n = tables.name(q);
                     if let Some(k) = n.strip_prefix("VGPR").and_then(|x| x.parse::<u32>().ok()) {
@@ -62,6 +66,7 @@ struct Emitter<'a> {
     f: &'a MFunction,
     base: String,
     out: String,
+    kernel: bool,
 }
 
 impl Emitter<'_> {
@@ -137,6 +142,7 @@ impl Emitter<'_> {
                         self.jump(b, *t);
                     }
                 }
+                Sem::Return if self.kernel => self.line("s_endpgm"),
                 Sem::Return => self.line("s_setpc_b64 s[30:31]"),
                 Sem::ImplicitDef | Sem::Nop => {
                     let what = match i.ops.first() {
@@ -166,13 +172,17 @@ pub fn emit(t: &Amdgpu, f: &MFunction, ir: &Function) -> Result<String, TargetEr
         f,
         base: label_base(name),
         out: String::new(),
+        kernel: ir.cconv.is_kernel(),
     };
+    let align = if e.kernel { 8 } else { 2 };
     let _ = writeln!(
         e.out,
-        "\t.text\n\t.globl\t{name}\n\t.p2align\t2\n\t.type\t{name},@function"
+        "\t.text\n\t.globl\t{name}\n\t.p2align\t{align}\n\t.type\t{name},@function"
     );
     let _ = writeln!(e.out, "{name}:");
-    e.line("s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)");
+    if !e.kernel {
+        e.line("s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)");
+    }
     for b in f.block_ids() {
         if b.0 != 0 {
             let l = e.label(b);
@@ -184,5 +194,50 @@ pub fn emit(t: &Amdgpu, f: &MFunction, ir: &Function) -> Result<String, TargetEr
     let end = format!(".L{}_end", e.base);
     let _ = writeln!(e.out, "{end}:\n\t.size\t{name}, {end}-{name}");
     let _ = writeln!(e.out, "\t; NumVgprs: {v}\n\t; NumSgprs: {s}");
+    if e.kernel {
+        let (_, size) = crate::abi::kernel_layout(ir)?;
+        e.out.push_str(&kernel_descriptor(t, name, size, v, s));
+    }
     Ok(e.out)
+}
+
+/// The `.amdhsa_kernel` descriptor: the kernarg segment's size, the user
+/// SGPRs the code expects (private segment buffer in `s[0:3]`, kernarg
+/// pointer in `s[4:5]`), the work-group id in `s6`, the work-item id in
+/// `v0`, and the registers the allocation used (at least the preloaded
+/// ones). gfx90a also needs the offset of its accumulation registers
+/// (none used: all VGPRs, rounded to 4); gfx1030 runs wave32.
+fn kernel_descriptor(t: &Amdgpu, name: &str, kernarg_size: u32, vgprs: u32, sgprs: u32) -> String {
+    let v = vgprs.max(1);
+    let s = sgprs.max(7);
+    let mut d = String::new();
+    let _ = writeln!(
+        d,
+        "\t.section\t.rodata,#alloc\n\t.p2align\t6\n\t.amdhsa_kernel {name}"
+    );
+    for (k, x) in [
+        ("group_segment_fixed_size", 0),
+        ("private_segment_fixed_size", 0),
+        ("kernarg_size", kernarg_size),
+        ("user_sgpr_count", 6),
+        ("user_sgpr_private_segment_buffer", 1),
+        ("user_sgpr_kernarg_segment_ptr", 1),
+        ("system_sgpr_workgroup_id_x", 1),
+        ("system_vgpr_workitem_id", 0),
+        ("next_free_vgpr", v),
+        ("next_free_sgpr", s),
+    ] {
+        let _ = writeln!(d, "\t\t.amdhsa_{k} {x}");
+    }
+    match t.gfx {
+        Gfx::Gfx90a => {
+            let _ = writeln!(d, "\t\t.amdhsa_accum_offset {}", v.div_ceil(4) * 4);
+        }
+        Gfx::Gfx1030 => {
+            let _ = writeln!(d, "\t\t.amdhsa_wavefront_size32 1");
+        }
+        Gfx::Gfx900 => {}
+    }
+    let _ = writeln!(d, "\t.end_amdhsa_kernel\n\t.text");
+    d
 }

@@ -95,6 +95,14 @@ pub enum Kind {
     GlobalStore(u32),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
+    /// `s_load_dword d, s[4:5], offset`: a kernarg dword (the interpreter
+    /// reads the word from the register the calling convention names, an
+    /// implicit use, shifted to the offset's byte in the dword).
+    KernargLoad,
+    /// `v_mov_b32 d, v0`: the work-item id the hardware puts in `v0`.
+    WorkitemId,
+    /// `s_mov_b32 d, s6`: the work-group id the hardware puts in `s6`.
+    WorkgroupId,
 }
 
 /// A bitwise op on lane masks.
@@ -167,6 +175,8 @@ struct Builder {
     instrs: InstrSet,
     defs: Vec<Def>,
     scc: Reg,
+    /// Implicit uses of the next instruction added.
+    extra_uses: Vec<Reg>,
 }
 
 impl Builder {
@@ -195,6 +205,9 @@ impl Builder {
         ) {
             d.is_terminator = true;
         }
+        for r in &self.extra_uses {
+            d = d.implicit_use(*r);
+        }
         self.defs.push(Def {
             kind,
             asm: asm.to_string(),
@@ -204,12 +217,15 @@ impl Builder {
 }
 
 impl Isa {
-    pub fn new(gfx: Gfx, scc: Reg) -> Isa {
+    /// The table for `gfx`; `v0` and `s6` are the registers the hardware
+    /// puts a kernel's work-item and work-group ids in.
+    pub fn new(gfx: Gfx, scc: Reg, v0: Reg, s6: Reg) -> Isa {
         use OpKind::{Block as B, Imm as I, Reg as R};
         let mut b = Builder {
             instrs: InstrSet::generic(),
             defs: Vec::new(),
             scc,
+            extra_uses: Vec::new(),
         };
         let gfx10 = gfx == Gfx::Gfx1030;
         let (w, exec) = if gfx10 {
@@ -665,6 +681,41 @@ impl Isa {
             "s_waitcnt vmcnt(0)",
             (false, false),
         );
+        b.add(
+            "S_WAITCNT_LGKM",
+            0,
+            &[],
+            Kind::Wait,
+            "s_waitcnt lgkmcnt(0)",
+            (false, false),
+        );
+        b.add(
+            "S_LOAD_DWORD",
+            1,
+            &[R, I],
+            Kind::KernargLoad,
+            "s_load_dword {0}, {1}, {2}",
+            (false, false),
+        );
+        b.extra_uses = vec![v0];
+        b.add(
+            "V_WORKITEM_ID_X",
+            1,
+            &[],
+            Kind::WorkitemId,
+            "v_mov_b32_e32 {0}, v0",
+            (false, false),
+        );
+        b.extra_uses = vec![s6];
+        b.add(
+            "S_WORKGROUP_ID_X",
+            1,
+            &[],
+            Kind::WorkgroupId,
+            "s_mov_b32 {0}, s6",
+            (false, false),
+        );
+        b.extra_uses.clear();
         Isa {
             instrs: b.instrs,
             defs: b.defs,

@@ -31,6 +31,7 @@ use regdesc_codegen::mir::{
 use regdesc_codegen::target::TargetError;
 use regdesc_runtime::{Reg, RegClass, SubRegIdx};
 
+use crate::abi::KernargWord;
 use crate::isa::{s_cmp_name, v_cmp_name, Isa};
 use crate::Gfx;
 
@@ -45,6 +46,8 @@ pub struct Classes {
     pub sub0: SubRegIdx,
     pub sub1: SubRegIdx,
     pub scc: Reg,
+    /// `s[4:5]`: a kernel's kernarg segment pointer.
+    pub kernarg_ptr: Reg,
 }
 
 fn def(v: VReg) -> Operand {
@@ -75,6 +78,12 @@ struct Sel<'a> {
     scc_holds: Option<VReg>,
     consts: HashMap<VReg, i128>,
     bus: usize,
+    /// A kernel's kernarg words (by the register standing for each).
+    kernargs: &'a [KernargWord],
+    /// Instructions for the top of the entry block (the ids the hardware
+    /// puts in `v0` and `s6`, read before anything can overwrite them).
+    prologue: Vec<MInst>,
+    ids: HashMap<&'static str, VReg>,
 }
 
 impl Sel<'_> {
@@ -414,6 +423,65 @@ impl Sel<'_> {
         }
     }
 
+    /// A 64-bit address in a VGPR pair.
+    fn address(&mut self, lo: VReg, hi: VReg) -> VReg {
+        let (lo, hi) = (self.in_vgpr(lo), self.in_vgpr(hi));
+        let a = self.vreg(self.cls.vreg64);
+        self.emit(
+            self.isa.instrs.reg_sequence,
+            vec![
+                def(a),
+                use_(lo),
+                Operand::SubIdx(self.cls.sub0),
+                use_(hi),
+                Operand::SubIdx(self.cls.sub1),
+            ],
+        );
+        a
+    }
+
+    /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
+    /// segment (the aligned dword holding it), `s_bfe_u32` for a narrower
+    /// argument.
+    fn kernarg(&mut self, d: VReg, w: KernargWord) {
+        let full = w.bits >= 32 && w.offset.is_multiple_of(4);
+        let t = if full && self.is_sgpr(d) {
+            d
+        } else {
+            self.vreg(self.cls.sgpr)
+        };
+        self.out.push(MInst::new(
+            self.op("S_LOAD_DWORD"),
+            vec![
+                def(t),
+                Operand::Reg(RegOperand::use_of(RegRef::Phys(self.cls.kernarg_ptr), None)),
+                Operand::Imm(i128::from(w.offset & !3)),
+                Operand::Reg(RegOperand {
+                    implicit: true,
+                    ..RegOperand::use_of(RegRef::Phys(w.reg), None)
+                }),
+            ],
+        ));
+        let u = if full {
+            t
+        } else {
+            let u = if self.is_sgpr(d) {
+                d
+            } else {
+                self.vreg(self.cls.sgpr)
+            };
+            let field = (i128::from(w.bits.min(32)) << 16) | i128::from(8 * (w.offset % 4));
+            self.emit(
+                self.op("S_BFE_U32"),
+                vec![def(u), use_(t), Operand::Imm(field)],
+            );
+            u
+        };
+        if u != d {
+            self.emit(self.isa.instrs.copy, vec![def(d), use_(u)]);
+        }
+    }
+
     fn inst(&mut self, i: MInst) -> Result<(), TargetError> {
         let sem = self.isa.instrs.desc(i.opcode).sem;
         let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
@@ -424,7 +492,24 @@ impl Sel<'_> {
         let name = self.isa.instrs.name(i.opcode).to_string();
         let bad = |s: &Self| unsupported(s.f, &format!("the generic instruction `{name}`"));
         match sem {
-            Sem::Copy | Sem::Phi | Sem::RegSequence | Sem::ImplicitDef => self.out.push(i),
+            Sem::Copy => {
+                let src = i
+                    .ops
+                    .get(1)
+                    .and_then(Operand::reg)
+                    .and_then(RegOperand::phys);
+                match (
+                    v(0),
+                    src.and_then(|r| self.kernargs.iter().find(|w| w.reg == r)),
+                ) {
+                    (Some(d), Some(w)) => {
+                        let w = *w;
+                        self.kernarg(d, w);
+                    }
+                    _ => self.out.push(i),
+                }
+            }
+            Sem::Phi | Sem::RegSequence | Sem::ImplicitDef => self.out.push(i),
             Sem::Branch | Sem::Return => self.out.push(i),
             Sem::MovImm => {
                 let (Some(d), Some(x)) = (v(0), imm(1)) else {
@@ -554,14 +639,66 @@ impl Sel<'_> {
                 let t = if fmt == FloatFmt::F16 { "F16" } else { "F32" };
                 self.float(&format!("V_{on}_{t}_E64"), fmt, d, a, b);
             }
-            LimbOp::Load
-            | LimbOp::Store
-            | LimbOp::WorkitemId
-            | LimbOp::WorkgroupId
-            | LimbOp::WorkgroupSize => {
+            LimbOp::Load => {
+                let (Some(d), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
+                    return Err(bad());
+                };
+                let addr = self.address(lo, hi);
+                let t = self.valu_def(d);
+                let op = match n {
+                    1 => "GLOBAL_LOAD_UBYTE",
+                    2 => "GLOBAL_LOAD_USHORT",
+                    _ => "GLOBAL_LOAD_DWORD",
+                };
+                self.emit(self.op(op), vec![def(t), use_(addr)]);
+                self.emit(self.op("S_WAITCNT_VM"), Vec::new());
+                self.finish_valu(d, t);
+            }
+            LimbOp::Store => {
+                let (Some(x), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
+                    return Err(bad());
+                };
+                let addr = self.address(lo, hi);
+                let x = self.in_vgpr(x);
+                let op = match n {
+                    1 => "GLOBAL_STORE_BYTE",
+                    2 => "GLOBAL_STORE_SHORT",
+                    _ => "GLOBAL_STORE_DWORD",
+                };
+                self.emit(self.op(op), vec![use_(addr), use_(x)]);
+            }
+            LimbOp::WorkitemId | LimbOp::WorkgroupId => {
+                let Some(d) = v(0) else {
+                    return Err(bad());
+                };
+                let (key, rc) = if l == LimbOp::WorkitemId {
+                    ("V_WORKITEM_ID_X", self.cls.vgpr)
+                } else {
+                    ("S_WORKGROUP_ID_X", self.cls.sgpr)
+                };
+                let id = match self.ids.get(key) {
+                    Some(x) => *x,
+                    None => {
+                        let x = self.vreg(rc);
+                        let op = self.op(key);
+                        let mut ops = vec![def(x)];
+                        for r in &self.isa.instrs.desc(op).implicit_uses {
+                            ops.push(Operand::Reg(RegOperand {
+                                implicit: true,
+                                ..RegOperand::use_of(RegRef::Phys(*r), None)
+                            }));
+                        }
+                        self.prologue.push(MInst::new(op, ops));
+                        self.ids.insert(key, x);
+                        x
+                    }
+                };
+                self.emit(self.isa.instrs.copy, vec![def(d), use_(id)]);
+            }
+            LimbOp::WorkgroupSize => {
                 return Err(unsupported(
                     self.f,
-                    &format!("`{name}` (memory and work-item ids need the kernel ABI)"),
+                    &format!("`{name}` (the dispatch packet is not lowered)"),
                 ))
             }
         }
@@ -570,7 +707,12 @@ impl Sel<'_> {
 }
 
 /// Selects GCN instructions for `f` (generic, legalized, SSA) in place.
-pub fn select(f: &mut MFunction, isa: &Isa, cls: Classes) -> Result<(), TargetError> {
+pub fn select(
+    f: &mut MFunction,
+    isa: &Isa,
+    cls: Classes,
+    kernargs: Option<&[KernargWord]>,
+) -> Result<(), TargetError> {
     let bus = if isa.gfx == Gfx::Gfx1030 { 2 } else { 1 };
     let blocks: Vec<MBlockId> = f.block_ids().collect();
     let mut sel = Sel {
@@ -583,6 +725,9 @@ pub fn select(f: &mut MFunction, isa: &Isa, cls: Classes) -> Result<(), TargetEr
         scc_holds: None,
         consts: HashMap::new(),
         bus,
+        kernargs: kernargs.unwrap_or(&[]),
+        prologue: Vec::new(),
+        ids: HashMap::new(),
     };
     for b in blocks {
         let insts = std::mem::take(&mut sel.f.blocks[b].insts);
@@ -592,6 +737,17 @@ pub fn select(f: &mut MFunction, isa: &Isa, cls: Classes) -> Result<(), TargetEr
             sel.inst(i)?;
         }
         sel.f.blocks[b].insts = std::mem::take(&mut sel.out);
+    }
+    let prologue = std::mem::take(&mut sel.prologue);
+    if let Some(entry) = f.blocks.iter_mut().next() {
+        entry.insts.splice(0..0, prologue);
+        // The kernarg loads are waited for once, after the last.
+        let load = isa.op("S_LOAD_DWORD");
+        if let Some(k) = entry.insts.iter().rposition(|i| i.opcode == load) {
+            entry
+                .insts
+                .insert(k + 1, MInst::new(isa.op("S_WAITCNT_LGKM"), Vec::new()));
+        }
     }
     dead_code(f, isa);
     Ok(())

@@ -354,6 +354,18 @@ impl GcnSemantics {
                 }
             }
             Kind::Wait => {}
+            Kind::KernargLoad => {
+                let off = rd(cx, 2, 0)?;
+                let w = rd(cx, 3, 0)?;
+                cx.write(0, 0, b32(w << (8 * (off & 3))))?;
+            }
+            Kind::WorkitemId => {
+                Self::per_lane(cx, 0, &mut |cx, l| Ok(u64::from(cx.workitem_id(l))))?
+            }
+            Kind::WorkgroupId => {
+                let g = cx.workgroup_id();
+                cx.write(0, 0, b32(u64::from(g)))?;
+            }
         }
         Ok(Flow::Next)
     }

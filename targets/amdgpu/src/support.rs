@@ -2,11 +2,15 @@
 //! points at the construct: a located [`TargetError::Unsupported`].
 //!
 //! The hardware facts behind each limit:
-//! - Global memory and work-item ids reach a function through the
-//!   kernel ABI (kernarg pointer in `s[4:5]`, work-item ids in `v0..v2`);
-//!   kernels are not lowered yet ([`crate::abi`]).
+//! - A kernel finds its work-item id in `v0` and its work-group id in
+//!   `s6`; a callable function gets them from its caller in other
+//!   registers (LLVM 14 packs the ids into `v31`), which this back end
+//!   does not model.
+//! - The work-group size is in the dispatch packet (`s[4:5]` then points
+//!   at it, and the kernarg pointer moves to `s[6:7]`); `get_global_id`
+//!   needs it. Not lowered.
 
-use regdesc_codegen::ir::{Function, Op, Span};
+use regdesc_codegen::ir::{Builtin, Function, Op, Span};
 use regdesc_codegen::target::TargetError;
 
 fn unsupported(f: &Function, what: &str, span: &Span) -> TargetError {
@@ -20,11 +24,15 @@ fn unsupported(f: &Function, what: &str, span: &Span) -> TargetError {
 pub fn check(f: &Function) -> Result<(), TargetError> {
     for inst in f.insts.iter() {
         let what = match &inst.op {
-            Op::Load { .. } | Op::Store { .. } | Op::Gep { .. } if !f.cconv.is_kernel() => {
-                Some("global memory in a plain function (no kernel ABI yet)".to_string())
-            }
-            Op::Call { callee, .. } => Some(format!(
-                "`@{}` (work-item ids need the kernel ABI, not lowered yet)",
+            Op::Call {
+                callee: Builtin::GetGlobalId { .. },
+                ..
+            } => Some(format!(
+                "`@{}` (the work-group size is in the dispatch packet, which is not lowered)",
+                Builtin::GetGlobalId { mangled: false }.name()
+            )),
+            Op::Call { callee, .. } if !f.cconv.is_kernel() => Some(format!(
+                "`@{}` in a callable function (only kernels get their ids, in v0 and s6)",
                 callee.name()
             )),
             _ => None,

@@ -16,6 +16,10 @@ use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
 use regdesc_codegen::target::{Abi, Target, TargetError};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::abi::KernargWord;
 use crate::isa::Isa;
 use crate::select::Classes;
 use crate::semantics::GcnSemantics;
@@ -26,6 +30,9 @@ pub struct Amdgpu {
     pub gfx: Gfx,
     sem: GcnSemantics,
     cls: Classes,
+    /// Each kernel's kernarg words, by function name: [`Target::abi`]
+    /// computes them, selection reads them.
+    kernargs: RefCell<HashMap<String, Vec<KernargWord>>>,
 }
 
 fn class(name: &str) -> Result<RegClass, TargetError> {
@@ -49,8 +56,15 @@ impl Amdgpu {
         };
         // The description is compiled in; its names are known to exist
         // (tests/regs.rs checks them).
-        let (Some(scc), Some(sub0), Some(sub1)) = (reg("SCC"), idx("sub0"), idx("sub1")) else {
-            unreachable!("SIRegisterInfo.td defines SCC, sub0 and sub1")
+        let (Some(scc), Some(v0), Some(s6), Some(s45), Some(sub0), Some(sub1)) = (
+            reg("SCC"),
+            reg("VGPR0"),
+            reg("SGPR6"),
+            reg("SGPR4_SGPR5"),
+            idx("sub0"),
+            idx("sub1"),
+        ) else {
+            unreachable!("SIRegisterInfo.td defines SCC, VGPR0, SGPR6, SGPR4_SGPR5, sub0 and sub1")
         };
         let (Ok(sgpr), Ok(vgpr), Ok(sgpr64), Ok(vreg64)) = (
             class("SGPR_32"),
@@ -64,7 +78,7 @@ impl Amdgpu {
         Amdgpu {
             gfx,
             sem: GcnSemantics {
-                isa: Isa::new(gfx, scc),
+                isa: Isa::new(gfx, scc, v0, s6),
                 scc,
             },
             cls: Classes {
@@ -75,7 +89,9 @@ impl Amdgpu {
                 sub0,
                 sub1,
                 scc,
+                kernarg_ptr: s45,
             },
+            kernargs: RefCell::new(HashMap::new()),
         }
     }
 
@@ -140,11 +156,16 @@ impl Target for Amdgpu {
     fn abi(&self, f: &Function) -> Result<Abi, TargetError> {
         let abi = crate::abi::abi(f)?;
         crate::support::check(f)?;
+        if f.cconv.is_kernel() {
+            let (words, _) = crate::abi::kernel_layout(f)?;
+            self.kernargs.borrow_mut().insert(f.name.clone(), words);
+        }
         Ok(abi)
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
-        crate::select::select(f, self.isa(), self.cls)
+        let words = self.kernargs.borrow().get(&f.name).cloned();
+        crate::select::select(f, self.isa(), self.cls, words.as_deref())
     }
 
     fn after_phi_elim(&self, f: &mut MFunction) -> Result<(), TargetError> {

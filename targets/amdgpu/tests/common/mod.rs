@@ -17,16 +17,9 @@ pub const CPUS: [Gfx; 3] = [Gfx::Gfx900, Gfx::Gfx90a, Gfx::Gfx1030];
 /// Functions outside what the back end compiles, and why (a word of the
 /// error message).
 pub const UNSUPPORTED: &[(&str, &str)] = &[
-    // Kernels: the kernarg segment and work-item ids are not lowered.
-    ("scale", "kernarg"),
-    ("add_i128", "kernarg"),
-    ("count_down", "kernarg"),
-    ("mul128_uniform", "kernarg"),
-    ("add64@spir_kernel", "kernarg"),
-    ("ptroff@spir_kernel", "kernarg"),
-    ("diamond", "kernarg"),
-    ("uniform_loop", "kernarg"),
-    ("divergent_exit", "kernarg"),
+    // get_global_id: the work-group size is in the dispatch packet.
+    ("add64@spir_kernel", "dispatch packet"),
+    ("ptroff@spir_kernel", "dispatch packet"),
 ];
 
 /// The key a function has in [`UNSUPPORTED`] (kernels named like plain
