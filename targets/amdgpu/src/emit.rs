@@ -17,6 +17,7 @@ use regdesc_codegen::mir::{MBlockId, MFunction, Operand, RegRef, Sem};
 use regdesc_codegen::target::{Target, TargetError};
 use regdesc_runtime::{Reg, RegisterInfo};
 
+use crate::isa::Kind;
 use crate::{Amdgpu, Gfx};
 
 fn unsupported(f: &MFunction, what: String) -> TargetError {
@@ -127,7 +128,12 @@ impl Emitter<'_> {
                     for k in (0..i.ops.len()).rev() {
                         let pat = format!("{{{k}}}");
                         if text.contains(&pat) {
-                            text = text.replace(&pat, &self.operand(&i.ops[k])?);
+                            let o = match (&i.ops[k], def.kind) {
+                                // The dword holding the argument.
+                                (Operand::Imm(x), Kind::KernargLoad) => Operand::Imm(x & !3),
+                                (o, _) => o.clone(),
+                            };
+                            text = text.replace(&pat, &self.operand(&o)?);
                         }
                     }
                     self.line(&text);

@@ -95,9 +95,11 @@ pub enum Kind {
     GlobalStore(u32),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
-    /// `s_load_dword d, s[4:5], offset`: a kernarg dword (the interpreter
-    /// reads the word from the register the calling convention names, an
-    /// implicit use, shifted to the offset's byte in the dword).
+    /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
+    /// argument byte `offset` (the operand is the argument's offset, the
+    /// assembly its dword's). The interpreter reads the word from the
+    /// register the calling convention names (an implicit use), shifted to
+    /// the offset's byte in the dword.
     KernargLoad,
     /// `v_mov_b32 d, v0`: the work-item id the hardware puts in `v0`.
     WorkitemId,

@@ -455,7 +455,7 @@ impl Sel<'_> {
             vec![
                 def(t),
                 Operand::Reg(RegOperand::use_of(RegRef::Phys(self.cls.kernarg_ptr), None)),
-                Operand::Imm(i128::from(w.offset & !3)),
+                Operand::Imm(i128::from(w.offset)),
                 Operand::Reg(RegOperand {
                     implicit: true,
                     ..RegOperand::use_of(RegRef::Phys(w.reg), None)

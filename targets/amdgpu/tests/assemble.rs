@@ -127,3 +127,8 @@ fn fixtures_assemble() {
 fn amdgpu_bench_functions_assemble() {
     run_dir(&common::bench_dir(), false);
 }
+
+#[test]
+fn extra_functions_assemble() {
+    run_dir(&common::extra_dir(), true);
+}

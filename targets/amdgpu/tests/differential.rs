@@ -84,3 +84,8 @@ fn fixtures_match_the_interpreter() {
 fn amdgpu_bench_functions_match_the_interpreter() {
     run_dir(&common::bench_dir(), false);
 }
+
+#[test]
+fn extra_functions_match_the_interpreter() {
+    run_dir(&common::extra_dir(), true);
+}

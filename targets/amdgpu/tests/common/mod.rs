@@ -50,6 +50,12 @@ pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../codegen/tests/fixtures")
 }
 
+/// This crate's own functions (odd widths, 16-bit halves, loops with
+/// several divergent exits, kernels with narrow arguments).
+pub fn extra_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
 pub fn bench_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/amdgpu/ll")
 }
