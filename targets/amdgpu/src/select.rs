@@ -741,12 +741,19 @@ pub fn select(
     let prologue = std::mem::take(&mut sel.prologue);
     if let Some(entry) = f.blocks.iter_mut().next() {
         entry.insts.splice(0..0, prologue);
-        // The kernarg loads are waited for once, after the last.
+        // The kernarg loads are waited for once, after the last; what
+        // reads their results moves after the wait.
         let load = isa.op("S_LOAD_DWORD");
+        let ids = [isa.op("V_WORKITEM_ID_X"), isa.op("S_WORKGROUP_ID_X")];
         if let Some(k) = entry.insts.iter().rposition(|i| i.opcode == load) {
-            entry
-                .insts
-                .insert(k + 1, MInst::new(isa.op("S_WAITCNT_LGKM"), Vec::new()));
+            let head: Vec<MInst> = entry.insts.drain(..=k).collect();
+            let (loads, readers): (Vec<MInst>, Vec<MInst>) = head
+                .into_iter()
+                .partition(|i| i.opcode == load || ids.contains(&i.opcode));
+            let mut front = loads;
+            front.push(MInst::new(isa.op("S_WAITCNT_LGKM"), Vec::new()));
+            front.extend(readers);
+            entry.insts.splice(0..0, front);
         }
     }
     dead_code(f, isa);
