@@ -6,6 +6,8 @@
 //! `llvm-mc-14` the test is skipped with a message, unless
 //! `REGDESC_REQUIRE_ORACLES` is set. Functions the back end does not
 //! compile must fail with a located `Unsupported` error (never a panic).
+//! The text is also checked for loads whose results are read before the
+//! `s_waitcnt` that waits for them.
 
 mod common;
 
@@ -71,6 +73,61 @@ fn is_located_unsupported(e: &PipelineError) -> Option<String> {
     }
 }
 
+/// The 32-bit registers an operand names (`s6`, `v[2:3]` is v2 and v3).
+fn regs_of(op: &str) -> Vec<String> {
+    let op = op.trim();
+    let kind = op.chars().next().unwrap_or(' ');
+    if !matches!(kind, 's' | 'v') {
+        return Vec::new();
+    }
+    let rest = &op[1..];
+    if let Some(range) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let mut it = range.split(':').filter_map(|x| x.parse::<u32>().ok());
+        if let (Some(a), Some(b)) = (it.next(), it.next()) {
+            return (a..=b).map(|k| format!("{kind}{k}")).collect();
+        }
+    }
+    if rest.parse::<u32>().is_ok() {
+        return vec![op.to_string()];
+    }
+    Vec::new()
+}
+
+/// Checks that no register a load writes is read or written before the
+/// `s_waitcnt` that waits for it (`lgkmcnt(0)` for `s_load`, `vmcnt(0)`
+/// for `global_load`), in the order of the text.
+fn waits_before_uses(asm: &str) -> Result<(), String> {
+    let mut lgkm: Vec<String> = Vec::new();
+    let mut vm: Vec<String> = Vec::new();
+    for line in asm.lines() {
+        let line = line.split(';').next().unwrap_or("").trim();
+        if line.is_empty() || line.starts_with('.') || line.ends_with(':') {
+            continue;
+        }
+        let (m, ops) = line.split_once(' ').unwrap_or((line, ""));
+        if m == "s_waitcnt" {
+            if ops.contains("lgkmcnt(0)") {
+                lgkm.clear();
+            }
+            if ops.contains("vmcnt(0)") {
+                vm.clear();
+            }
+            continue;
+        }
+        let ops: Vec<&str> = ops.split(',').collect();
+        let named: Vec<String> = ops.iter().flat_map(|o| regs_of(o)).collect();
+        if let Some(r) = named.iter().find(|r| lgkm.contains(r) || vm.contains(r)) {
+            return Err(format!("`{line}` uses {r} before its load is waited for"));
+        }
+        if m.starts_with("s_load") {
+            lgkm.extend(regs_of(ops[0]));
+        } else if m.starts_with("global_load") {
+            vm.extend(regs_of(ops[0]));
+        }
+    }
+    Ok(())
+}
+
 fn run_dir(dir: &Path, required: bool) {
     let fns = common::functions(dir, required);
     let Some(mc) = llvm_mc() else {
@@ -87,6 +144,9 @@ fn run_dir(dir: &Path, required: bool) {
             ) {
                 (Ok(c), None) => {
                     let asm = c.asm.unwrap_or_default();
+                    if let Err(e) = waits_before_uses(&asm) {
+                        panic!("@{} for {}: {e}\n{asm}", f.name, t.cpu());
+                    }
                     if let Err(e) = assemble(&mc, t.cpu(), &asm) {
                         panic!(
                             "@{} for {}: llvm-mc rejects it:\n{e}\n{asm}",
@@ -116,6 +176,17 @@ fn run_dir(dir: &Path, required: bool) {
             t.cpu()
         );
     }
+}
+
+#[test]
+fn the_wait_check_catches_an_early_use() {
+    let bad = "\ts_load_dword s6, s[4:5], 8\n\ts_bfe_u32 s7, s6, 0x80000\n";
+    assert!(waits_before_uses(bad).is_err());
+    let good =
+        "\ts_load_dword s6, s[4:5], 8\n\ts_waitcnt lgkmcnt(0)\n\ts_bfe_u32 s7, s6, 0x80000\n";
+    assert!(waits_before_uses(good).is_ok());
+    let v = "\tglobal_load_dword v2, v[0:1], off\n\tv_add_u32_e64 v3, v2, v1\n";
+    assert!(waits_before_uses(v).is_err());
 }
 
 #[test]
