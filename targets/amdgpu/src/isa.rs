@@ -210,6 +210,26 @@ impl Builder {
         for r in &self.extra_uses {
             d = d.implicit_use(*r);
         }
+        // ALU sources may be registers or constants.
+        if matches!(
+            kind,
+            Kind::SBin(_)
+                | Kind::SCarry { .. }
+                | Kind::SMulHi { .. }
+                | Kind::SCselect
+                | Kind::SCmp(_)
+                | Kind::VBin(_)
+                | Kind::VBinRev(_)
+                | Kind::VCarryOut { .. }
+                | Kind::VCarryInOut { .. }
+                | Kind::VMulHi { .. }
+                | Kind::VMad64
+                | Kind::VCndmask
+                | Kind::VCmp(_)
+        ) {
+            d.operands.clear();
+            d = d.variadic();
+        }
         self.defs.push(Def {
             kind,
             asm: asm.to_string(),

@@ -133,19 +133,37 @@ impl Sel<'_> {
         s
     }
 
-    /// `v` as a VALU source: an SGPR while the constant bus has room.
-    fn vsrc(&mut self, v: VReg, used: &mut Vec<VReg>) -> VReg {
-        if !self.is_sgpr(v) {
-            return v;
+    /// `v` as a VALU source: an inline constant (-16..=64, no constant
+    /// bus), an SGPR while the constant bus has room, else a VGPR.
+    fn vsrc(&mut self, v: VReg, used: &mut Vec<VReg>) -> Operand {
+        if let Some(c) = self.consts.get(&v) {
+            let x = i128::from(*c as u32 as i32);
+            if (-16..=64).contains(&x) {
+                return Operand::Imm(x);
+            }
         }
-        if used.contains(&v) {
-            return v;
+        if !self.is_sgpr(v) || used.contains(&v) {
+            return use_(v);
         }
         if used.len() < self.bus {
             used.push(v);
-            return v;
+            return use_(v);
         }
-        self.in_vgpr(v)
+        use_(self.in_vgpr(v))
+    }
+
+    /// `v` as a SALU source: a constant (at most one 32-bit literal per
+    /// instruction; `lit` says whether it is taken) or an SGPR.
+    fn sop(&mut self, v: VReg, lit: &mut bool) -> Operand {
+        if let Some(c) = self.consts.get(&v) {
+            let x = i128::from(*c as u32 as i32);
+            let inline = (-16..=64).contains(&x);
+            if inline || !*lit {
+                *lit |= !inline;
+                return Operand::Imm(if inline { x } else { *c });
+            }
+        }
+        use_(self.ssrc(v))
     }
 
     fn in_vgpr(&mut self, v: VReg) -> VReg {
@@ -218,15 +236,16 @@ impl Sel<'_> {
     }
 
     fn salu2(&mut self, name: &str, d: VReg, a: VReg, b: VReg) {
-        let (a, b) = (self.ssrc(a), self.ssrc(b));
-        self.emit(self.op(name), vec![def(d), use_(a), use_(b)]);
+        let mut lit = false;
+        let (a, b) = (self.sop(a, &mut lit), self.sop(b, &mut lit));
+        self.emit(self.op(name), vec![def(d), a, b]);
     }
 
     fn valu2(&mut self, name: &str, d: VReg, a: VReg, b: VReg) {
         let mut used = Vec::new();
         let (a, b) = (self.vsrc(a, &mut used), self.vsrc(b, &mut used));
         let t = self.valu_def(d);
-        self.emit(self.op(name), vec![def(t), use_(a), use_(b)]);
+        self.emit(self.op(name), vec![def(t), a, b]);
         self.finish_valu(d, t);
     }
 
@@ -263,32 +282,32 @@ impl Sel<'_> {
     fn compare(&mut self, p: IntPredicate, d: VReg, a: VReg, b: VReg) {
         if self.is_sgpr(d) && self.is_sgpr(a) && self.is_sgpr(b) {
             let op = self.op(&s_cmp_name(p));
-            self.emit(op, vec![use_(a), use_(b)]);
+            let mut lit = false;
+            let (a, b) = (self.sop(a, &mut lit), self.sop(b, &mut lit));
+            self.emit(op, vec![a, b]);
             self.bool_from_scc(d);
         } else {
             let m = self.vreg(self.cls.mask);
             let mut used = Vec::new();
             let (a, b) = (self.vsrc(a, &mut used), self.vsrc(b, &mut used));
             let op = self.op(&v_cmp_name(p));
-            self.emit(op, vec![def(m), use_(a), use_(b)]);
+            self.emit(op, vec![def(m), a, b]);
             self.bool_from_mask(d, m);
         }
     }
 
     fn select(&mut self, d: VReg, c: VReg, a: VReg, b: VReg) {
         if self.is_sgpr(d) && self.is_sgpr(c) {
-            let (a, b) = (self.ssrc(a), self.ssrc(b));
+            let mut lit = false;
+            let (a, b) = (self.sop(a, &mut lit), self.sop(b, &mut lit));
             self.scc_of(c);
-            self.emit(self.op("S_CSELECT_B32"), vec![def(d), use_(a), use_(b)]);
+            self.emit(self.op("S_CSELECT_B32"), vec![def(d), a, b]);
         } else {
             let m = self.mask_of(c);
             let mut used = vec![m];
             let (b, a) = (self.vsrc(b, &mut used), self.vsrc(a, &mut used));
             let t = self.valu_def(d);
-            self.emit(
-                self.op("V_CNDMASK_B32_e64"),
-                vec![def(t), use_(b), use_(a), use_(m)],
-            );
+            self.emit(self.op("V_CNDMASK_B32_e64"), vec![def(t), b, a, use_(m)]);
             self.finish_valu(d, t);
         }
     }
@@ -296,7 +315,8 @@ impl Sel<'_> {
     /// `G_UADDO`/`G_USUBO` (no carry in) and `G_UADDE`/`G_USUBE`.
     fn carry(&mut self, sub: bool, d: VReg, c: VReg, a: VReg, b: VReg, cin: Option<VReg>) {
         if self.is_sgpr(d) && self.is_sgpr(c) && cin.is_none_or(|x| self.is_sgpr(x)) {
-            let (a, b) = (self.ssrc(a), self.ssrc(b));
+            let mut lit = false;
+            let (a, b) = (self.sop(a, &mut lit), self.sop(b, &mut lit));
             let name = match (sub, cin) {
                 (false, None) => "S_ADD_U32",
                 (true, None) => "S_SUB_U32",
@@ -306,7 +326,7 @@ impl Sel<'_> {
             if let Some(x) = cin {
                 self.scc_of(x);
             }
-            self.emit(self.op(name), vec![def(d), use_(a), use_(b)]);
+            self.emit(self.op(name), vec![def(d), a, b]);
             self.bool_from_scc(c);
         } else {
             let m = self.vreg(self.cls.mask);
@@ -320,7 +340,7 @@ impl Sel<'_> {
                     } else {
                         "V_ADD_CO_U32_e64"
                     };
-                    self.emit(self.op(name), vec![def(t), def(m), use_(a), use_(b)]);
+                    self.emit(self.op(name), vec![def(t), def(m), a, b]);
                 }
                 Some(x) => {
                     let mi = self.mask_of(x);
@@ -331,10 +351,7 @@ impl Sel<'_> {
                     } else {
                         "V_ADDC_U32_e64"
                     };
-                    self.emit(
-                        self.op(name),
-                        vec![def(t), def(m), use_(a), use_(b), use_(mi)],
-                    );
+                    self.emit(self.op(name), vec![def(t), def(m), a, b, use_(mi)]);
                 }
             }
             self.finish_valu(d, t);
@@ -347,9 +364,10 @@ impl Sel<'_> {
             let (tl, th) = (self.vreg(self.cls.sgpr), self.vreg(self.cls.sgpr));
             self.salu2("S_MUL_I32", tl, a, b);
             self.salu2("S_MUL_HI_U32", th, a, b);
-            let (clo, chi) = (self.ssrc(clo), self.ssrc(chi));
-            self.emit(self.op("S_ADD_U32"), vec![def(lo), use_(tl), use_(clo)]);
-            self.emit(self.op("S_ADDC_U32"), vec![def(hi), use_(th), use_(chi)]);
+            let clo = self.sop(clo, &mut false);
+            let chi = self.sop(chi, &mut false);
+            self.emit(self.op("S_ADD_U32"), vec![def(lo), use_(tl), clo]);
+            self.emit(self.op("S_ADDC_U32"), vec![def(hi), use_(th), chi]);
             return;
         }
         let zero_acc = self.consts.get(&clo) == Some(&0) && self.consts.get(&chi) == Some(&0);
@@ -360,7 +378,7 @@ impl Sel<'_> {
         if zero_acc {
             self.emit(
                 self.op("V_MAD_U64_U32_imm"),
-                vec![def(p), def(m), use_(a), use_(b), Operand::Imm(0)],
+                vec![def(p), def(m), a, b, Operand::Imm(0)],
             );
         } else {
             let (vl, vh) = (self.in_vgpr(clo), self.in_vgpr(chi));
@@ -377,7 +395,7 @@ impl Sel<'_> {
             );
             self.emit(
                 self.op("V_MAD_U64_U32"),
-                vec![def(p), def(m), use_(a), use_(b), use_(acc)],
+                vec![def(p), def(m), a, b, use_(acc)],
             );
         }
         for (d, sub) in [(lo, self.cls.sub0), (hi, self.cls.sub1)] {
