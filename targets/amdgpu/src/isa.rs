@@ -49,6 +49,8 @@ pub enum Kind {
     VMov,
     /// A vector ALU op per lane, sources in order.
     VBin(BinOp),
+    /// `v_add3_u32 d, a, b, c`.
+    VAdd3,
     /// `v_lshlrev_b32 d, amount, value` and the other reversed shifts.
     VBinRev(BinOp),
     /// `v_add_co_u32`/`v_sub_co_u32 d, mask, a, b`: carry/borrow mask out.
@@ -220,6 +222,7 @@ impl Builder {
                 | Kind::SCmp(_)
                 | Kind::VBin(_)
                 | Kind::VBinRev(_)
+                | Kind::VAdd3
                 | Kind::VCarryOut { .. }
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
@@ -481,6 +484,14 @@ impl Isa {
             &[R, R, R],
             Kind::VCarryInOut { sub: true },
             &format!("{subb} {{0}}, {{1}}, {{2}}, {{3}}, {{4}}"),
+            (false, false),
+        );
+        b.add(
+            "V_ADD3_U32",
+            1,
+            &[R, R, R],
+            Kind::VAdd3,
+            "v_add3_u32 {0}, {1}, {2}, {3}",
             (false, false),
         );
         b.add(

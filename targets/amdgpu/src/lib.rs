@@ -100,6 +100,7 @@ impl RegisterInfo for Gfx {
 
 pub mod abi;
 pub mod cf;
+pub mod combine;
 pub mod copies;
 pub mod emit;
 pub mod isa;

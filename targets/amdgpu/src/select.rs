@@ -583,6 +583,18 @@ impl Sel<'_> {
                 );
             }
             Sem::Limb(l) => self.limb(l, &i, &name)?,
+            Sem::Target(_) if i.opcode == self.op("V_ADD3_U32") => {
+                let (Some(d), Some(a), Some(b), Some(c)) = (v(0), v(1), v(2), v(3)) else {
+                    return Err(bad(self));
+                };
+                let mut used = Vec::new();
+                let (a, b, c) = (
+                    self.vsrc(a, &mut used),
+                    self.vsrc(b, &mut used),
+                    self.vsrc(c, &mut used),
+                );
+                self.emit(i.opcode, vec![def(d), a, b, c]);
+            }
             _ => return Err(bad(self)),
         }
         Ok(())
@@ -732,6 +744,7 @@ pub fn select(
     kernargs: Option<&[KernargWord]>,
 ) -> Result<(), TargetError> {
     let bus = if isa.gfx == Gfx::Gfx1030 { 2 } else { 1 };
+    crate::combine::combine(f, isa, cls.vgpr);
     let blocks: Vec<MBlockId> = f.block_ids().collect();
     let mut sel = Sel {
         isa,

@@ -221,6 +221,9 @@ impl GcnSemantics {
             Kind::VBin(op) => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(bin(op, rd(cx, 1, l)?, rd(cx, 2, l)?))
             })?,
+            Kind::VAdd3 => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok((rd(cx, 1, l)? + rd(cx, 2, l)? + rd(cx, 3, l)?) & 0xffff_ffff)
+            })?,
             Kind::VBinRev(op) => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(bin(op, rd(cx, 2, l)?, rd(cx, 1, l)?))
             })?,
