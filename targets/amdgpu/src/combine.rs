@@ -6,6 +6,7 @@
 //!   a carry in one instruction: `(a + b) + carry`, where the carry is a
 //!   0-or-1 value (a carry or borrow out, a compare), is a carry-in add
 //!   (`G_UADDE a, b, carry`), and `(a - b) - borrow` a borrow-in subtract.
+//!   `x + carry` is `G_UADDE x, 0, carry`.
 //! - gfx9 and gfx10 have a three-input add, `v_add3_u32`: `(a + b) + c`
 //!   on the VALU is one instruction.
 //!
@@ -73,6 +74,8 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let single = |v: VReg| uses.get(&v) == Some(&1);
     let (uadde, usube) = (s.op("G_UADDE"), s.op("G_USUBE"));
     let add3 = isa.op("V_ADD3_U32");
+    // Zeros to define before the instruction they feed: (block, index, vreg).
+    let mut zeros = Vec::new();
     for blk in f.blocks.ids().collect::<Vec<_>>() {
         for k in 0..f.blocks[blk].insts.len() {
             let i = &f.blocks[blk].insts[k];
@@ -112,9 +115,32 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                     break;
                 }
             }
+            // x + carry: a carry-in add of x and 0.
+            if new.is_none() && op == BinOp::Add {
+                for (x, c) in [(x, y), (y, x)] {
+                    let bool_c = origin.get(&c) == Some(&Origin::Bool);
+                    if !bool_c || f.class_of(c) != rc || f.class_of(x) != rc {
+                        continue;
+                    }
+                    let Some(rc) = rc else { continue };
+                    let (zero, co) = (f.new_vreg(rc), f.new_vreg(rc));
+                    zeros.push((blk, k, zero));
+                    new = Some(MInst::new(
+                        uadde,
+                        vec![def(d), def(co), use_(x), use_(zero), use_(c)],
+                    ));
+                    break;
+                }
+            }
             if let Some(n) = new {
                 f.blocks[blk].insts[k] = n;
             }
         }
+    }
+    let movi = s.op("MOVI");
+    for (blk, k, z) in zeros.into_iter().rev() {
+        f.blocks[blk]
+            .insts
+            .insert(k, MInst::new(movi, vec![def(z), Operand::Imm(0)]));
     }
 }

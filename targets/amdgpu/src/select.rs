@@ -361,6 +361,11 @@ impl Sel<'_> {
 
     fn mad64(&mut self, lo: VReg, hi: VReg, a: VReg, b: VReg, clo: VReg, chi: VReg) {
         if self.is_sgpr(lo) && self.is_sgpr(hi) {
+            if self.consts.get(&clo) == Some(&0) && self.consts.get(&chi) == Some(&0) {
+                self.salu2("S_MUL_I32", lo, a, b);
+                self.salu2("S_MUL_HI_U32", hi, a, b);
+                return;
+            }
             let (tl, th) = (self.vreg(self.cls.sgpr), self.vreg(self.cls.sgpr));
             self.salu2("S_MUL_I32", tl, a, b);
             self.salu2("S_MUL_HI_U32", th, a, b);
