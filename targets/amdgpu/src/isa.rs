@@ -91,9 +91,9 @@ pub enum Kind {
     SCbranchScc { on: bool },
     /// `s_cbranch_execz T` (then `s_branch F`).
     SCbranchExecz,
-    /// `global_load_* d, v[lo:hi], off` (bytes, zero-extended).
+    /// `global_load_* d, v[lo:hi], off offset:K` (bytes, zero-extended).
     GlobalLoad(u32),
-    /// `global_store_* v[lo:hi], v, off`.
+    /// `global_store_* v[lo:hi], v, off offset:K`.
     GlobalStore(u32),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
@@ -692,17 +692,17 @@ impl Isa {
             b.add(
                 &format!("GLOBAL_LOAD_{}", ld.to_uppercase()),
                 1,
-                &[R],
+                &[R, I],
                 Kind::GlobalLoad(n),
-                &format!("global_load_{ld} {{0}}, {{1}}, off"),
+                &format!("global_load_{ld} {{0}}, {{1}}, off offset:{{2}}"),
                 (false, false),
             );
             b.add(
                 &format!("GLOBAL_STORE_{}", st.to_uppercase()),
                 0,
-                &[R, R],
+                &[R, R, I],
                 Kind::GlobalStore(n),
-                &format!("global_store_{st} {{0}}, {{1}}, off"),
+                &format!("global_store_{st} {{0}}, {{1}}, off offset:{{2}}"),
                 (false, false),
             );
         }

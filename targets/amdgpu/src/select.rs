@@ -84,6 +84,12 @@ struct Sel<'a> {
     /// puts in `v0` and `s6`, read before anything can overwrite them).
     prologue: Vec<MInst>,
     ids: HashMap<&'static str, VReg>,
+    /// VGPR copies of SGPR values made in the current block.
+    vcopies: HashMap<VReg, VReg>,
+    /// Address pairs built in the current block.
+    addresses: HashMap<(VReg, VReg), VReg>,
+    /// Addresses `(lo, hi)` computed as `p + K`: `(p.lo, p.hi, K)`.
+    offsets: HashMap<(VReg, VReg), (VReg, VReg, i128)>,
 }
 
 impl Sel<'_> {
@@ -170,8 +176,12 @@ impl Sel<'_> {
         if !self.is_sgpr(v) {
             return v;
         }
+        if let Some(d) = self.vcopies.get(&v) {
+            return *d;
+        }
         let d = self.vreg(self.cls.vgpr);
         self.emit(self.isa.instrs.copy, vec![def(d), use_(v)]);
+        self.vcopies.insert(v, d);
         d
     }
 
@@ -446,10 +456,20 @@ impl Sel<'_> {
         }
     }
 
-    /// A 64-bit address in a VGPR pair.
-    fn address(&mut self, lo: VReg, hi: VReg) -> VReg {
+    /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
+    /// with a small constant K is `p` and K (the instruction adds it).
+    fn address(&mut self, lo: VReg, hi: VReg) -> (VReg, i128) {
+        let (lo, hi, off) = match self.offsets.get(&(lo, hi)) {
+            Some(&(plo, phi, k)) => (plo, phi, k),
+            None => (lo, hi, 0),
+        };
+        if let Some(a) = self.addresses.get(&(lo, hi)) {
+            return (*a, off);
+        }
+        let key = (lo, hi);
         let (lo, hi) = (self.in_vgpr(lo), self.in_vgpr(hi));
         let a = self.vreg(self.cls.vreg64);
+        self.addresses.insert(key, a);
         self.emit(
             self.isa.instrs.reg_sequence,
             vec![
@@ -460,7 +480,7 @@ impl Sel<'_> {
                 Operand::SubIdx(self.cls.sub1),
             ],
         );
-        a
+        (a, off)
     }
 
     /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
@@ -678,14 +698,14 @@ impl Sel<'_> {
                 let (Some(d), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
                     return Err(bad());
                 };
-                let addr = self.address(lo, hi);
+                let (addr, off) = self.address(lo, hi);
                 let t = self.valu_def(d);
                 let op = match n {
                     1 => "GLOBAL_LOAD_UBYTE",
                     2 => "GLOBAL_LOAD_USHORT",
                     _ => "GLOBAL_LOAD_DWORD",
                 };
-                self.emit(self.op(op), vec![def(t), use_(addr)]);
+                self.emit(self.op(op), vec![def(t), use_(addr), Operand::Imm(off)]);
                 self.emit(self.op("S_WAITCNT_VM"), Vec::new());
                 self.finish_valu(d, t);
             }
@@ -693,14 +713,14 @@ impl Sel<'_> {
                 let (Some(x), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
                     return Err(bad());
                 };
-                let addr = self.address(lo, hi);
+                let (addr, off) = self.address(lo, hi);
                 let x = self.in_vgpr(x);
                 let op = match n {
                     1 => "GLOBAL_STORE_BYTE",
                     2 => "GLOBAL_STORE_SHORT",
                     _ => "GLOBAL_STORE_DWORD",
                 };
-                self.emit(self.op(op), vec![use_(addr), use_(x)]);
+                self.emit(self.op(op), vec![use_(addr), use_(x), Operand::Imm(off)]);
             }
             LimbOp::WorkitemId | LimbOp::WorkgroupId => {
                 let Some(d) = v(0) else {
@@ -764,10 +784,16 @@ pub fn select(
         kernargs: kernargs.unwrap_or(&[]),
         prologue: Vec::new(),
         ids: HashMap::new(),
+        offsets: HashMap::new(),
+        vcopies: HashMap::new(),
+        addresses: HashMap::new(),
     };
+    sel.offsets = address_offsets(sel.f, isa);
     for b in blocks {
         let insts = std::mem::take(&mut sel.f.blocks[b].insts);
         sel.derived.clear();
+        sel.vcopies.clear();
+        sel.addresses.clear();
         sel.scc_holds = None;
         for i in insts {
             sel.inst(i)?;
@@ -834,4 +860,46 @@ pub fn dead_code(f: &mut MFunction, isa: &Isa) {
             break;
         }
     }
+}
+
+/// Addresses of the form `p + K` (`lo, c = G_UADDO p.lo, K` and
+/// `hi = G_UADDE p.hi, 0, c`) with K small enough for the memory
+/// instructions' immediate offset (12 bits, unsigned here).
+fn address_offsets(f: &MFunction, isa: &Isa) -> HashMap<(VReg, VReg), (VReg, VReg, i128)> {
+    let s = &isa.instrs;
+    let mut consts: HashMap<VReg, i128> = HashMap::new();
+    let mut lows: HashMap<VReg, (VReg, VReg, i128)> = HashMap::new();
+    let mut out = HashMap::new();
+    let v = |i: &MInst, k: usize| i.ops.get(k).and_then(Operand::vreg);
+    for b in &f.blocks {
+        for i in &b.insts {
+            match s.desc(i.opcode).sem {
+                Sem::MovImm => {
+                    if let (Some(d), Some(Operand::Imm(x))) = (v(i, 0), i.ops.get(1)) {
+                        consts.insert(d, *x);
+                    }
+                }
+                Sem::Limb(LimbOp::UAddO) => {
+                    if let (Some(d), Some(c), Some(a), Some(k)) =
+                        (v(i, 0), v(i, 1), v(i, 2), v(i, 3))
+                    {
+                        if let Some(&x) = consts.get(&k).filter(|x| (0..2048).contains(*x)) {
+                            lows.insert(c, (d, a, x));
+                        }
+                    }
+                }
+                Sem::Limb(LimbOp::UAddE) => {
+                    if let (Some(h), Some(a), Some(z), Some(c)) =
+                        (v(i, 0), v(i, 2), v(i, 3), v(i, 4))
+                    {
+                        if let (Some(&(lo, plo, k)), Some(0)) = (lows.get(&c), consts.get(&z)) {
+                            out.insert((lo, h), (plo, a, k));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }

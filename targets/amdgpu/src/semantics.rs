@@ -334,7 +334,8 @@ impl GcnSemantics {
             Kind::GlobalLoad(n) => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();
                 for lane in lanes {
-                    let addr = cx.read(1, lane)?.to_u128() as u64;
+                    let off = cx.read(2, lane)?.to_u128() as u64;
+                    let addr = (cx.read(1, lane)?.to_u128() as u64).wrapping_add(off);
                     let bytes = cx
                         .memory()
                         .read_bytes(addr, u64::from(n))
@@ -349,7 +350,8 @@ impl GcnSemantics {
             Kind::GlobalStore(n) => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();
                 for lane in lanes {
-                    let addr = cx.read(0, lane)?.to_u128() as u64;
+                    let off = cx.read(2, lane)?.to_u128() as u64;
+                    let addr = (cx.read(0, lane)?.to_u128() as u64).wrapping_add(off);
                     let v = rd(cx, 1, lane)?;
                     cx.memory()
                         .write_bytes(addr, &v.to_le_bytes()[..n as usize])
