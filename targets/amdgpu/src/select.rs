@@ -35,6 +35,8 @@ use crate::abi::KernargWord;
 use crate::isa::{s_cmp_name, v_cmp_name, Isa};
 use crate::Gfx;
 
+mod memory;
+
 /// The classes selection uses.
 #[derive(Clone, Copy, Debug)]
 pub struct Classes {
@@ -456,75 +458,6 @@ impl Sel<'_> {
         }
     }
 
-    /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
-    /// with a small constant K is `p` and K (the instruction adds it).
-    fn address(&mut self, lo: VReg, hi: VReg) -> (VReg, i128) {
-        let (lo, hi, off) = match self.offsets.get(&(lo, hi)) {
-            Some(&(plo, phi, k)) => (plo, phi, k),
-            None => (lo, hi, 0),
-        };
-        if let Some(a) = self.addresses.get(&(lo, hi)) {
-            return (*a, off);
-        }
-        let key = (lo, hi);
-        let (lo, hi) = (self.in_vgpr(lo), self.in_vgpr(hi));
-        let a = self.vreg(self.cls.vreg64);
-        self.addresses.insert(key, a);
-        self.emit(
-            self.isa.instrs.reg_sequence,
-            vec![
-                def(a),
-                use_(lo),
-                Operand::SubIdx(self.cls.sub0),
-                use_(hi),
-                Operand::SubIdx(self.cls.sub1),
-            ],
-        );
-        (a, off)
-    }
-
-    /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
-    /// segment (the aligned dword holding it), `s_bfe_u32` for a narrower
-    /// argument.
-    fn kernarg(&mut self, d: VReg, w: KernargWord) {
-        let full = w.bits >= 32 && w.offset.is_multiple_of(4);
-        let t = if full && self.is_sgpr(d) {
-            d
-        } else {
-            self.vreg(self.cls.sgpr)
-        };
-        self.out.push(MInst::new(
-            self.op("S_LOAD_DWORD"),
-            vec![
-                def(t),
-                Operand::Reg(RegOperand::use_of(RegRef::Phys(self.cls.kernarg_ptr), None)),
-                Operand::Imm(i128::from(w.offset)),
-                Operand::Reg(RegOperand {
-                    implicit: true,
-                    ..RegOperand::use_of(RegRef::Phys(w.reg), None)
-                }),
-            ],
-        ));
-        let u = if full {
-            t
-        } else {
-            let u = if self.is_sgpr(d) {
-                d
-            } else {
-                self.vreg(self.cls.sgpr)
-            };
-            let field = (i128::from(w.bits.min(32)) << 16) | i128::from(8 * (w.offset % 4));
-            self.emit(
-                self.op("S_BFE_U32"),
-                vec![def(u), use_(t), Operand::Imm(field)],
-            );
-            u
-        };
-        if u != d {
-            self.emit(self.isa.instrs.copy, vec![def(d), use_(u)]);
-        }
-    }
-
     fn inst(&mut self, i: MInst) -> Result<(), TargetError> {
         let sem = self.isa.instrs.desc(i.opcode).sem;
         let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
@@ -788,7 +721,7 @@ pub fn select(
         vcopies: HashMap::new(),
         addresses: HashMap::new(),
     };
-    sel.offsets = address_offsets(sel.f, isa);
+    sel.offsets = memory::address_offsets(sel.f, isa);
     for b in blocks {
         let insts = std::mem::take(&mut sel.f.blocks[b].insts);
         sel.derived.clear();
@@ -860,46 +793,4 @@ pub fn dead_code(f: &mut MFunction, isa: &Isa) {
             break;
         }
     }
-}
-
-/// Addresses of the form `p + K` (`lo, c = G_UADDO p.lo, K` and
-/// `hi = G_UADDE p.hi, 0, c`) with K small enough for the memory
-/// instructions' immediate offset (12 bits, unsigned here).
-fn address_offsets(f: &MFunction, isa: &Isa) -> HashMap<(VReg, VReg), (VReg, VReg, i128)> {
-    let s = &isa.instrs;
-    let mut consts: HashMap<VReg, i128> = HashMap::new();
-    let mut lows: HashMap<VReg, (VReg, VReg, i128)> = HashMap::new();
-    let mut out = HashMap::new();
-    let v = |i: &MInst, k: usize| i.ops.get(k).and_then(Operand::vreg);
-    for b in &f.blocks {
-        for i in &b.insts {
-            match s.desc(i.opcode).sem {
-                Sem::MovImm => {
-                    if let (Some(d), Some(Operand::Imm(x))) = (v(i, 0), i.ops.get(1)) {
-                        consts.insert(d, *x);
-                    }
-                }
-                Sem::Limb(LimbOp::UAddO) => {
-                    if let (Some(d), Some(c), Some(a), Some(k)) =
-                        (v(i, 0), v(i, 1), v(i, 2), v(i, 3))
-                    {
-                        if let Some(&x) = consts.get(&k).filter(|x| (0..2048).contains(*x)) {
-                            lows.insert(c, (d, a, x));
-                        }
-                    }
-                }
-                Sem::Limb(LimbOp::UAddE) => {
-                    if let (Some(h), Some(a), Some(z), Some(c)) =
-                        (v(i, 0), v(i, 2), v(i, 3), v(i, 4))
-                    {
-                        if let (Some(&(lo, plo, k)), Some(0)) = (lows.get(&c), consts.get(&z)) {
-                            out.insert((lo, h), (plo, a, k));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    out
 }
