@@ -103,6 +103,10 @@ pub enum Kind {
     /// register the calling convention names (an implicit use), shifted to
     /// the offset's byte in the dword.
     KernargLoad,
+    /// `v_writelane_b32 v, s, N`: lane N of `v` (whatever `EXEC` is).
+    WriteLane,
+    /// `v_readlane_b32 s, v, N`.
+    ReadLane,
     /// `v_mov_b32 d, v0`: the work-item id the hardware puts in `v0`.
     WorkitemId,
     /// `s_mov_b32 d, s6`: the work-group id the hardware puts in `s6`.
@@ -728,6 +732,22 @@ impl Isa {
             &[R, I],
             Kind::KernargLoad,
             "s_load_dword {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_WRITELANE_B32",
+            1,
+            &[R, I],
+            Kind::WriteLane,
+            "v_writelane_b32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_READLANE_B32",
+            1,
+            &[R, I],
+            Kind::ReadLane,
+            "v_readlane_b32 {0}, {1}, {2}",
             (false, false),
         );
         b.extra_uses = vec![v0];

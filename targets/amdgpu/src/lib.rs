@@ -106,7 +106,9 @@ pub mod emit;
 pub mod isa;
 pub mod select;
 pub mod semantics;
+pub mod spill;
 pub mod support;
 pub mod target;
+pub mod waitcnt;
 
 pub use target::Amdgpu;

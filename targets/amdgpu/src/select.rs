@@ -639,7 +639,6 @@ impl Sel<'_> {
                     _ => "GLOBAL_LOAD_DWORD",
                 };
                 self.emit(self.op(op), vec![def(t), use_(addr), Operand::Imm(off)]);
-                self.emit(self.op("S_WAITCNT_VM"), Vec::new());
                 self.finish_valu(d, t);
             }
             LimbOp::Store => {
@@ -736,8 +735,8 @@ pub fn select(
     let prologue = std::mem::take(&mut sel.prologue);
     if let Some(entry) = f.blocks.iter_mut().next() {
         entry.insts.splice(0..0, prologue);
-        // The kernarg loads are waited for once, after the last; what
-        // reads their results moves after the wait.
+        // The kernarg loads go first, what reads their results after them,
+        // so that one wait (crate::waitcnt) covers them all.
         let load = isa.op("S_LOAD_DWORD");
         let ids = [isa.op("V_WORKITEM_ID_X"), isa.op("S_WORKGROUP_ID_X")];
         if let Some(k) = entry.insts.iter().rposition(|i| i.opcode == load) {
@@ -746,7 +745,6 @@ pub fn select(
                 .into_iter()
                 .partition(|i| i.opcode == load || ids.contains(&i.opcode));
             let mut front = loads;
-            front.push(MInst::new(isa.op("S_WAITCNT_LGKM"), Vec::new()));
             front.extend(readers);
             entry.insts.splice(0..0, front);
         }

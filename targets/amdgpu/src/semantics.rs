@@ -364,6 +364,21 @@ impl GcnSemantics {
                 let w = rd(cx, 3, 0)?;
                 cx.write(0, 0, b32(w << (8 * (off & 3))))?;
             }
+            Kind::WriteLane | Kind::ReadLane => {
+                let lane = rd(cx, 2, 0)? as u32;
+                if lane >= cx.lanes() {
+                    return Err(err(format!(
+                        "an SGPR spill uses lane {lane}: run with the wave's lanes"
+                    )));
+                }
+                if kind == Kind::WriteLane {
+                    let v = cx.read(1, 0)?;
+                    cx.write(0, lane, v)?;
+                } else {
+                    let v = cx.read(1, lane)?;
+                    cx.write(0, 0, v)?;
+                }
+            }
             Kind::WorkitemId => {
                 Self::per_lane(cx, 0, &mut |cx, l| Ok(u64::from(cx.workitem_id(l))))?
             }

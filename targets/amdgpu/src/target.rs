@@ -11,8 +11,8 @@
 
 use regdesc_codegen::ir::Function;
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
-use regdesc_codegen::mir::{FrameIdx, InstrSet, MFunction, MInst, VReg};
-use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
+use regdesc_codegen::mir::{InstrSet, MFunction};
+use regdesc_codegen::regalloc::SpillHook;
 use regdesc_codegen::target::{Abi, Target, TargetError};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
@@ -177,11 +177,18 @@ impl Target for Amdgpu {
     }
 
     fn reserved(&self) -> Vec<Reg> {
-        crate::abi::reserved()
+        let mut r = crate::abi::reserved();
+        r.extend(crate::spill::spill_vgprs());
+        r
     }
 
     fn lower_copies(&self, f: &mut MFunction) -> Result<(), TargetError> {
         crate::copies::lower_copies(f, self.isa(), &self.gfx)
+    }
+
+    fn before_emit(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::waitcnt::insert_waits(f, self.isa(), &self.gfx);
+        Ok(())
     }
 
     fn emit(&self, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
@@ -194,33 +201,5 @@ impl Target for Amdgpu {
         } else {
             rc
         }
-    }
-}
-
-impl SpillHook for Amdgpu {
-    fn store(
-        &self,
-        f: &MFunction,
-        v: VReg,
-        rc: RegClass,
-        slot: FrameIdx,
-    ) -> Result<Vec<MInst>, SpillError> {
-        GenericSpill {
-            instrs: self.instrs(),
-        }
-        .store(f, v, rc, slot)
-    }
-
-    fn load(
-        &self,
-        f: &MFunction,
-        v: VReg,
-        rc: RegClass,
-        slot: FrameIdx,
-    ) -> Result<Vec<MInst>, SpillError> {
-        GenericSpill {
-            instrs: self.instrs(),
-        }
-        .load(f, v, rc, slot)
     }
 }
