@@ -68,6 +68,52 @@ impl Amdgpu {
     }
 }
 
+impl Amdgpu {
+    /// `v_writelane_b32` (store) or `v_readlane_b32` (load) of each dword
+    /// of `v`; `None` for a class that does not spill into lanes.
+    fn lane_moves(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+        store: bool,
+    ) -> Result<Option<Vec<MInst>>, SpillError> {
+        if !self.spillable_sgpr(rc) {
+            return Ok(None);
+        }
+        let op = self.isa().op(if store {
+            "V_WRITELANE_B32"
+        } else {
+            "V_READLANE_B32"
+        });
+        let mut out = Vec::new();
+        for (k, sub) in self.parts(rc).into_iter().enumerate() {
+            let (r, lane) = self.lane_of(f, rc, slot, k as u32)?;
+            let vgpr = RegRef::Phys(r);
+            let (d, s) = if store {
+                (
+                    RegOperand::def_of(vgpr, None),
+                    RegOperand::use_of(RegRef::Virt(v), sub),
+                )
+            } else {
+                let mut d = RegOperand::def_of(RegRef::Virt(v), sub);
+                d.undef = k == 0 && sub.is_some();
+                (d, RegOperand::use_of(vgpr, None))
+            };
+            out.push(MInst::new(
+                op,
+                vec![
+                    Operand::Reg(d),
+                    Operand::Reg(s),
+                    Operand::Imm(i128::from(lane)),
+                ],
+            ));
+        }
+        Ok(Some(out))
+    }
+}
+
 impl SpillHook for Amdgpu {
     fn store(
         &self,
@@ -76,26 +122,13 @@ impl SpillHook for Amdgpu {
         rc: RegClass,
         slot: FrameIdx,
     ) -> Result<Vec<MInst>, SpillError> {
-        if !self.spillable_sgpr(rc) {
-            return GenericSpill {
+        match self.lane_moves(f, v, rc, slot, true)? {
+            Some(m) => Ok(m),
+            None => GenericSpill {
                 instrs: &self.isa().instrs,
             }
-            .store(f, v, rc, slot);
+            .store(f, v, rc, slot),
         }
-        let op = self.isa().op("V_WRITELANE_B32");
-        let mut out = Vec::new();
-        for (k, sub) in self.parts(rc).into_iter().enumerate() {
-            let (r, lane) = self.lane_of(f, rc, slot, k as u32)?;
-            out.push(MInst::new(
-                op,
-                vec![
-                    Operand::Reg(RegOperand::def_of(RegRef::Phys(r), None)),
-                    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), sub)),
-                    Operand::Imm(i128::from(lane)),
-                ],
-            ));
-        }
-        Ok(out)
     }
 
     fn load(
@@ -105,27 +138,12 @@ impl SpillHook for Amdgpu {
         rc: RegClass,
         slot: FrameIdx,
     ) -> Result<Vec<MInst>, SpillError> {
-        if !self.spillable_sgpr(rc) {
-            return GenericSpill {
+        match self.lane_moves(f, v, rc, slot, false)? {
+            Some(m) => Ok(m),
+            None => GenericSpill {
                 instrs: &self.isa().instrs,
             }
-            .load(f, v, rc, slot);
+            .load(f, v, rc, slot),
         }
-        let op = self.isa().op("V_READLANE_B32");
-        let mut out = Vec::new();
-        for (k, sub) in self.parts(rc).into_iter().enumerate() {
-            let (r, lane) = self.lane_of(f, rc, slot, k as u32)?;
-            let mut d = RegOperand::def_of(RegRef::Virt(v), sub);
-            d.undef = k == 0 && sub.is_some();
-            out.push(MInst::new(
-                op,
-                vec![
-                    Operand::Reg(d),
-                    Operand::Reg(RegOperand::use_of(RegRef::Phys(r), None)),
-                    Operand::Imm(i128::from(lane)),
-                ],
-            ));
-        }
-        Ok(out)
     }
 }
