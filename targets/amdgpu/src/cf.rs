@@ -581,5 +581,7 @@ pub fn lower_control_flow(f: &mut MFunction, isa: &Isa, cls: Classes) -> Result<
     x.push(ret_inst.unwrap_or_else(|| MInst::new(isa.instrs.op("RET"), Vec::new())));
     blocks[exit.index()].insts = x;
     f.blocks = blocks.into();
+    // Tails of returning blocks read EXEC for nothing.
+    crate::select::dead_code(f, isa);
     Ok(())
 }
