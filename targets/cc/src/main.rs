@@ -37,10 +37,11 @@ use regdesc_codegen::target::Target;
 use regdesc_codegen::uniformity::{report::report, Uniformity};
 use regdesc_codegen::value::Value;
 use regdesc_codegen::{read_module, Diag, Diagnostics};
+use regdesc_amdgpu::{Amdgpu, Gfx};
 use regdesc_ref32::Ref32;
 
 /// The `--target` names.
-const TARGETS: [&str; 1] = ["ref32"];
+const TARGETS: [&str; 4] = ["ref32", "gfx900", "gfx90a", "gfx1030"];
 
 /// Something to do with a target, whichever it is.
 trait WithTarget {
@@ -52,6 +53,9 @@ trait WithTarget {
 fn with_target<K: WithTarget>(name: &str, k: K) -> Result<K::Out, Failure> {
     match name {
         "ref32" => Ok(k.call(&Ref32::new())),
+        "gfx900" => Ok(k.call(&Amdgpu::new(Gfx::Gfx900))),
+        "gfx90a" => Ok(k.call(&Amdgpu::new(Gfx::Gfx90a))),
+        "gfx1030" => Ok(k.call(&Amdgpu::new(Gfx::Gfx1030))),
         _ => {
             let d = Diag::new(
                 "cli::target",
