@@ -61,6 +61,8 @@
 use regdesc_runtime::{RegClass, RegisterInfo, Tables};
 
 /// The generated register tables.
+pub mod sim;
+
 pub mod regs {
     regdesc_macros::regdesc!(include "SIRegisterInfo.td", lanes = coverage);
 }
