@@ -243,12 +243,13 @@ fn reg_inst(inst: &Inst, i: usize, r: u16) -> Inst {
     one
 }
 
+/// `global_*` addresses: `vaddr` is operand `at`, `saddr` operand 2.
 fn global_addr(c: &Cpu, inst: &Inst, at: usize, lane: usize, off: i64) -> Res<u64> {
-    let saddr = c.op(inst, at + 1)?;
+    let saddr = c.op(inst, 2)?;
     let a = if saddr.kind == Opnd::Off {
         c.v64(inst, at, lane)?
     } else {
-        let base = c.s64(inst, at + 1)?;
+        let base = c.s64(inst, 2)?;
         base.wrapping_add(u64::from(c.v32(inst, at, lane)?))
     };
     Ok(a.wrapping_add(off as u64))

@@ -31,6 +31,7 @@
 //! The signature (argument and result types) comes from the IR function
 //! the assembly was compiled from.
 
+pub mod check;
 pub mod error;
 pub mod exec;
 pub mod mem;

@@ -1,0 +1,211 @@
+//! The simulator against the reference interpreter on random inputs:
+//! the check behind "the simulator agrees with an independent compiler"
+//! (llc's assembly) and, for regdesc's own back end, "simulation equals
+//! interpretation".
+//!
+//! Inputs come from [`regdesc_codegen::differential::random_value`]
+//! (biased to 0, ±1, the extremes and limb-carry patterns). Plain
+//! functions get a value per lane, kernels the same value in every lane.
+//! Each pointer argument points to a region of its own, [`REGION`] bytes,
+//! in a global memory filled with random words; memory is compared after
+//! each launch. A launch on which the IR has no defined result (poison, an
+//! out-of-bounds access) is skipped and counted. The first mismatch is
+//! given as the `regdesc-cc sim` command that reproduces it.
+
+use std::fmt;
+
+use regdesc_codegen::differential::random_value;
+use regdesc_codegen::interp::{self, GlobalMemory, LaneArg, LaneResult, Launch};
+use regdesc_codegen::ir::{Function, Type};
+use regdesc_codegen::rng::Rng;
+use regdesc_codegen::value::Value;
+
+use super::parse::Program;
+use super::{Chip, SimError};
+
+/// Bytes of global memory each pointer argument gets (64 lanes of 16-byte
+/// elements past a work-item offset of up to 4, and room to spare).
+pub const REGION: u64 = 4096;
+
+/// What to compare.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    pub chip: Chip,
+    /// Lanes per launch.
+    pub lanes: u32,
+    /// Lanes to compare in all.
+    pub inputs: usize,
+    pub seed: u64,
+    /// The assembly and IR file names, for the reproducing command.
+    pub asm_file: String,
+    pub ir_file: String,
+}
+
+/// What a comparison found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckReport {
+    pub compared: usize,
+    pub skipped: usize,
+}
+
+/// A disagreement, or a simulation that failed.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    pub command: String,
+    pub expected: String,
+    pub got: String,
+    pub error: Option<SimError>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "simulator and IR interpreter disagree\n  reproduce: {}\n  IR interpreter:\n{}\n  simulator:\n{}",
+            self.command, self.expected, self.got
+        )
+    }
+}
+
+/// Compares `f` simulated from `prog` with the IR interpreter.
+pub fn compare(
+    prog: &Program,
+    f: &Function,
+    cfg: &CheckConfig,
+) -> Result<CheckReport, Box<Mismatch>> {
+    let mut rng = Rng::new(cfg.seed);
+    let mut report = CheckReport::default();
+    let lanes = cfg.lanes.max(1);
+    let ptrs = f
+        .params
+        .iter()
+        .filter(|p| f.value(**p).ty == Type::Ptr)
+        .count() as u64;
+    let mem_size = (REGION * ptrs.max(1)) as usize;
+    for _ in 0..cfg.inputs.div_ceil(lanes as usize) {
+        let mut ptr_k = 0;
+        let args: Vec<LaneArg> = f
+            .params
+            .iter()
+            .map(|p| {
+                let ty = f.value(*p).ty;
+                if ty == Type::Ptr {
+                    ptr_k += 1;
+                    LaneArg::Uniform(Value::Ptr(REGION * (ptr_k - 1)))
+                } else if f.cconv.is_kernel() {
+                    LaneArg::Uniform(random_value(&mut rng, ty))
+                } else {
+                    LaneArg::PerLane((0..lanes).map(|_| random_value(&mut rng, ty)).collect())
+                }
+            })
+            .collect();
+        let words: Vec<u32> = (0..mem_size / 4).map(|_| rng.next() as u32).collect();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let launch = Launch {
+            lanes,
+            args,
+            first_workitem: rng.below(4) as u32,
+            workgroup_id: rng.below(3) as u32,
+            workgroup_size: None,
+            max_steps: 200_000,
+        };
+        let mut mem_ir = GlobalMemory::from_bytes(bytes.clone());
+        let Ok(expected) = interp::run(f, &launch, &mut mem_ir) else {
+            report.skipped += lanes as usize;
+            continue;
+        };
+        let mut mem_sim = GlobalMemory::from_bytes(bytes);
+        let got = super::run(cfg.chip, prog, f, &launch, &mut mem_sim);
+        let same = match &got {
+            Ok(g) => {
+                g.iter().map(|r| r.ret).eq(expected.iter().map(|r| r.ret)) && mem_ir == mem_sim
+            }
+            Err(_) => false,
+        };
+        if !same {
+            let memory_differs = mem_ir != mem_sim;
+            return Err(Box::new(Mismatch {
+                command: command(cfg, f, &launch, &words),
+                expected: show(&expected, &mem_ir, memory_differs),
+                got: match &got {
+                    Ok(g) => show(g, &mem_sim, memory_differs),
+                    Err(e) => format!("    error: {e}"),
+                },
+                error: got.err(),
+            }));
+        }
+        report.compared += lanes as usize;
+    }
+    Ok(report)
+}
+
+fn show(r: &[LaneResult], mem: &GlobalMemory, with_memory: bool) -> String {
+    let mut s: Vec<String> = r
+        .iter()
+        .map(|x| {
+            format!(
+                "    lane {}: {}",
+                x.lane,
+                x.ret.map_or("void".to_string(), |v| v.to_string())
+            )
+        })
+        .collect();
+    if with_memory {
+        s.push(format!("    memory: {:?}", mem.bytes()));
+    }
+    s.join("\n")
+}
+
+/// `TYPE VALUE` for `--arg` (pointers as `ptr addrspace(1) N`).
+fn typed(v: &Value) -> String {
+    match v {
+        Value::Ptr(p) => format!("ptr addrspace(1) {p}"),
+        v => v.to_string(),
+    }
+}
+
+/// The value part of [`typed`].
+fn untyped(v: &Value) -> String {
+    let t = typed(v);
+    let ty = if v.ty() == Type::Ptr {
+        "ptr addrspace(1)".to_string()
+    } else {
+        v.ty().to_string()
+    };
+    t.strip_prefix(&format!("{ty} "))
+        .map_or(t.clone(), str::to_string)
+}
+
+/// The `regdesc-cc sim` command that replays one launch.
+fn command(cfg: &CheckConfig, f: &Function, l: &Launch, mem: &[u32]) -> String {
+    let mut c = format!(
+        "regdesc-cc sim --target {} {} --ir {} --fn {} --lanes {} --workitem {} --workgroup {}",
+        cfg.chip.name(),
+        cfg.asm_file,
+        cfg.ir_file,
+        f.name,
+        l.lanes,
+        l.first_workitem,
+        l.workgroup_id
+    );
+    for a in &l.args {
+        let text = match a {
+            LaneArg::Uniform(v) => typed(v),
+            LaneArg::PerLane(vs) => {
+                let mut parts: Vec<String> = vs.iter().map(untyped).collect();
+                if let (Some(first), Some(v)) = (parts.first_mut(), vs.first()) {
+                    *first = typed(v);
+                }
+                parts.join(" | ")
+            }
+        };
+        c.push_str(&format!(" --arg \"{text}\""));
+    }
+    let words: Vec<String> = mem.iter().map(|w| format!("i32 {}", *w as i32)).collect();
+    c.push_str(&format!(
+        " --mem-size {} --mem \"0: {}\"",
+        mem.len() * 4,
+        words.join(", ")
+    ));
+    c
+}
