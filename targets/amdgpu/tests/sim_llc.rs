@@ -175,11 +175,26 @@ fn llc_output_simulates_to_the_interpreter() {
                         ir_file: file.display().to_string(),
                     };
                     runs += 1;
-                    functions.insert(format!("{name}:{}", f.name));
+                    functions.insert(format!("{}:{}", file.display(), f.name));
                     match compare(&prog, f, &cfg) {
                         Ok(r) => {
                             compared += r.compared;
                             skipped += r.skipped;
+                            if r.compared == 0 {
+                                failures.push(format!(
+                                    "llc-{version} {} @{} ({name}): no input had a defined IR result",
+                                    chip.name(),
+                                    f.name
+                                ));
+                            } else if r.skipped > 0 {
+                                eprintln!(
+                                    "llc-{version} {} @{} ({name}): {} of {} lanes skipped (IR undefined)",
+                                    chip.name(),
+                                    f.name,
+                                    r.skipped,
+                                    r.skipped + r.compared
+                                );
+                            }
                         }
                         Err(mm) => failures.push(format!(
                             "llc-{version} {} @{} ({name}): {mm}",

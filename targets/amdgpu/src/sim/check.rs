@@ -67,6 +67,30 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// The most instructions a lane (IR) or a wave (simulator) may execute.
+const MAX_STEPS: u64 = 200_000;
+
+/// New random values tried for a lane whose IR result is undefined.
+const RETRIES: usize = 20;
+
+/// Random arguments for `f`: a value per parameter, pointers to their own
+/// regions.
+fn random_args(rng: &mut Rng, f: &Function) -> Vec<LaneArg> {
+    let mut ptr_k = 0;
+    f.params
+        .iter()
+        .map(|p| {
+            let ty = f.value(*p).ty;
+            if ty == Type::Ptr {
+                ptr_k += 1;
+                LaneArg::Uniform(Value::Ptr(REGION * (ptr_k - 1)))
+            } else {
+                LaneArg::Uniform(random_value(rng, ty))
+            }
+        })
+        .collect()
+}
+
 /// Compares `f` simulated from `prog` with the IR interpreter.
 pub fn compare(
     prog: &Program,
@@ -83,32 +107,59 @@ pub fn compare(
         .count() as u64;
     let mem_size = (REGION * ptrs.max(1)) as usize;
     for _ in 0..cfg.inputs.div_ceil(lanes as usize) {
-        let mut ptr_k = 0;
-        let args: Vec<LaneArg> = f
-            .params
-            .iter()
-            .map(|p| {
-                let ty = f.value(*p).ty;
-                if ty == Type::Ptr {
-                    ptr_k += 1;
-                    LaneArg::Uniform(Value::Ptr(REGION * (ptr_k - 1)))
-                } else if f.cconv.is_kernel() {
-                    LaneArg::Uniform(random_value(&mut rng, ty))
-                } else {
-                    LaneArg::PerLane((0..lanes).map(|_| random_value(&mut rng, ty)).collect())
-                }
-            })
-            .collect();
         let words: Vec<u32> = (0..mem_size / 4).map(|_| rng.next() as u32).collect();
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let launch = Launch {
+        let first_workitem = rng.below(4) as u32;
+        let workgroup_id = rng.below(3) as u32;
+        let launch_of = |args: Vec<LaneArg>, lanes: u32, first_workitem: u32| Launch {
             lanes,
             args,
-            first_workitem: rng.below(4) as u32,
-            workgroup_id: rng.below(3) as u32,
-            workgroup_size: None,
-            max_steps: 200_000,
+            first_workitem,
+            workgroup_id,
+            workgroup_size: Some(cfg.lanes.max(1)),
+            max_steps: MAX_STEPS,
         };
+        // Values with a defined result: a lane (or a kernel's launch) whose
+        // IR run fails gets new values, a few times.
+        let defined = |args: Vec<LaneArg>, lanes: u32, first: u32| {
+            let mut mem = GlobalMemory::from_bytes(bytes.clone());
+            interp::run(f, &launch_of(args, lanes, first), &mut mem).is_ok()
+        };
+        let args: Vec<LaneArg> = if f.cconv.is_kernel() {
+            let mut a = random_args(&mut rng, f);
+            for _ in 0..RETRIES {
+                if defined(a.clone(), lanes, first_workitem) {
+                    break;
+                }
+                a = random_args(&mut rng, f);
+            }
+            a
+        } else {
+            let mut per_lane: Vec<Vec<Value>> = vec![Vec::new(); f.params.len()];
+            for lane in 0..lanes {
+                let mut a = random_args(&mut rng, f);
+                for _ in 0..RETRIES {
+                    if defined(a.clone(), 1, first_workitem + lane) {
+                        break;
+                    }
+                    a = random_args(&mut rng, f);
+                }
+                for (p, v) in per_lane.iter_mut().zip(&a) {
+                    p.extend(v.for_lane(0));
+                }
+            }
+            f.params
+                .iter()
+                .zip(per_lane)
+                .map(|(p, vs)| match f.value(*p).ty {
+                    Type::Ptr => vs
+                        .first()
+                        .map_or(LaneArg::PerLane(vs.clone()), |v| LaneArg::Uniform(*v)),
+                    _ => LaneArg::PerLane(vs),
+                })
+                .collect()
+        };
+        let launch = launch_of(args, lanes, first_workitem);
         let mut mem_ir = GlobalMemory::from_bytes(bytes.clone());
         let Ok(expected) = interp::run(f, &launch, &mut mem_ir) else {
             report.skipped += lanes as usize;
