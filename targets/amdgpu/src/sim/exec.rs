@@ -363,9 +363,13 @@ impl Cpu<'_> {
         }
     }
 
-    /// Rejects `-`, `|x|` and `sext()` on every operand.
+    /// Rejects `-`, `|x|` and (outside SDWA) `sext()` on every operand.
     pub fn plain_operands(&self, inst: &Inst) -> Res<()> {
-        match inst.ops.iter().find(|o| o.neg || o.abs || o.sext) {
+        match inst
+            .ops
+            .iter()
+            .find(|o| o.neg || o.abs || (o.sext && !inst.sdwa))
+        {
             Some(o) => Err(unsupported(
                 &o.span,
                 format!("source modifiers on `{}`", inst.mnemonic),
