@@ -13,7 +13,9 @@
 //! - **Plain functions** (LLVM's default callable convention): the
 //!   arguments' 32-bit words, low first, in `v0`, `v1`, ...; the result's
 //!   words in `v0`, ...; the return address in `s[30:31]`, reached with
-//!   `s_setpc_b64`. The stack pointer `s32` and frame pointer `s33` start at
+//!   `s_setpc_b64`. The bits above a narrow argument (`i1`, `i8`, `i16`,
+//!   `half`) in its register are undefined: the simulator fills them with
+//!   a pattern, so code that assumes zeros there fails. The stack pointer `s32` and frame pointer `s33` start at
 //!   0 in each lane's private memory.
 //! - **`amdgpu_kernel`**: the user SGPRs the descriptor enables
 //!   (`.amdhsa_user_sgpr_*`: private segment buffer (4), dispatch pointer
@@ -244,7 +246,11 @@ fn setup_function(
     for n in 0..f.params.len() {
         let mut width = 0;
         for (k, &lane) in lanes.iter().enumerate() {
-            let words = value_words(&arg(f, launch, n, lane)?);
+            let v = arg(f, launch, n, lane)?;
+            let mut words = value_words(&v);
+            if let (Some(w), Some(bits @ 1..=31)) = (words.first_mut(), Some(v.ty().bits())) {
+                *w |= undefined_bits(lane) & !((1u32 << bits) - 1);
+            }
             width = words.len();
             for (i, w) in words.into_iter().enumerate() {
                 let r = reg + i;
@@ -264,6 +270,13 @@ fn setup_function(
     s[32] = 0;
     s[33] = 0;
     Ok(())
+}
+
+/// What the simulator puts in the bits of an argument register above a
+/// narrow argument (`i1`, `i8`, `i16`, `half`): LLVM's convention leaves
+/// them undefined, so code that assumes zeros (or a sign) there shows it.
+fn undefined_bits(lane: u32) -> u32 {
+    0x9e37_79b9u32.wrapping_mul(lane.wrapping_add(1)).rotate_left(lane % 32)
 }
 
 /// The ABI alignment of a kernel argument (LLVM's AMDGPU data layout).
