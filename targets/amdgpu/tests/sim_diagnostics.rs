@@ -159,3 +159,92 @@ fn scalar_loads_return_out_of_order() {
     ];
     insta::assert_snapshot!(err(Chip::Gfx900, ir, asm, args));
 }
+
+/// Mangled llc output (characters dropped, operands swapped, lines moved,
+/// numbers changed) gives a result or an error, never a panic.
+#[test]
+fn mangled_assembly_never_panics() {
+    use regdesc_codegen::rng::Rng;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = [
+        (
+            "tests/sim/kernel_memory.gfx900.s",
+            "../codegen/tests/fixtures/kernel_memory.ll",
+            Chip::Gfx900,
+        ),
+        (
+            "tests/sim/half_bits.gfx1030.s",
+            "../codegen/tests/fixtures/half_bits.ll",
+            Chip::Gfx1030,
+        ),
+        (
+            "tests/sim/wide_shifts.gfx90a.s",
+            "../codegen/tests/fixtures/wide_shifts.ll",
+            Chip::Gfx90a,
+        ),
+    ];
+    let mut rng = Rng::new(14);
+    let mut errors = 0;
+    for (asm, ir, chip) in cases {
+        let asm = std::fs::read_to_string(dir.join(asm)).unwrap_or_default();
+        let ir = std::fs::read_to_string(dir.join(ir)).unwrap_or_default();
+        let Ok(m) = read_module("f.ll", &ir) else {
+            panic!("cannot read the IR");
+        };
+        let lines: Vec<&str> = asm.lines().collect();
+        let tokens: Vec<&str> = asm
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect();
+        for _ in 0..150 {
+            let mut ls: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            for _ in 0..1 + rng.below(3) {
+                let k = rng.below(ls.len());
+                let l = ls[k].clone();
+                ls[k] = match rng.below(5) {
+                    0 if !l.is_empty() => {
+                        let at = rng.below(l.len());
+                        l.char_indices()
+                            .filter(|(i, _)| *i != at)
+                            .map(|(_, c)| c)
+                            .collect()
+                    }
+                    1 => {
+                        let t = rng.pick(&tokens);
+                        let words: Vec<&str> = l.split(' ').collect();
+                        let w = rng.below(words.len());
+                        words
+                            .iter()
+                            .enumerate()
+                            .map(|(i, x)| if i == w { t } else { x })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    }
+                    2 => ls[rng.below(ls.len())].clone(),
+                    3 => l.replace(|c: char| c.is_ascii_digit(), &rng.below(300).to_string()),
+                    _ => String::new(),
+                };
+            }
+            let text = ls.join("\n");
+            for f in &m.functions {
+                let args = f
+                    .params
+                    .iter()
+                    .map(|p| match f.value(*p).ty {
+                        regdesc_codegen::ir::Type::Ptr => LaneArg::Uniform(Value::Ptr(0)),
+                        ty => LaneArg::Uniform(regdesc_codegen::differential::random_value(
+                            &mut rng, ty,
+                        )),
+                    })
+                    .collect();
+                let mut launch = Launch::lanes(chip.wave_size() as u32, args);
+                launch.max_steps = 20_000;
+                let mut mem = GlobalMemory::new(4096);
+                if simulate(chip, &text, f, &launch, &mut mem).is_err() {
+                    errors += 1;
+                }
+            }
+        }
+    }
+    assert!(errors > 0, "mangling never produced an error");
+}

@@ -269,7 +269,9 @@ fn buffer_addr(c: &Cpu, inst: &Inst, lane: usize, off: i64) -> Res<u64> {
     } else {
         0
     };
-    Ok(u64::from(soff) / c.w.size as u64 + u64::from(v) + off as u64)
+    Ok((u64::from(soff) / c.w.size as u64)
+        .wrapping_add(u64::from(v))
+        .wrapping_add(off as u64))
 }
 
 fn fault(inst: &Inst, lane: usize, detail: String) -> SimError {

@@ -276,7 +276,9 @@ fn setup_function(
 /// narrow argument (`i1`, `i8`, `i16`, `half`): LLVM's convention leaves
 /// them undefined, so code that assumes zeros (or a sign) there shows it.
 fn undefined_bits(lane: u32) -> u32 {
-    0x9e37_79b9u32.wrapping_mul(lane.wrapping_add(1)).rotate_left(lane % 32)
+    0x9e37_79b9u32
+        .wrapping_mul(lane.wrapping_add(1))
+        .rotate_left(lane % 32)
 }
 
 /// The ABI alignment of a kernel argument (LLVM's AMDGPU data layout).
