@@ -103,14 +103,21 @@ pub fn unsupported(span: &Span, what: impl Into<String>) -> SimError {
 
 /// A 16-bit inline floating-point constant.
 fn f16_inline(f: f64) -> Option<u32> {
-    let mag = match f.abs() {
-        x if x == 0.0 => 0,
-        x if x == 0.5 => 0x3800,
-        x if x == 1.0 => 0x3c00,
-        x if x == 2.0 => 0x4000,
-        x if x == 4.0 => 0x4400,
-        x if (x - 0.159_154_943_091_895_34).abs() < 1e-6 => 0x3118,
-        _ => return None,
+    let a = f.abs();
+    let mag = if a == 0.0 {
+        0
+    } else if a == 0.5 {
+        0x3800
+    } else if a == 1.0 {
+        0x3c00
+    } else if a == 2.0 {
+        0x4000
+    } else if a == 4.0 {
+        0x4400
+    } else if (a - 0.159_154_943_091_895_34).abs() < 1e-6 {
+        0x3118
+    } else {
+        return None;
     };
     Some(if f.is_sign_negative() {
         mag | 0x8000

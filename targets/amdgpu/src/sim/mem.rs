@@ -258,7 +258,7 @@ fn global_addr(c: &Cpu, inst: &Inst, at: usize, lane: usize, off: i64) -> Res<u6
 fn buffer_addr(c: &Cpu, inst: &Inst, lane: usize, off: i64) -> Res<u64> {
     // buffer_*: vdata, vaddr|off, srsrc, soffset
     let soff = c.s32(inst, 3)?;
-    if soff as usize % c.w.size != 0 {
+    if !(soff as usize).is_multiple_of(c.w.size) {
         return Err(bad(
             &inst.ops[3].span,
             "a private-segment offset must be a multiple of the wave size",
