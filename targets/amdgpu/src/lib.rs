@@ -60,9 +60,9 @@
 
 use regdesc_runtime::{RegClass, RegisterInfo, Tables};
 
-/// The generated register tables.
 pub mod sim;
 
+/// The generated register tables.
 pub mod regs {
     regdesc_macros::regdesc!(include "SIRegisterInfo.td", lanes = coverage);
 }

@@ -4,7 +4,8 @@
 //! families ([`super::salu`], [`super::valu`], [`super::sdwa`],
 //! [`super::mem`]).
 //!
-//! # Constants (Vega ISA §3.6 / RDNA2 ISA §3.6 "Scalar/Vector Operands")
+//! # Constants (the "Scalar ALU Operands" and "Vector ALU" operand sections of
+//! the Vega ISA (gfx9) and RDNA2 ISA (gfx1030) reference guides)
 //!
 //! Integers -16..=64 and the floating-point values ±0.5, ±1.0, ±2.0, ±4.0
 //! and 1/(2π) are inline constants: a floating-point one is encoded in the
@@ -63,7 +64,7 @@ pub enum Flow {
 /// Where the kernarg segment and the dispatch packet live.
 pub const KERNARG_BASE: u64 = 0x7f00_0000_0000;
 pub const DISPATCH_BASE: u64 = 0x7e00_0000_0000;
-/// The return address a plain function finds in s[30:31].
+/// The return address a plain function finds in `s[30:31]`.
 pub const RETURN_ADDRESS: u64 = 0x7d00_0000_0000;
 
 /// The kind of an immediate operand.

@@ -1,9 +1,11 @@
 //! Memory instructions: SMEM, FLAT/GLOBAL and MUBUF (private memory).
 //!
-//! Follows the Vega ISA (gfx9) chapters 7 "Scalar Memory Operations",
-//! 9 "Flat Memory Instructions" (and §9.? "Global"), 8 "Vector Memory
-//! Operations" (MUBUF, swizzled private buffers), and the RDNA2 ISA
-//! (gfx1030) chapters 7, 10 and 8.
+//! Follows the Vega ISA (gfx9) chapters "Scalar Memory Operations",
+//! "Flat Memory Instructions" (its "Global" and "Scratch" sections) and
+//! "Vector Memory Operations" (MUBUF, swizzled private buffers), and the
+//! RDNA2 ISA's (gfx1030) chapters of the same names, with the SMEM,
+//! FLAT/GLOBAL and MUBUF opcode tables of both guides' "Instructions"
+//! chapters.
 //!
 //! - Address map: global memory (`addrspace(1)`, the reference
 //!   interpreter's [`regdesc_codegen::interp::GlobalMemory`]) from 0; the

@@ -1,9 +1,9 @@
 //! The scalar unit: SOP1, SOP2, SOPK, SOPC and SOPP.
 //!
-//! Follows the Vega ISA (gfx9) chapter 5 "Scalar ALU Operations" and
-//! §12.1–12.5 (the SOP2/SOPK/SOP1/SOPC/SOPP opcode tables), and the RDNA2
-//! ISA (gfx1030) chapter 5 and §12.1–12.5, which agree on everything
-//! here. SCC: carries out of `s_add_u32`/`s_addc_u32`, borrows of
+//! Follows the Vega ISA (gfx9) chapter "Scalar ALU Operations" and the
+//! SOP2/SOPK/SOP1/SOPC/SOPP opcode tables of its "Instructions" chapter,
+//! and the same chapter and tables of the RDNA2 ISA (gfx1030), which agree
+//! on everything here (branches: chapter "Program Flow Control"). SCC: carries out of `s_add_u32`/`s_addc_u32`, borrows of
 //! `s_sub_u32`/`s_subb_u32`, signed overflow of `s_add_i32`/`s_sub_i32`,
 //! "result is not zero" for the bitwise operations, shifts and
 //! `*_saveexec`, the comparison result for SOPC. `s_mul_*`, `s_mov*`,
@@ -452,8 +452,8 @@ fn sopp(c: &mut Cpu, inst: &Inst) -> Res<Option<Flow>> {
 }
 
 /// `s_waitcnt vmcnt(N) expcnt(N) lgkmcnt(N)`, or its encoded immediate
-/// (Vega ISA §4.4: vmcnt in bits 3:0 and 15:14, lgkmcnt in 11:8; RDNA2
-/// ISA: lgkmcnt in 13:8).
+/// (the SOPP table's `S_WAITCNT`: on gfx9 vmcnt in bits 3:0 and 15:14,
+/// lgkmcnt in 11:8; on gfx10 lgkmcnt in 13:8).
 fn waitcnt(c: &mut Cpu, inst: &Inst) -> Res<()> {
     if let Some(o) = inst.ops.first() {
         let Opnd::Int(v) = o.kind else {

@@ -1,8 +1,9 @@
 //! 16-bit vector operations, SDWA operand selection and packed (VOP3P)
 //! math.
 //!
-//! # SDWA (Vega ISA §6.? "Sub-Dword Addressing", §13.3.6 the SDWA
-//! microcode format; RDNA2 ISA §6.? and §13.3.6)
+//! # SDWA (the `VOP_SDWA` microcode format of the Vega ISA (gfx9) and RDNA2
+//! ISA (gfx1030) "Microcode Formats" chapters: `DST_SEL`, `DST_UNUSED`,
+//! `SRC0_SEL`, `SRC0_SEXT`, ...)
 //!
 //! `src0_sel`/`src1_sel` pick a byte (`BYTE_0`..`BYTE_3`), a word
 //! (`WORD_0`, `WORD_1`) or the whole `DWORD` of a source, zero-extended,
@@ -23,7 +24,8 @@
 //! `op_sel:[a,b,(c,)d]` takes a source's high half, and `d` writes the high
 //! half keeping the low one.
 //!
-//! # Packed math (VOP3P, Vega ISA §6.? / §13.3.5; RDNA2 ISA §13.3.5)
+//! # Packed math (the "Packed Math" section of the "Vector ALU Operations"
+//! chapter and the `VOP3P` format of the Vega and RDNA2 ISA guides)
 //!
 //! The low result half reads each source's half chosen by `op_sel`
 //! (default low), the high result half the half chosen by `op_sel_hi`

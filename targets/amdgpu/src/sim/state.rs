@@ -3,7 +3,8 @@
 //! program counter, each lane's private (scratch) memory, and the
 //! outstanding memory operations `s_waitcnt` counts.
 //!
-//! # Outstanding loads (Vega ISA §4.4 "Data Dependency Resolution", RDNA2 ISA §4.4)
+//! # Outstanding loads (the "Data Dependency Resolution" section of the
+//! "Program Flow Control" chapter, Vega ISA (gfx9) and RDNA2 ISA (gfx1030))
 //!
 //! A load writes its registers when it is issued, and marks them pending
 //! on its counter: `vmcnt` for vector memory loads, `lgkmcnt` for scalar

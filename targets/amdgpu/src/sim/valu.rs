@@ -1,9 +1,9 @@
 //! The vector unit on 32- and 64-bit values: VOP1, VOP2, VOP3 (VOP3a and
 //! VOP3b, the carry-out forms) and VOPC.
 //!
-//! Follows the Vega ISA (gfx9) chapter 6 "Vector ALU Operations" and
-//! §12.7–12.9 and §12.11 (the VOP2, VOP1, VOPC and VOP3 opcode tables),
-//! and the RDNA2 ISA (gfx1030) chapter 6 and §12.7–12.11:
+//! Follows the Vega ISA (gfx9) chapter "Vector ALU Operations" and the
+//! VOP2, VOP1, VOPC and VOP3 opcode tables of its "Instructions" chapter,
+//! and the same chapter and tables of the RDNA2 ISA (gfx1030):
 //!
 //! - Each instruction runs on the lanes set in EXEC; the others keep their
 //!   registers. A lane-mask result (a compare, a carry out) has 0 in the
