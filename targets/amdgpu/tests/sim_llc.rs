@@ -1,5 +1,6 @@
 //! The simulator agrees with an independent compiler: every function of
-//! `../shared/bench/amdgpu/ll/*.ll` and of `targets/codegen/tests/fixtures/*.ll`,
+//! `../shared/bench/amdgpu/ll/*.ll`, of `targets/codegen/tests/fixtures/*.ll`
+//! and of `tests/sim/*.ll` (more: i96/i192, halves, vectors, kernels),
 //! compiled by `llc-14` and `llc-19` for gfx900, gfx90a and gfx1030 (`-O2`,
 //! as `gen_table.py` runs them), simulates to the IR interpreter's results
 //! on random edge-biased inputs, at 64 lanes (32 on gfx1030).
@@ -85,6 +86,7 @@ fn inputs() -> Vec<PathBuf> {
     for dir in [
         root.join("../../../shared/bench/amdgpu/ll"),
         root.join("../codegen/tests/fixtures"),
+        root.join("tests/sim"),
     ] {
         let mut here: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map(|d| d.flatten().map(|e| e.path()).collect())
