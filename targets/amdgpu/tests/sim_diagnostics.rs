@@ -248,3 +248,38 @@ fn mangled_assembly_never_panics() {
     }
     assert!(errors > 0, "mangling never produced an error");
 }
+
+/// A wrong program is caught, and the report is the `regdesc-cc sim`
+/// command that replays it.
+#[test]
+fn mismatch_gives_a_reproducing_command() {
+    use regdesc_amdgpu::sim::check::{compare, CheckConfig};
+    let ir = "define i64 @f(i64 %a, i64 %b) {\n  %r = add i64 %a, %b\n  ret i64 %r\n}\n";
+    // The high half forgets the carry.
+    let asm = "f:\n\tv_add_co_u32_e32 v0, vcc, v0, v2\n\tv_add_u32_e32 v1, v1, v3\n\ts_setpc_b64 s[30:31]\n";
+    let m = read_module("f.ll", ir).map_err(|d| d.render(false));
+    let f = m.as_ref().ok().and_then(|m| m.function("f"));
+    let prog = regdesc_amdgpu::sim::parse::parse(asm);
+    let (Some(f), Ok(prog)) = (f, prog) else {
+        panic!("cannot read the test input");
+    };
+    let cfg = CheckConfig {
+        chip: Chip::Gfx900,
+        lanes: 64,
+        inputs: 256,
+        seed: 1,
+        asm_file: "f.s".into(),
+        ir_file: "f.ll".into(),
+    };
+    let Err(mm) = compare(&prog, f, &cfg) else {
+        panic!("the missing carry went unnoticed");
+    };
+    assert!(
+        mm.command
+            .starts_with("regdesc-cc sim --target gfx900 f.s --ir f.ll --fn f --lanes 64"),
+        "{}",
+        mm.command
+    );
+    assert!(mm.expected.contains("lane "), "{}", mm.expected);
+    assert!(mm.error.is_none());
+}

@@ -174,12 +174,20 @@ pub fn compare(
             Err(_) => false,
         };
         if !same {
-            let memory_differs = mem_ir != mem_sim;
+            let sim_results = got.as_ref().map(Vec::as_slice).unwrap_or(&[]);
+            let lanes_differ: Vec<usize> = (0..expected.len())
+                .filter(|&k| sim_results.get(k).map(|r| r.ret) != Some(expected[k].ret))
+                .take(8)
+                .collect();
+            let bytes_differ: Vec<usize> = (0..mem_ir.len().max(mem_sim.len()))
+                .filter(|&a| mem_ir.bytes().get(a) != mem_sim.bytes().get(a))
+                .take(16)
+                .collect();
             return Err(Box::new(Mismatch {
                 command: command(cfg, f, &launch, &words),
-                expected: show(&expected, &mem_ir, memory_differs),
+                expected: show(&expected, &lanes_differ, &mem_ir, &bytes_differ),
                 got: match &got {
-                    Ok(g) => show(g, &mem_sim, memory_differs),
+                    Ok(g) => show(g, &lanes_differ, &mem_sim, &bytes_differ),
                     Err(e) => format!("    error: {e}"),
                 },
                 error: got.err(),
@@ -190,9 +198,11 @@ pub fn compare(
     Ok(report)
 }
 
-fn show(r: &[LaneResult], mem: &GlobalMemory, with_memory: bool) -> String {
-    let mut s: Vec<String> = r
+/// The results of the lanes, and the memory bytes, that differ.
+fn show(r: &[LaneResult], lanes: &[usize], mem: &GlobalMemory, bytes: &[usize]) -> String {
+    let mut s: Vec<String> = lanes
         .iter()
+        .filter_map(|&k| r.get(k))
         .map(|x| {
             format!(
                 "    lane {}: {}",
@@ -201,8 +211,19 @@ fn show(r: &[LaneResult], mem: &GlobalMemory, with_memory: bool) -> String {
             )
         })
         .collect();
-    if with_memory {
-        s.push(format!("    memory: {:?}", mem.bytes()));
+    if !bytes.is_empty() {
+        let b: Vec<String> = bytes
+            .iter()
+            .map(|&a| {
+                format!(
+                    "[{a}]={}",
+                    mem.bytes()
+                        .get(a)
+                        .map_or("-".to_string(), |v| v.to_string())
+                )
+            })
+            .collect();
+        s.push(format!("    memory bytes: {}", b.join(" ")));
     }
     s.join("\n")
 }

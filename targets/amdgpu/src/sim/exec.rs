@@ -47,11 +47,6 @@ pub fn family(base: &str) -> Option<Family> {
     }
 }
 
-/// Whether the simulator models a mnemonic (without its encoding suffix).
-pub fn is_known(base: &str) -> bool {
-    family(base).is_some()
-}
-
 /// What happens after an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -406,15 +401,11 @@ impl Cpu<'_> {
 
     /// Runs one instruction.
     pub fn step(&mut self, inst: &Inst) -> Res<Flow> {
-        match family(&inst.base) {
-            Some(Family::Salu) => salu::exec(self, inst),
-            Some(Family::Valu) => valu::exec(self, inst).map(|()| Flow::Next),
-            Some(Family::Valu16) => sdwa::exec(self, inst).map(|()| Flow::Next),
-            Some(Family::Mem) => mem::exec(self, inst).map(|()| Flow::Next),
-            None => Err(SimError::UnknownInstruction {
-                span: inst.name_span.clone(),
-                mnemonic: inst.mnemonic.clone(),
-            }),
+        match inst.family {
+            Family::Salu => salu::exec(self, inst),
+            Family::Valu => valu::exec(self, inst).map(|()| Flow::Next),
+            Family::Valu16 => sdwa::exec(self, inst).map(|()| Flow::Next),
+            Family::Mem => mem::exec(self, inst).map(|()| Flow::Next),
         }
     }
 }

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use regdesc_codegen::source::Span;
 
 use super::error::SimError;
-use super::exec::is_known;
+use super::exec::{family, Family};
 
 /// Scalar register file positions of the named registers (their operand
 /// encodings, as in [`crate::regs`]).
@@ -89,6 +89,8 @@ pub struct Inst {
     pub base: String,
     /// `_sdwa` encoding.
     pub sdwa: bool,
+    /// The family that runs it.
+    pub family: Family,
     pub ops: Vec<Operand>,
     pub mods: Vec<Modifier>,
     pub span: Span,
@@ -241,16 +243,18 @@ fn instruction(line: &str, start: usize) -> Result<Inst, SimError> {
         });
     }
     let (base, sdwa) = base_name(mnemonic);
-    if !is_known(&base) || mnemonic.ends_with("_dpp") {
+    let fam = family(&base).filter(|_| !mnemonic.ends_with("_dpp"));
+    let Some(fam) = fam else {
         return Err(SimError::UnknownInstruction {
             span: name_span,
             mnemonic: mnemonic.to_string(),
         });
-    }
+    };
     let mut inst = Inst {
         mnemonic: mnemonic.to_string(),
         base,
         sdwa,
+        family: fam,
         ops: Vec::new(),
         mods: Vec::new(),
         span: start..start + line.len(),
