@@ -78,6 +78,8 @@ pub const NAMES: &[&str] = &[
     "s_max_u32",
     "s_bfe_u32",
     "s_bfe_i32",
+    "s_bfe_u64",
+    "s_bfe_i64",
     "s_bfm_b32",
     "s_lshl1_add_u32",
     "s_lshl2_add_u32",
@@ -264,6 +266,25 @@ pub fn exec(c: &mut Cpu, inst: &Inst) -> Res<Flow> {
                 "s_lshl_b64" => a << s,
                 "s_lshr_b64" => a >> s,
                 _ => ((a as i64) >> s) as u64,
+            };
+            c.set_s64(inst, 0, r)?;
+            c.w.scc = r != 0;
+        }
+        "s_bfe_u64" | "s_bfe_i64" => {
+            let a = c.s64(inst, 1)?;
+            let b = c.s32(inst, 2)?;
+            let (off, width) = (b & 63, ((b >> 16) & 0x7f).min(64));
+            let v = a >> off;
+            let r = if width == 0 {
+                0
+            } else if base == "s_bfe_u64" {
+                if width == 64 {
+                    v
+                } else {
+                    v & ((1u64 << width) - 1)
+                }
+            } else {
+                ((v << (64 - width)) as i64 >> (64 - width)) as u64
             };
             c.set_s64(inst, 0, r)?;
             c.w.scc = r != 0;

@@ -178,3 +178,102 @@ exit:
 
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.x()
+
+define amdgpu_kernel void @uniform_wide(ptr addrspace(1) %out, i256 %a, i256 %b, i32 %n) {
+entry:
+  %m = mul i256 %a, %b
+  %s = and i32 %n, 255
+  %sz = zext i32 %s to i256
+  %l = shl i256 %a, %sz
+  %r = ashr i256 %b, %sz
+  %c = icmp ult i256 %a, %b
+  %x = select i1 %c, i256 %l, i256 %r
+  %y = sub i256 %m, %x
+  store i256 %y, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_kernel void @uniform_branches(ptr addrspace(1) %out, i64 %a, i64 %b, i16 %h, i8 %q) {
+entry:
+  %c = icmp eq i64 %a, %b
+  br i1 %c, label %same, label %differ
+same:
+  %hs = sext i16 %h to i64
+  %t = add i64 %a, %hs
+  br label %join
+differ:
+  %qz = zext i8 %q to i64
+  %u = lshr i64 %a, %qz
+  %v = and i64 %u, 255
+  %w = mul i64 %v, %b
+  br label %join
+join:
+  %p = phi i64 [ %t, %same ], [ %w, %differ ]
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %id64 = zext i32 %id to i64
+  %o = getelementptr i64, ptr addrspace(1) %out, i64 %id64
+  %pi = add i64 %p, %id64
+  store i64 %pi, ptr addrspace(1) %o
+  ret void
+}
+
+define amdgpu_kernel void @uniform_loop_128(ptr addrspace(1) %out, i32 %n, i128 %x) {
+entry:
+  %lim = and i32 %n, 31
+  %z = icmp eq i32 %lim, 0
+  br i1 %z, label %done, label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i128 [ %x, %entry ], [ %acc.next, %loop ]
+  %sq = mul i128 %acc, %acc
+  %acc.next = add i128 %sq, 1
+  %i.next = add i32 %i, 1
+  %more = icmp ult i32 %i.next, %lim
+  br i1 %more, label %loop, label %done
+done:
+  %r = phi i128 [ %x, %entry ], [ %acc.next, %loop ]
+  store i128 %r, ptr addrspace(1) %out
+  ret void
+}
+
+define i128 @divergent_exit_128(i128 %a, i32 %n) {
+entry:
+  %lim = and i32 %n, 7
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %latch ]
+  %v = phi i128 [ %a, %entry ], [ %v.next, %latch ]
+  %lo = trunc i128 %v to i8
+  %hit = icmp eq i8 %lo, 0
+  br i1 %hit, label %early, label %latch
+latch:
+  %v.next = lshr i128 %v, 8
+  %i.next = add i32 %i, 1
+  %go = icmp ule i32 %i.next, %lim
+  br i1 %go, label %loop, label %late
+early:
+  %e = zext i32 %i to i128
+  %r1 = mul i128 %v, %e
+  br label %exit
+late:
+  %r2 = sub i128 0, %v
+  br label %exit
+exit:
+  %r = phi i128 [ %r1, %early ], [ %r2, %late ]
+  ret i128 %r
+}
+
+define i32 @halves_mix(i32 %a, i32 %b) {
+  %alo = trunc i32 %a to i16
+  %ahi.s = lshr i32 %a, 16
+  %ahi = trunc i32 %ahi.s to i16
+  %blo = trunc i32 %b to i16
+  %p = mul i16 %alo, %blo
+  %q = add i16 %ahi, %p
+  %qa = ashr i16 %q, 2
+  %pz = zext i16 %p to i32
+  %qz = sext i16 %qa to i32
+  %qs = shl i32 %qz, 16
+  %r = or i32 %pz, %qs
+  ret i32 %r
+}
