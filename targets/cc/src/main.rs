@@ -13,6 +13,10 @@
 //! - `regdesc-cc run --target T --after STAGE ...` compiles the function up
 //!   to STAGE and runs the machine code on the machine interpreter, printing
 //!   exactly what `run` prints without `--target`, so `diff` compares them.
+//! - `regdesc-cc sim --target gfx900|gfx90a|gfx1030 OUT.s --ir FILE.ll --fn F
+//!   --arg ...` runs AMD GCN assembly (regdesc's or llc's) on the wave
+//!   simulator (`regdesc_amdgpu::sim`), the signature coming from the IR
+//!   it was compiled from, and prints exactly what `run` prints.
 //!
 //! Targets: `ref32` (the reference back end, `targets/ref32`).
 
