@@ -133,7 +133,7 @@ fn shape(kind: &str) -> Option<Shape> {
     })
 }
 
-fn offset(c: &Cpu, inst: &Inst) -> Res<i64> {
+fn offset(inst: &Inst) -> Res<i64> {
     match inst.modifier("offset") {
         None => Ok(0),
         Some(m) => {
@@ -142,7 +142,6 @@ fn offset(c: &Cpu, inst: &Inst) -> Res<i64> {
                 Some(h) => i64::from_str_radix(h, 16).ok(),
                 None => t.parse().ok(),
             };
-            let _ = c;
             v.ok_or_else(|| bad(&m.span, format!("`{t}` is not an offset")))
         }
     }
@@ -166,7 +165,7 @@ pub fn exec(c: &mut Cpu, inst: &Inst) -> Res<()> {
         inst,
         &["offset", "offen", "glc", "slc", "dlc", "sc0", "sc1", "nt"],
     )?;
-    let off = offset(c, inst)?;
+    let off = offset(inst)?;
     // Operand positions: loads `vdst, addr...`, stores `addr..., vdata` (global/flat)
     // or `vdata, addr...` (buffer).
     let (data, addr_at) = match (seg, store) {

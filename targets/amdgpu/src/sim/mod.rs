@@ -296,7 +296,7 @@ fn abi_align(ty: Type) -> u64 {
 }
 
 /// The kernarg segment: the arguments at LLVM's offsets.
-pub fn kernarg_segment(f: &Function, values: &[Value]) -> Vec<u8> {
+pub fn kernarg_segment(values: &[Value]) -> Vec<u8> {
     let mut seg = Vec::new();
     for v in values {
         let ty = v.ty();
@@ -307,7 +307,6 @@ pub fn kernarg_segment(f: &Function, values: &[Value]) -> Vec<u8> {
         let alloc = ty.store_size().div_ceil(align) * align;
         seg.resize((at + alloc) as usize, 0);
     }
-    let _ = f;
     // Hidden arguments and scalar loads past the end read zeros.
     seg.resize(seg.len() + 256, 0);
     seg
@@ -336,7 +335,7 @@ fn setup_kernel(
         }
         values.push(v);
     }
-    cpu.kernarg = kernarg_segment(f, &values);
+    cpu.kernarg = kernarg_segment(&values);
     let wg_size = launch.workgroup_size.unwrap_or(launch.lanes);
     let mut packet = vec![0u8; 64];
     packet[4..6].copy_from_slice(&(wg_size as u16).to_le_bytes());
