@@ -36,7 +36,7 @@ pub enum Family {
 pub fn family(base: &str) -> Option<Family> {
     if salu::NAMES.contains(&base) {
         Some(Family::Salu)
-    } else if valu::NAMES.contains(&base) {
+    } else if valu::NAMES.contains(&base) || valu::is_vopc(base) {
         Some(Family::Valu)
     } else if sdwa::NAMES.contains(&base) {
         Some(Family::Valu16)

@@ -95,6 +95,18 @@ pub const NAMES: &[&str] = &[
     "s_cmovk_i32",
     "s_waitcnt_vscnt",
     // SOPC
+    "s_cmpk_eq_i32",
+    "s_cmpk_lg_i32",
+    "s_cmpk_gt_i32",
+    "s_cmpk_ge_i32",
+    "s_cmpk_lt_i32",
+    "s_cmpk_le_i32",
+    "s_cmpk_eq_u32",
+    "s_cmpk_lg_u32",
+    "s_cmpk_gt_u32",
+    "s_cmpk_ge_u32",
+    "s_cmpk_lt_u32",
+    "s_cmpk_le_u32",
     "s_cmp_eq_i32",
     "s_cmp_lg_i32",
     "s_cmp_gt_i32",
@@ -158,7 +170,10 @@ pub fn exec(c: &mut Cpu, inst: &Inst) -> Res<Flow> {
         c.only_mods(inst, &[])?;
     }
     if let Some(rest) = base.strip_prefix("s_cmp_") {
-        return sopc(c, inst, rest).map(|()| Flow::Next);
+        return sopc(c, inst, rest, false).map(|()| Flow::Next);
+    }
+    if let Some(rest) = base.strip_prefix("s_cmpk_") {
+        return sopc(c, inst, rest, true).map(|()| Flow::Next);
     }
     if let Some(rest) = base
         .strip_suffix("_saveexec_b64")
@@ -400,13 +415,22 @@ fn sop2_32(c: &mut Cpu, inst: &Inst, base: &str) -> Res<()> {
     Ok(())
 }
 
-/// SOPC: `s_cmp_{eq,lg,gt,ge,lt,le}_{i32,u32}`, `s_cmp_{eq,lg}_u64`.
-fn sopc(c: &mut Cpu, inst: &Inst, rest: &str) -> Res<()> {
+/// SOPC: `s_cmp_{eq,lg,gt,ge,lt,le}_{i32,u32}`, `s_cmp_{eq,lg}_u64`; and
+/// SOPK's `s_cmpk_*` (`k`), whose 16-bit constant is sign-extended for
+/// `i32` and zero-extended for `u32`.
+fn sopc(c: &mut Cpu, inst: &Inst, rest: &str, k: bool) -> Res<()> {
     let (cond, ty) = rest.split_once('_').unwrap_or((rest, ""));
     let ord = if ty == "u64" {
         c.s64(inst, 0)?.cmp(&c.s64(inst, 1)?)
     } else {
-        let (a, b) = (c.s32(inst, 0)?, c.s32(inst, 1)?);
+        let (a, mut b) = (c.s32(inst, 0)?, c.s32(inst, 1)?);
+        if k {
+            b = if ty == "i32" {
+                i32::from(b as u16 as i16) as u32
+            } else {
+                b & 0xffff
+            };
+        }
         if ty == "i32" {
             (a as i32).cmp(&(b as i32))
         } else {

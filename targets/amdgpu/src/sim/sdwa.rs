@@ -44,6 +44,10 @@ use super::valu::fop;
 /// The 16-bit and packed instructions the simulator models.
 pub const NAMES: &[&str] = &[
     "v_add_u16",
+    "v_add_i16",
+    "v_sub_i16",
+    "v_add_nc_i16",
+    "v_sub_nc_i16",
     "v_add_nc_u16",
     "v_sub_u16",
     "v_sub_nc_u16",
@@ -211,8 +215,8 @@ fn f16_src(c: &Cpu, inst: &Inst, i: usize, lane: usize, hi: bool) -> Res<u32> {
 fn op16(name: &str, a: u32, b: u32) -> Option<u32> {
     let (a16, b16) = (a as u16, b as u16);
     Some(u32::from(match name {
-        "add_u16" | "add_nc_u16" | "add_i16" => a16.wrapping_add(b16),
-        "sub_u16" | "sub_nc_u16" | "sub_i16" => a16.wrapping_sub(b16),
+        "add_u16" | "add_nc_u16" | "add_i16" | "add_nc_i16" => a16.wrapping_add(b16),
+        "sub_u16" | "sub_nc_u16" | "sub_i16" | "sub_nc_i16" => a16.wrapping_sub(b16),
         "subrev_u16" => b16.wrapping_sub(a16),
         "mul_lo_u16" => a16.wrapping_mul(b16),
         "lshlrev_b16" => b16 << (a16 & 15),

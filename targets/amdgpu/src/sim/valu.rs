@@ -74,6 +74,10 @@ pub const NAMES: &[&str] = &[
     "v_mul_f32",
     "v_readlane_b32",
     "v_writelane_b32",
+    "v_add_i32",
+    "v_sub_i32",
+    "v_add_nc_i32",
+    "v_sub_nc_i32",
     // carries
     "v_add_co_u32",
     "v_sub_co_u32",
@@ -114,72 +118,20 @@ pub const NAMES: &[&str] = &[
     "v_ashrrev_i64",
     "v_mad_u64_u32",
     "v_mad_i64_i32",
-    // VOPC
-    "v_cmp_eq_u32",
-    "v_cmp_ne_u32",
-    "v_cmp_lt_u32",
-    "v_cmp_le_u32",
-    "v_cmp_gt_u32",
-    "v_cmp_ge_u32",
-    "v_cmp_eq_i32",
-    "v_cmp_ne_i32",
-    "v_cmp_lt_i32",
-    "v_cmp_le_i32",
-    "v_cmp_gt_i32",
-    "v_cmp_ge_i32",
-    "v_cmp_eq_u64",
-    "v_cmp_ne_u64",
-    "v_cmp_lt_u64",
-    "v_cmp_le_u64",
-    "v_cmp_gt_u64",
-    "v_cmp_ge_u64",
-    "v_cmp_eq_i64",
-    "v_cmp_ne_i64",
-    "v_cmp_lt_i64",
-    "v_cmp_le_i64",
-    "v_cmp_gt_i64",
-    "v_cmp_ge_i64",
-    "v_cmp_eq_u16",
-    "v_cmp_ne_u16",
-    "v_cmp_lt_u16",
-    "v_cmp_le_u16",
-    "v_cmp_gt_u16",
-    "v_cmp_ge_u16",
-    "v_cmp_eq_i16",
-    "v_cmp_ne_i16",
-    "v_cmp_lt_i16",
-    "v_cmp_le_i16",
-    "v_cmp_gt_i16",
-    "v_cmp_ge_i16",
-    "v_cmpx_eq_u32",
-    "v_cmpx_ne_u32",
-    "v_cmpx_lt_u32",
-    "v_cmpx_le_u32",
-    "v_cmpx_gt_u32",
-    "v_cmpx_ge_u32",
-    "v_cmpx_eq_i32",
-    "v_cmpx_ne_i32",
-    "v_cmpx_lt_i32",
-    "v_cmpx_le_i32",
-    "v_cmpx_gt_i32",
-    "v_cmpx_ge_i32",
-    "v_cmpx_eq_u16",
-    "v_cmpx_ne_u16",
-    "v_cmpx_lt_u16",
-    "v_cmpx_le_u16",
-    "v_cmpx_gt_u16",
-    "v_cmpx_ge_u16",
-    "v_cmpx_eq_i16",
-    "v_cmpx_ne_i16",
-    "v_cmpx_lt_i16",
-    "v_cmpx_le_i16",
-    "v_cmpx_gt_i16",
-    "v_cmpx_ge_i16",
-    "v_cmpx_eq_u64",
-    "v_cmpx_ne_u64",
-    "v_cmpx_lt_u64",
-    "v_cmpx_gt_u64",
 ];
+
+/// Whether `base` is a modelled VOPC compare:
+/// `v_cmp[x]_{eq,ne,lt,le,gt,ge}_{u,i}{16,32,64}`.
+pub fn is_vopc(base: &str) -> bool {
+    let Some(rest) = base.strip_prefix("v_cmpx_").or(base.strip_prefix("v_cmp_")) else {
+        return false;
+    };
+    let Some((cond, ty)) = rest.split_once('_') else {
+        return false;
+    };
+    ["eq", "ne", "lt", "le", "gt", "ge"].contains(&cond)
+        && ["u16", "i16", "u32", "i32", "u64", "i64"].contains(&ty)
+}
 
 /// `op` on two floats of `ty` given as bits, with the reference
 /// interpreter's NaN rule.
@@ -210,8 +162,8 @@ fn two(base: &str, a: u32, b: u32) -> Option<u32> {
     let (wa, wb) = (u64::from(a), u64::from(b));
     let s24 = |x: u32| i64::from(((x << 8) as i32) >> 8);
     Some(match base {
-        "v_add_u32" | "v_add_nc_u32" => a.wrapping_add(b),
-        "v_sub_u32" | "v_sub_nc_u32" => a.wrapping_sub(b),
+        "v_add_u32" | "v_add_nc_u32" | "v_add_i32" | "v_add_nc_i32" => a.wrapping_add(b),
+        "v_sub_u32" | "v_sub_nc_u32" | "v_sub_i32" | "v_sub_nc_i32" => a.wrapping_sub(b),
         "v_subrev_u32" | "v_subrev_nc_u32" => b.wrapping_sub(a),
         "v_and_b32" => a & b,
         "v_or_b32" => a | b,
