@@ -15,7 +15,9 @@
 //!   words in `v0`, ...; the return address in `s[30:31]`, reached with
 //!   `s_setpc_b64`. The bits above a narrow argument (`i1`, `i8`, `i16`,
 //!   `half`) in its register are undefined: the simulator fills them with
-//!   a pattern, so code that assumes zeros there fails. The stack pointer `s32` and frame pointer `s33` start at
+//!   a pattern, so code that assumes zeros there fails. Words past `v30`
+//!   go on the stack, a dword each from the stack pointer; `v31` holds the
+//!   packed work-item ids (x in bits 9:0). The stack pointer `s32` and frame pointer `s33` start at
 //!   0 in each lane's private memory.
 //! - **`amdgpu_kernel`**: the user SGPRs the descriptor enables
 //!   (`.amdhsa_user_sgpr_*`: private segment buffer (4), dispatch pointer
@@ -254,15 +256,29 @@ fn setup_function(
             width = words.len();
             for (i, w) in words.into_iter().enumerate() {
                 let r = reg + i;
-                if r >= 32 {
-                    return Err(SimError::Launch {
-                        what: format!("@{}'s arguments need more than v0..v31; arguments on the stack are not modelled", f.name),
-                    });
+                if r < 31 {
+                    cpu.w.vgpr[r][k] = w;
+                } else {
+                    // Past v30: the next dword of the caller's stack frame.
+                    let at = 4 * (r as u64 - 31);
+                    let slot = cpu
+                        .w
+                        .scratch_mut(k, at, 4)
+                        .ok_or_else(|| SimError::Launch {
+                            what: format!(
+                                "@{}'s stack arguments do not fit private memory",
+                                f.name
+                            ),
+                        })?;
+                    slot.copy_from_slice(&w.to_le_bytes());
                 }
-                cpu.w.vgpr[r][k] = w;
             }
         }
         reg += width;
+    }
+    // v31: the packed work-item ids (x, y << 10, z << 20; y = z = 0).
+    for (k, &lane) in lanes.iter().enumerate() {
+        cpu.w.vgpr[31][k] = launch.first_workitem.wrapping_add(lane) & 0x3ff;
     }
     let s = &mut cpu.w.sgpr;
     s[30] = RETURN_ADDRESS as u32;

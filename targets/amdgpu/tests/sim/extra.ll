@@ -277,3 +277,18 @@ define i32 @halves_mix(i32 %a, i32 %b) {
   %r = or i32 %pz, %qs
   ret i32 %r
 }
+
+define i128 @many_args(i128 %a, i128 %b, i128 %c, i128 %d, i128 %e, i128 %f, i128 %g, i128 %h, i64 %i, i16 %j) {
+  %s1 = add i128 %a, %b
+  %s2 = sub i128 %c, %d
+  %s3 = xor i128 %e, %f
+  %s4 = mul i128 %g, %h
+  %iz = zext i64 %i to i128
+  %jz = sext i16 %j to i128
+  %t1 = add i128 %s1, %s2
+  %t2 = add i128 %s3, %s4
+  %t3 = mul i128 %iz, %jz
+  %u = add i128 %t1, %t2
+  %r = add i128 %u, %t3
+  ret i128 %r
+}
