@@ -259,7 +259,8 @@ pub fn exec(c: &mut Cpu, inst: &Inst) -> Res<()> {
     } else {
         c.only_mods(inst, &[])?;
     }
-    if !float {
+    // Float operations and v_cndmask_b32 (VOP3) take `-` and `|x|`.
+    if !float && base != "v_cndmask_b32" {
         c.plain_operands(inst)?;
     }
     if base.starts_with("v_cmp") {
