@@ -34,6 +34,15 @@
 //!
 //! The signature (argument and result types) comes from the IR function
 //! the assembly was compiled from.
+//!
+//! # Not modelled
+//!
+//! Calls (`s_swappc_b64`), LDS and GDS (`ds_*`), images, DPP, AGPRs
+//! (`v_accvgpr_*`), `f64` and fused multiply-adds (`v_fma_*`, `v_mac_*`),
+//! conversions (`v_cvt_*`), float compares, `clamp` and `neg_lo`/`neg_hi`.
+//! Each is rejected with a located error ([`SimError`]), never run wrongly.
+//! Floating-point NaN results follow the reference interpreter's rule
+//! (LLVM leaves their bits unspecified); see [`valu`].
 
 pub mod check;
 pub mod error;
