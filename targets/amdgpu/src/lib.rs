@@ -60,6 +60,8 @@
 
 use regdesc_runtime::{RegClass, RegisterInfo, Tables};
 
+pub mod sim;
+
 /// The generated register tables.
 pub mod regs {
     regdesc_macros::regdesc!(include "SIRegisterInfo.td", lanes = coverage);

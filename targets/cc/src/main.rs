@@ -13,6 +13,10 @@
 //! - `regdesc-cc run --target T --after STAGE ...` compiles the function up
 //!   to STAGE and runs the machine code on the machine interpreter, printing
 //!   exactly what `run` prints without `--target`, so `diff` compares them.
+//! - `regdesc-cc sim --target gfx900|gfx90a|gfx1030 OUT.s --ir FILE.ll --fn F
+//!   --arg ...` runs AMD GCN assembly (regdesc's or llc's) on the wave
+//!   simulator (`regdesc_amdgpu::sim`), the signature coming from the IR
+//!   it was compiled from, and prints exactly what `run` prints.
 //!
 //! Targets: `ref32` (the reference back end, `targets/ref32`).
 
@@ -126,6 +130,24 @@ enum Cmd {
     },
     /// Compile for a target through the back-end pipeline.
     Compile(CompileArgs),
+    /// Simulate AMD GCN assembly (regdesc's or llc's) of a function of an
+    /// IR file; prints what `run` prints.
+    #[command(after_long_help = RUN_HELP)]
+    Sim(SimArgs),
+}
+
+#[derive(clap::Args)]
+struct SimArgs {
+    /// The assembly file.
+    asm: PathBuf,
+    /// The chip: gfx900, gfx90a or gfx1030.
+    #[arg(long)]
+    target: String,
+    /// The IR file the assembly was compiled from (the signature).
+    #[arg(long)]
+    ir: PathBuf,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 #[derive(clap::Args)]
@@ -155,6 +177,21 @@ struct CompileArgs {
 #[derive(clap::Args)]
 struct RunArgs {
     file: PathBuf,
+    #[command(flatten)]
+    opts: RunOptions,
+    /// Compile for this target and run the machine code instead of the IR.
+    #[arg(long)]
+    target: Option<String>,
+    /// With --target: the stage whose machine code runs (legalize,
+    /// select, ssa, phi-elim, post-phi, two-addr, alloc, final).
+    #[arg(long, default_value = "final")]
+    after: String,
+}
+
+/// What `run` and `sim` share: the function, its arguments, the launch and
+/// memory.
+#[derive(clap::Args)]
+struct RunOptions {
     /// The function to run (default: the only function of the module).
     #[arg(long = "fn")]
     function: Option<String>,
@@ -185,13 +222,6 @@ struct RunArgs {
     /// Most instructions one lane may execute.
     #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
     max_steps: u64,
-    /// Compile for this target and run the machine code instead of the IR.
-    #[arg(long)]
-    target: Option<String>,
-    /// With --target: the stage whose machine code runs (legalize,
-    /// select, ssa, phi-elim, post-phi, two-addr, alloc, final).
-    #[arg(long, default_value = "final")]
-    after: String,
 }
 
 /// How a command failed: the exit status and what to print on stderr.
@@ -211,6 +241,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => run(&a, color),
         Cmd::Check { file, function } => check(&file, function.as_deref(), color),
         Cmd::Compile(a) => compile(&a, color),
+        Cmd::Sim(a) => sim(&a, color),
     };
     match result {
         Ok(out) => {
@@ -297,8 +328,77 @@ fn option_error(what: &str, text: &str, d: Diag, color: bool) -> Failure {
     diagnostics(&Diagnostics::new(src, vec![d]), color, 2)
 }
 
+/// How `run` or `sim` executes the function.
+type Executor<'e> = dyn FnOnce(&Module, &Function, &Launch, &mut GlobalMemory) -> Result<Vec<LaneResult>, Failure>
+    + 'e;
+
 fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
-    let m = load(&a.file, color)?;
+    run_with(
+        &a.file,
+        &a.opts,
+        color,
+        Box::new(|m, f, launch, mem| match &a.target {
+            None => interp::run(f, launch, mem).map_err(|e| {
+                diagnostics(
+                    &Diagnostics::new(m.source.clone(), vec![e.to_diag()]),
+                    color,
+                    1,
+                )
+            }),
+            Some(t) => {
+                let stage = stage_named(&a.after)?;
+                with_target(
+                    t,
+                    RunOnTarget {
+                        m,
+                        f,
+                        stage,
+                        launch,
+                        mem,
+                        color,
+                    },
+                )?
+            }
+        }),
+    )
+}
+
+/// `sim`: the AMD GCN simulator on an assembly file (`regdesc_amdgpu::sim`).
+fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
+    let chip = regdesc_amdgpu::sim::Chip::from_name(&a.target).ok_or_else(|| Failure {
+        status: 2,
+        text: format!(
+            "error: unknown chip `{}`\nhelp: the chips are gfx900, gfx90a, gfx1030\n",
+            a.target
+        ),
+    })?;
+    let text = std::fs::read_to_string(&a.asm).map_err(|e| Failure {
+        status: 1,
+        text: format!("error: cannot read {}: {e}\n", a.asm.display()),
+    })?;
+    let src = Source::new(a.asm.display().to_string(), text.as_str());
+    run_with(
+        &a.ir,
+        &a.run,
+        color,
+        Box::new(|_, f, launch, mem| {
+            regdesc_amdgpu::sim::simulate(chip, &text, f, launch, mem).map_err(|e| Failure {
+                status: 1,
+                text: e.render(&src, color),
+            })
+        }),
+    )
+}
+
+/// Reads the IR, sets up the launch and memory from the options, runs `exec`
+/// and prints the dumps and results.
+fn run_with(
+    file: &PathBuf,
+    a: &RunOptions,
+    color: bool,
+    exec: Box<Executor<'_>>,
+) -> Result<String, Failure> {
+    let m = load(file, color)?;
     let f = pick(&m, a.function.as_deref())?;
     if a.lanes == 0 {
         return Err(Failure {
@@ -386,29 +486,7 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
         workgroup_size: a.workgroup_size,
         max_steps: a.max_steps,
     };
-    let results = match &a.target {
-        None => interp::run(f, &launch, &mut mem).map_err(|e| {
-            diagnostics(
-                &Diagnostics::new(m.source.clone(), vec![e.to_diag()]),
-                color,
-                1,
-            )
-        })?,
-        Some(t) => {
-            let stage = stage_named(&a.after)?;
-            with_target(
-                t,
-                RunOnTarget {
-                    m: &m,
-                    f,
-                    stage,
-                    launch: &launch,
-                    mem: &mut mem,
-                    color,
-                },
-            )??
-        }
-    };
+    let results = exec(&m, f, &launch, &mut mem)?;
     let mut out = String::new();
     for (addr, count, ty) in dumps {
         let mut vals = Vec::new();

@@ -1,0 +1,233 @@
+//! The simulator agrees with an independent compiler: every function of
+//! `../shared/bench/amdgpu/ll/*.ll`, of `targets/codegen/tests/fixtures/*.ll`
+//! and of `tests/sim/*.ll` (more: i96/i192, halves, vectors, kernels),
+//! compiled by `llc-14` and `llc-19` for gfx900, gfx90a and gfx1030 (`-O2`,
+//! as `gen_table.py` runs them), simulates to the IR interpreter's results
+//! on random edge-biased inputs, at 64 lanes (32 on gfx1030).
+//!
+//! `REGDESC_PROPTEST_CASES` sets the inputs per function and compilation
+//! (default 256). A missing llc is skipped with a message, or fails under
+//! `REGDESC_REQUIRE_ORACLES=1`. llc's output is cached under the target
+//! directory (`sim-llc-cache/`), keyed by the llc, the chip and the file.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use regdesc_amdgpu::sim::check::{compare, CheckConfig};
+use regdesc_amdgpu::sim::{parse, Chip};
+use regdesc_codegen::read_module;
+
+/// Whole files llc does not compile, and why.
+const LLC_FAILS: &[(&str, &str)] = &[(
+    "spir_kernel.ll",
+    "llc (14 and 19) aborts: `Unsupported calling convention` for spir_kernel/spir_func calls on amdgcn",
+)];
+
+/// Functions not simulated: (llc version or "*", function, reason).
+const NOT_SIMULATED: &[(&str, &str, &str)] = &[];
+
+fn llc(version: u32) -> Option<PathBuf> {
+    [
+        PathBuf::from(format!("/usr/lib/llvm-{version}/bin/llc")),
+        PathBuf::from(format!("/usr/bin/llc-{version}")),
+    ]
+    .into_iter()
+    .find(|p| p.exists())
+}
+
+fn cache_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    // target/<profile>/deps/sim_llc-HASH
+    let profile = exe.parent().and_then(Path::parent).map(Path::to_path_buf);
+    profile
+        .unwrap_or_else(std::env::temp_dir)
+        .join("sim-llc-cache")
+}
+
+/// llc's assembly for `file` on `cpu`, or its error message.
+fn compile(llc: &Path, version: u32, cpu: &str, file: &Path, text: &str) -> Result<String, String> {
+    let mut h = DefaultHasher::new();
+    (llc, cpu, text).hash(&mut h);
+    let dir = cache_dir();
+    let out = dir.join(format!("{version}-{cpu}-{:016x}.s", h.finish()));
+    if let Ok(s) = std::fs::read_to_string(&out) {
+        return Ok(s);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let tmp = dir.join(format!(
+        "{version}-{cpu}-{:016x}.tmp{}",
+        h.finish(),
+        std::process::id()
+    ));
+    let mut cmd = Command::new(llc);
+    cmd.args(["-mtriple=amdgcn-amd-amdhsa", &format!("-mcpu={cpu}"), "-O2"]);
+    if version == 14 {
+        cmd.arg("-opaque-pointers");
+    }
+    cmd.arg(file).arg("-o").arg(&tmp);
+    let o = cmd.output().map_err(|e| e.to_string())?;
+    if !o.status.success() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        return Err(err
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or("llc failed")
+            .to_string());
+    }
+    std::fs::rename(&tmp, &out).map_err(|e| e.to_string())?;
+    std::fs::read_to_string(&out).map_err(|e| e.to_string())
+}
+
+fn inputs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        root.join("../../../shared/bench/amdgpu/ll"),
+        root.join("../codegen/tests/fixtures"),
+        root.join("tests/sim"),
+    ] {
+        let mut here: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        here.retain(|p| p.extension().is_some_and(|e| e == "ll"));
+        here.sort();
+        files.extend(here);
+    }
+    files
+}
+
+#[test]
+fn llc_output_simulates_to_the_interpreter() {
+    let cases: usize = std::env::var("REGDESC_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let require = std::env::var("REGDESC_REQUIRE_ORACLES").is_ok_and(|v| v == "1");
+    let mut llcs = Vec::new();
+    for v in [14, 19] {
+        match llc(v) {
+            Some(p) => llcs.push((v, p)),
+            None if require => panic!("llc-{v} is missing and REGDESC_REQUIRE_ORACLES=1"),
+            None => eprintln!("skipping llc-{v}: not installed"),
+        }
+    }
+    let files = inputs();
+    assert!(!files.is_empty() || !require, "no input files found");
+    let mut failures = Vec::new();
+    let (mut runs, mut compared, mut skipped) = (0usize, 0usize, 0usize);
+    let mut functions = std::collections::BTreeSet::new();
+    for file in &files {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+        let Ok(text) = std::fs::read_to_string(file) else {
+            failures.push(format!("{}: cannot read", file.display()));
+            continue;
+        };
+        let m = match read_module(&file.display().to_string(), &text) {
+            Ok(m) => m,
+            Err(d) => {
+                failures.push(format!("{}: {d}", file.display()));
+                continue;
+            }
+        };
+        for (version, llc) in &llcs {
+            for chip in Chip::ALL {
+                let asm = match compile(llc, *version, chip.name(), file, &text) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        if !LLC_FAILS.iter().any(|(f, _)| *f == name) {
+                            failures.push(format!("llc-{version} {} {name}: {e}", chip.name()));
+                        }
+                        continue;
+                    }
+                };
+                let asm_file = cache_dir().join(format!("{name}.{version}.{}.s", chip.name()));
+                let _ = std::fs::write(&asm_file, &asm);
+                let prog = match parse::parse(&asm) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failures.push(format!(
+                            "llc-{version} {} {name}: {}",
+                            chip.name(),
+                            e.render(
+                                &regdesc_codegen::Source::new(
+                                    asm_file.display().to_string(),
+                                    asm.as_str()
+                                ),
+                                false
+                            )
+                        ));
+                        continue;
+                    }
+                };
+                for f in &m.functions {
+                    if NOT_SIMULATED
+                        .iter()
+                        .any(|(v, n, _)| *n == f.name && (*v == "*" || *v == version.to_string()))
+                    {
+                        continue;
+                    }
+                    let cfg = CheckConfig {
+                        chip,
+                        lanes: chip.wave_size() as u32,
+                        inputs: cases,
+                        seed: 0x5eed ^ (*version as u64) << 8,
+                        asm_file: asm_file.display().to_string(),
+                        ir_file: file.display().to_string(),
+                    };
+                    runs += 1;
+                    functions.insert(format!("{}:{}", file.display(), f.name));
+                    match compare(&prog, f, &cfg) {
+                        Ok(r) => {
+                            compared += r.compared;
+                            skipped += r.skipped;
+                            if r.compared == 0 {
+                                failures.push(format!(
+                                    "llc-{version} {} @{} ({name}): no input had a defined IR result",
+                                    chip.name(),
+                                    f.name
+                                ));
+                            } else if r.skipped > 0 {
+                                eprintln!(
+                                    "llc-{version} {} @{} ({name}): {} of {} lanes skipped (IR undefined)",
+                                    chip.name(),
+                                    f.name,
+                                    r.skipped,
+                                    r.skipped + r.compared
+                                );
+                            }
+                        }
+                        Err(mm) => failures.push(format!(
+                            "llc-{version} {} @{} ({name}): {mm}",
+                            chip.name(),
+                            f.name
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "sim_llc: {} functions, {runs} function × chip × llc runs, {compared} lanes compared, {skipped} skipped (IR undefined), {} failures",
+        functions.len(),
+        failures.len()
+    );
+    for f in &failures {
+        eprintln!("{}\n", truncate(f));
+    }
+    assert!(failures.is_empty(), "{} failures", failures.len());
+}
+
+fn truncate(s: &str) -> String {
+    s.lines()
+        .map(|l| {
+            if l.len() > 600 {
+                format!("{}…", &l[..600])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
