@@ -14,7 +14,9 @@
 //!   to STAGE and runs the machine code on the machine interpreter, printing
 //!   exactly what `run` prints without `--target`, so `diff` compares them.
 //!
-//! Targets: `ref32` (the reference back end, `targets/ref32`).
+//! Targets: `ref32` (the reference back end, `targets/ref32`); `gen9`,
+//! `gen11`, `gen12lp` (the Intel Gen back end, `targets/intel`, with
+//! `--simd 8|16`).
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -34,7 +36,18 @@ use regdesc_codegen::{read_module, Diag, Diagnostics};
 use regdesc_ref32::Ref32;
 
 /// The `--target` names.
-const TARGETS: [&str; 1] = ["ref32"];
+const TARGETS: [&str; 4] = ["ref32", "gen9", "gen11", "gen12lp"];
+
+/// `--simd 8|16` (Intel targets; default SIMD8).
+fn simd_option(simd: Option<u32>) -> Result<regdesc_intel::Simd, Failure> {
+    match simd {
+        None => Ok(regdesc_intel::Simd::Simd8),
+        Some(n) => regdesc_intel::Simd::from_lanes(n).ok_or_else(|| Failure {
+            status: 2,
+            text: format!("error: --simd {n}: the SIMD width is 8 or 16\n"),
+        }),
+    }
+}
 
 /// Something to do with a target, whichever it is.
 trait WithTarget {
@@ -43,9 +56,19 @@ trait WithTarget {
 }
 
 /// Runs `k` with the target named `name`.
-fn with_target<K: WithTarget>(name: &str, k: K) -> Result<K::Out, Failure> {
+fn with_target<K: WithTarget>(name: &str, simd: Option<u32>, k: K) -> Result<K::Out, Failure> {
     match name {
         "ref32" => Ok(k.call(&Ref32::new())),
+        "gen9" | "gen11" | "gen12lp" => {
+            let simd = simd_option(simd)?;
+            match regdesc_intel::Platform::from_name(name) {
+                Some(p) => Ok(k.call(&regdesc_intel::Gen::new(p, simd))),
+                None => Err(Failure {
+                    status: 1,
+                    text: format!("error: unknown Intel platform `{name}`\n"),
+                }),
+            }
+        }
         _ => {
             let d = Diag::new(
                 "cli::target",
@@ -121,7 +144,7 @@ enum Cmd {
 #[derive(clap::Args)]
 struct CompileArgs {
     file: PathBuf,
-    /// The target: ref32.
+    /// The target: ref32, gen9, gen11, gen12lp.
     #[arg(long)]
     target: String,
     /// Where to write the assembly (default: stdout).
@@ -140,6 +163,9 @@ struct CompileArgs {
     /// Print each stage's time on stderr.
     #[arg(long)]
     time_passes: bool,
+    /// SIMD width for Intel targets (8 or 16).
+    #[arg(long)]
+    simd: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -182,6 +208,9 @@ struct RunArgs {
     /// select, ssa, phi-elim, post-phi, two-addr, alloc, final).
     #[arg(long, default_value = "final")]
     after: String,
+    /// With an Intel --target: the SIMD width (8 or 16).
+    #[arg(long)]
+    simd: Option<u32>,
 }
 
 /// How a command failed: the exit status and what to print on stderr.
@@ -388,6 +417,7 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
             let stage = stage_named(&a.after)?;
             with_target(
                 t,
+                a.simd,
                 RunOnTarget {
                     m: &m,
                     f,
@@ -533,6 +563,7 @@ fn compile(a: &CompileArgs, color: bool) -> Result<String, Failure> {
     };
     let (asm, info) = with_target(
         &a.target,
+        a.simd,
         CompileOnTarget {
             m: &m,
             funcs,
