@@ -3,9 +3,11 @@
 //! Hardware fact served (Gen12LP PRM Vol 2a "Software Scoreboard", Vol 7
 //! "Instruction Dependencies"): from Gen12 the hardware no longer tracks
 //! register dependencies between ALU instructions. An instruction that
-//! reads (RAW) or rewrites (WAW) a GRF byte written by one of the previous
-//! in-order instructions carries `{@N}`, N the distance (1..7) to the
-//! nearest such writer. Older writers are known to have retired.
+//! reads (RAW) a GRF byte written by one of the previous in-order
+//! instructions carries `{@N}`, N the distance (1..7) to the nearest such
+//! writer not yet waited for (an annotation waits for every writer the
+//! instruction reads); in-order writes to the same bytes (WAW) retire in order and
+//! need none. Older writers are known to have retired.
 //! Architecture registers (accumulator, flags) are interlocked by the
 //! hardware and need no annotation. Distances count instructions of the
 //! basic block; a label or a jump starts a new block, where every
@@ -80,12 +82,22 @@ pub fn annotate(lines: &mut [Line]) {
             .as_ref()
             .map(|d| dst_bytes(d, i.exec))
             .unwrap_or_default();
+        // Writers already waited for (by an earlier annotation) have
+        // retired: their bytes are cleared.
+        let n = window.len();
         i.swsb.dist = window
             .iter()
             .rev()
             .take(MAX_DIST)
-            .position(|w| overlaps(w, &reads) || overlaps(w, &writes))
+            .position(|w| overlaps(w, &reads))
             .map(|p| (p + 1) as u8);
+        if i.swsb.dist.is_some() {
+            for w in window.iter_mut().skip(n.saturating_sub(MAX_DIST)) {
+                if overlaps(w, &reads) {
+                    w.clear();
+                }
+            }
+        }
         window.push(writes);
         if i.label.is_some() {
             window.clear();
