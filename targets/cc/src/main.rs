@@ -139,6 +139,33 @@ enum Cmd {
     },
     /// Compile for a target through the back-end pipeline.
     Compile(CompileArgs),
+    /// Simulate compiled assembly (`sim --target gen11 OUT.asm --ir FILE.ll
+    /// --fn F --arg ...`), printing what `run` prints.
+    Sim(SimArgs),
+}
+
+#[derive(clap::Args)]
+struct SimArgs {
+    /// The assembly to simulate.
+    asm: PathBuf,
+    /// The target the assembly was compiled for.
+    #[arg(long)]
+    target: String,
+    /// The IR the assembly was compiled from (the function's signature).
+    #[arg(long)]
+    ir: PathBuf,
+    /// Number of lanes (invocations); one thread per SIMD-width group.
+    #[arg(long, default_value_t = 1)]
+    lanes: u32,
+    /// The function (default: the only function of the module).
+    #[arg(long = "fn")]
+    function: Option<String>,
+    /// Arguments as for `run` (`TYPE VALUE`, or per lane with `|`).
+    #[arg(long = "arg", allow_hyphen_values = true)]
+    args: Vec<String>,
+    /// Most instructions one thread may execute.
+    #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
 }
 
 #[derive(clap::Args)]
@@ -230,6 +257,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => run(&a, color),
         Cmd::Check { file, function } => check(&file, function.as_deref(), color),
         Cmd::Compile(a) => compile(&a, color),
+        Cmd::Sim(a) => sim(&a, color),
     };
     match result {
         Ok(out) => {
@@ -319,12 +347,7 @@ fn option_error(what: &str, text: &str, d: Diag, color: bool) -> Failure {
 fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
     let m = load(&a.file, color)?;
     let f = pick(&m, a.function.as_deref())?;
-    if a.lanes == 0 {
-        return Err(Failure {
-            status: 2,
-            text: "error: --lanes must be at least 1\n".to_string(),
-        });
-    }
+    check_lanes(a.lanes)?;
     let mut args = Vec::new();
     for (n, text) in a.args.iter().enumerate() {
         let what = format!("--arg {}", n + 1);
@@ -445,15 +468,33 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
         }
         out.push_str(&format!("mem[{addr}]: {}\n", vals.join(", ")));
     }
+    out.push_str(&results_text(&results));
+    Ok(out)
+}
+
+/// What `run` prints for its results: the value, or one line per lane.
+fn results_text(results: &[LaneResult]) -> String {
     let text = |v: &Option<Value>| v.map_or_else(|| "void".to_string(), |v| v.to_string());
-    if results.len() == 1 {
-        out.push_str(&format!("{}\n", text(&results[0].ret)));
+    let mut out = String::new();
+    if let [one] = results {
+        out.push_str(&format!("{}\n", text(&one.ret)));
     } else {
-        for r in &results {
+        for r in results {
             out.push_str(&format!("lane {}: {}\n", r.lane, text(&r.ret)));
         }
     }
-    Ok(out)
+    out
+}
+
+/// `--lanes` must be at least 1.
+fn check_lanes(lanes: u32) -> Result<(), Failure> {
+    if lanes == 0 {
+        return Err(Failure {
+            status: 2,
+            text: "error: --lanes must be at least 1\n".to_string(),
+        });
+    }
+    Ok(())
 }
 
 fn stage_named(name: &str) -> Result<Stage, Failure> {
@@ -583,4 +624,50 @@ fn compile(a: &CompileArgs, color: bool) -> Result<String, Failure> {
         }
         _ => Ok(asm),
     }
+}
+
+/// `sim`: runs assembly on a target's simulator.
+fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
+    let m = load(&a.ir, color)?;
+    let f = pick(&m, a.function.as_deref())?;
+    let asm = std::fs::read_to_string(&a.asm).map_err(|e| Failure {
+        status: 1,
+        text: format!("error: cannot read {}: {e}\n", a.asm.display()),
+    })?;
+    check_lanes(a.lanes)?;
+    let mut args = Vec::new();
+    for (n, text) in a.args.iter().enumerate() {
+        let what = format!("--arg {}", n + 1);
+        let (_, arg) = option_value(&what, text, color, parse_arg)?;
+        args.push(arg);
+    }
+    let launch = Launch {
+        lanes: a.lanes,
+        args,
+        first_workitem: 0,
+        workgroup_id: 0,
+        workgroup_size: None,
+        max_steps: a.max_steps,
+    };
+    let results = match a.target.as_str() {
+        "gen9" | "gen11" | "gen12lp" => sim_intel(&asm, f, &launch)?,
+        t => {
+            return Err(Failure {
+                status: 1,
+                text: format!(
+                    "error: no simulator for target `{t}`\nhelp: the targets are {}\n",
+                    TARGETS.join(", ")
+                ),
+            })
+        }
+    };
+    Ok(results_text(&results))
+}
+
+/// The Intel simulator (`regdesc_intel::sim`), its errors as diagnostics.
+fn sim_intel(asm: &str, f: &Function, launch: &Launch) -> Result<Vec<LaneResult>, Failure> {
+    regdesc_intel::sim::sim_intel(asm, f, launch).map_err(|e| Failure {
+        status: 1,
+        text: format!("error[{}]: {e}\nhelp: {}\n", e.code(), e.help()),
+    })
 }

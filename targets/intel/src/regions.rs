@@ -103,7 +103,7 @@ pub fn check(i: &Inst, platform: Platform) -> Result<(), RegionError> {
             u32::from(region.w),
             u32::from(region.h),
         );
-        if w == 0 || w > exec.max(1) && !(w == 1) || exec % w != 0 {
+        if w == 0 || w > exec || exec % w != 0 {
             return Err(fail(format!(
                 "src{k}: width {w} does not divide the execution size {exec}"
             )));

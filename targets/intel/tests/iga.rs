@@ -41,7 +41,10 @@ fn tmp(name: &str) -> PathBuf {
 
 /// Runs iga64; (success, stdout, stderr).
 fn iga(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new("iga64").args(args).output().expect("iga64 runs");
+    let o = Command::new("iga64")
+        .args(args)
+        .output()
+        .expect("iga64 runs");
     (
         o.status.success(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -107,20 +110,19 @@ fn check_one(asm: &str, p: Platform, what: &str, n: usize) {
     let bin = tmp(&format!("f{n}.bin"));
     std::fs::write(&src, asm).expect("temp file");
     let pa = format!("-p={}", p.iga());
-    let (ok, _, err) = iga(&[
-        "-a",
-        "-Wall",
-        &pa,
-        path(&src),
-        "-o",
-        path(&bin),
-    ]);
-    assert!(ok && err.trim().is_empty(), "{what}: iga64 -a -Wall {pa}:\n{err}\n{asm}");
+    let (ok, _, err) = iga(&["-a", "-Wall", &pa, path(&src), "-o", path(&bin)]);
+    assert!(
+        ok && err.trim().is_empty(),
+        "{what}: iga64 -a -Wall {pa}:\n{err}\n{asm}"
+    );
     let (ok, dis, err) = iga(&["-d", &pa, path(&bin)]);
     assert!(ok, "{what}: iga64 -d: {err}");
     let mine = insts(asm);
     let back = insts(&dis);
-    assert_eq!(mine, back, "{what}: round trip through iga64 changed the instructions");
+    assert_eq!(
+        mine, back,
+        "{what}: round trip through iga64 changed the instructions"
+    );
     if p == Platform::Gen12lp {
         let plain = tmp(&format!("f{n}.plain.asm"));
         std::fs::write(&plain, strip_swsb(asm)).expect("temp file");
@@ -157,7 +159,10 @@ fn every_function_assembles_without_warnings_and_round_trips() {
         let what = format!("{} @{} {:?} {:?}", c.file, c.f.name, c.platform, c.simd);
         check_one(&c.asm, c.platform, &what, n);
     }
-    println!("{} functions x platforms x SIMD widths assembled, 0 warnings", compiled.len());
+    println!(
+        "{} functions x platforms x SIMD widths assembled, 0 warnings",
+        compiled.len()
+    );
 }
 
 #[test]
