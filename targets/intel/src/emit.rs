@@ -687,7 +687,21 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
     if jumps_to_ret {
         em.out.push(Line::Label(ret));
     }
-    let mut out = em.out;
+    // Labels only where a jump lands (a fall-through needs none).
+    let func = label_of(&f.name);
+    let used: HashSet<String> = em
+        .out
+        .iter()
+        .filter_map(|l| match l {
+            Line::Inst(i) => i.label.clone(),
+            Line::Label(_) => None,
+        })
+        .collect();
+    let mut out: Vec<Line> = em
+        .out
+        .into_iter()
+        .filter(|l| !matches!(l, Line::Label(x) if *x != func && !used.contains(x)))
+        .collect();
     for l in &out {
         if let Line::Inst(i) = l {
             crate::regions::check(i, gen.platform).map_err(|e| unsupported(f, e.to_string()))?;

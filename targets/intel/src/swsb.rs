@@ -6,7 +6,8 @@
 //! reads (RAW) a GRF byte written by one of the previous in-order
 //! instructions carries `{@N}`, N the distance (1..7) to the nearest such
 //! writer not yet waited for (an annotation waits for every writer the
-//! instruction reads); in-order writes to the same bytes (WAW) retire in order and
+//! instruction reads); a writer 8 to 10 instructions back still gets
+//! `@7`, one further back has retired; in-order writes to the same bytes (WAW) retire in order and
 //! need none. Older writers are known to have retired.
 //! Architecture registers (accumulator, flags) are interlocked by the
 //! hardware and need no annotation. Distances count instructions of the
@@ -18,6 +19,10 @@ use crate::regions::GRF_BYTES;
 
 /// Longest in-order distance an annotation can express.
 const MAX_DIST: usize = 7;
+
+/// How many in-order instructions may still be in flight: a writer up to
+/// this far back is waited for with `@7` (IGA's model of Gen12LP).
+const IN_FLIGHT: usize = 10;
 
 /// The GRF bytes a destination writes.
 fn dst_bytes(d: &Dst, exec: u8) -> Vec<u32> {
@@ -88,11 +93,11 @@ pub fn annotate(lines: &mut [Line]) {
         i.swsb.dist = window
             .iter()
             .rev()
-            .take(MAX_DIST)
+            .take(IN_FLIGHT)
             .position(|w| overlaps(w, &reads))
-            .map(|p| (p + 1) as u8);
+            .map(|p| (p + 1).min(MAX_DIST) as u8);
         if i.swsb.dist.is_some() {
-            for w in window.iter_mut().skip(n.saturating_sub(MAX_DIST)) {
+            for w in window.iter_mut().skip(n.saturating_sub(IN_FLIGHT)) {
                 if overlaps(w, &reads) {
                     w.clear();
                 }
