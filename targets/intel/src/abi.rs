@@ -18,14 +18,19 @@ use crate::target::Simd;
 /// The first GRF the emitter uses for its scratch values (`r120..r127`).
 pub const SCRATCH_GRF: u8 = 120;
 
-/// The last GRF arguments and results may use.
-pub const LAST_ABI_GRF: u8 = SCRATCH_GRF - 1;
+/// The per-lane block number of functions with divergent branches
+/// (`r118..r119`, see [`crate::emit`]).
+pub const PC_GRF: u8 = 118;
 
-/// `r0` (the thread header) and the emitter's scratch GRFs.
+/// The last GRF arguments and results may use.
+pub const LAST_ABI_GRF: u8 = PC_GRF - 1;
+
+/// `r0` (the thread header), the block-number vector and the emitter's
+/// scratch GRFs.
 pub fn reserved() -> Vec<Reg> {
     let t = Intel.tables();
     std::iter::once(0u8)
-        .chain(SCRATCH_GRF..=127)
+        .chain(PC_GRF..=127)
         .filter_map(|n| t.reg_by_name(&format!("R{n}")))
         .collect()
 }

@@ -10,6 +10,21 @@
 //! chunks at SIMD16: `(8|M0)` on the first GRF of each operand, `(8|M8)`
 //! on the second. Every instruction passes [`crate::regions::check`]
 //! before it is printed; on Gen12LP [`crate::swsb`] annotates the result.
+//!
+//! # Control flow
+//!
+//! Uniform branches are `jmpi` (with a `(W) cmp` and a `(W&f0.0)`
+//! predicate when conditional). A function with a divergent branch is run
+//! by **predication over a per-lane block number** instead of Gen's SIMD
+//! control-flow instructions: the vector `PC` (`r118..r119`) holds each
+//! lane's next block (the block count once it returns). The blocks are
+//! laid out in order; each starts with `(W) cmp (ne)f1.1 null PC k` and
+//! `(W&f1.1.allNh) jmpi` over itself when no lane is there; its per-lane
+//! instructions run under `(~f1.1)`; its terminator writes the successor
+//! into `PC` for its lanes. After the last block, `(W&f1.1.anyNh) jmpi`
+//! goes round again while a lane has not returned. Each lane so runs its
+//! own path through the CFG (loops with divergent exits included), and
+//! every value of such a function is per lane (see [`crate::select`]).
 
 use std::collections::HashSet;
 
@@ -19,7 +34,7 @@ use regdesc_codegen::mir::{LimbOp, MBlockId, MFunction, MInst, Operand, Sem};
 use regdesc_codegen::target::TargetError;
 use regdesc_runtime::{Reg, RegisterInfo};
 
-use crate::abi::SCRATCH_GRF;
+use crate::abi::{PC_GRF, SCRATCH_GRF};
 use crate::isa::{Cond, Dst, Flag, Inst, Line, Op, Pred, RegName, Region, Src, Ty};
 use crate::regs::Intel;
 use crate::target::{Gen, Platform};
@@ -82,7 +97,20 @@ struct Em<'a> {
     gen: &'a Gen,
     f: &'a MFunction,
     out: Vec<Line>,
+    /// The function branches on per-lane conditions: per-lane
+    /// instructions run under [`BLOCK_MASK`], branches set [`PC_GRF`].
+    divergent: bool,
 }
+
+/// The lanes running the current block, in divergent functions:
+/// `(~f1.1)`, set by `cmp (ne)f1.1 null PC k`.
+const BLOCK_MASK: Pred = Pred {
+    flag: F1_1,
+    invert: true,
+    ctrl: None,
+};
+
+const F1_1: Flag = Flag { nr: 1, sub: 1 };
 
 impl Em<'_> {
     fn loc(&self, i: &MInst, k: usize) -> Result<Loc, TargetError> {
@@ -260,6 +288,11 @@ impl Em<'_> {
         let mut i = Inst::new(op, c.exec, dst, srcs);
         i.offset = c.offset;
         i.nomask = c.nomask;
+        // A predicated instruction's condition modifier must write the
+        // predicate's flag, so `cmp` runs unmasked (into null or scratch).
+        if self.divergent && !c.nomask && op != Op::Cmp {
+            i.pred = Some(BLOCK_MASK);
+        }
         self.out.push(Line::Inst(i));
         match self.out.last_mut() {
             Some(Line::Inst(i)) => i,
@@ -377,15 +410,20 @@ impl Em<'_> {
                     IntPredicate::Sgt => (Cond::Gt, Ty::D),
                     IntPredicate::Sge => (Cond::Ge, Ty::D),
                 };
+                let to = if self.divergent {
+                    self.tmp(3, true)
+                } else {
+                    dl
+                };
                 for c in self.full(dl) {
                     let i = self.push(
                         c,
                         Op::Cmp,
-                        Self::dst(c, dl, ty),
+                        Self::dst(c, to, ty),
                         vec![Self::src(c, al, ty), Self::src(c, bl, ty)],
                     );
                     i.cond = Some((cond, F0));
-                    self.alu(c, Op::And, dl, Self::src(c, dl, ud), Some(Self::imm_src(1)));
+                    self.alu(c, Op::And, dl, Self::src(c, to, ud), Some(Self::imm_src(1)));
                 }
                 Ok(())
             }
@@ -404,21 +442,33 @@ impl Em<'_> {
                     };
                     let i = self.push(c, Op::Cmp, n, vec![Self::src(c, cl, ud), Self::imm_src(0)]);
                     i.cond = Some((Cond::Ne, F0));
+                    // Under a block mask the predicate selects into
+                    // scratch, and a masked mov writes the result.
+                    let to = if self.divergent {
+                        self.tmp(3, true)
+                    } else {
+                        dl
+                    };
                     let s = self.alu(
                         c,
                         Op::Sel,
-                        dl,
+                        to,
                         Self::src(c, al, ud),
                         Some(Self::src(c, bl, ud)),
                     );
                     s.pred = Some(Pred {
                         flag: F0,
                         invert: false,
+                        ctrl: None,
                     });
+                    if self.divergent {
+                        self.alu(c, Op::Mov, dl, Self::src(c, to, ud), None);
+                    }
                 }
                 Ok(())
             }
             Sem::Limb(l) => self.limb(i, l),
+            Sem::Branch | Sem::CondBranch | Sem::Return if self.divergent => self.set_pc(i, d.sem),
             Sem::Branch => {
                 let t = i.block_targets().next();
                 if t != next {
@@ -471,6 +521,80 @@ impl Em<'_> {
         }
     }
 
+    /// A divergent function's terminator: the next block number of each
+    /// running lane (the block count when it returns).
+    fn set_pc(&mut self, i: &MInst, sem: Sem) -> Result<(), TargetError> {
+        let pc = Loc::Lane(PC_GRF);
+        let done = self.f.blocks.len() as u32;
+        let mut ts = i.block_targets();
+        let c = self.full(pc)[0];
+        match sem {
+            Sem::CondBranch => {
+                let cl = self.loc(i, 0)?;
+                let (Some(t), Some(e)) = (ts.next(), ts.next()) else {
+                    return Err(unsupported(
+                        self.f,
+                        "a conditional branch with no targets".into(),
+                    ));
+                };
+                let n = Dst {
+                    reg: RegName::Null,
+                    h: 1,
+                    ty: Ty::Ud,
+                };
+                let ci = self.push(
+                    c,
+                    Op::Cmp,
+                    n,
+                    vec![Self::src(c, cl, Ty::Ud), Self::imm_src(0)],
+                );
+                ci.cond = Some((Cond::Ne, F0));
+                let t3 = self.tmp(3, true);
+                self.alu(c, Op::Mov, t3, Self::imm_src(e.0), None);
+                self.alu(c, Op::Mov, t3, Self::imm_src(t.0), None).pred = Some(Pred {
+                    flag: F0,
+                    invert: false,
+                    ctrl: None,
+                });
+                self.alu(c, Op::Mov, pc, Self::src(c, t3, Ty::Ud), None);
+            }
+            Sem::Branch => {
+                let t = ts.next().map_or(done, |b| b.0);
+                self.alu(c, Op::Mov, pc, Self::imm_src(t), None);
+            }
+            _ => {
+                self.alu(c, Op::Mov, pc, Self::imm_src(done), None);
+            }
+        }
+        Ok(())
+    }
+
+    /// `(W) cmp (ne)f1.1 null PC k`: the block mask of block number `k`.
+    fn block_check(&mut self, cond: Cond, k: u32) {
+        let c = Chunk {
+            exec: self.gen.simd.lanes(),
+            offset: 0,
+            shift: 0,
+            nomask: true,
+        };
+        let n = Dst {
+            reg: RegName::Null,
+            h: 1,
+            ty: Ty::Ud,
+        };
+        let pc = Self::src(c, Loc::Lane(PC_GRF), Ty::Ud);
+        self.push(c, Op::Cmp, n, vec![pc, Self::imm_src(k)]).cond = Some((cond, F1_1));
+    }
+
+    /// `(W&f1.1.allNh)` or `.anyNh`.
+    fn all_lanes(&self, all: bool) -> Pred {
+        Pred {
+            flag: F1_1,
+            invert: false,
+            ctrl: Some((all, self.gen.simd.lanes())),
+        }
+    }
+
     fn jump(&mut self, t: MBlockId, pred: Option<Flag>) {
         let l = block_label(&self.f.name, t);
         self.jump_label(l, pred);
@@ -492,9 +616,17 @@ impl Em<'_> {
         j.pred = pred.map(|flag| Pred {
             flag,
             invert: false,
+            ctrl: None,
         });
         j.label = Some(l);
         self.out.push(Line::Inst(j));
+    }
+
+    fn jump_if(&mut self, l: String, p: Pred) {
+        self.jump_label(l, None);
+        if let Some(Line::Inst(j)) = self.out.last_mut() {
+            j.pred = Some(p);
+        }
     }
 
     fn limb(&mut self, i: &MInst, l: LimbOp) -> Result<(), TargetError> {
@@ -654,15 +786,58 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
             targets.extend(i.block_targets());
         }
     }
+    let divergent = f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+        gen.instrs.desc(i.opcode).sem == Sem::CondBranch
+            && i.ops
+                .first()
+                .and_then(Operand::reg)
+                .and_then(|r| r.phys())
+                .and_then(loc_of)
+                .is_some_and(|l| matches!(l, Loc::Lane(_)))
+    });
     let mut em = Em {
         gen,
         f,
         out: vec![Line::Label(label_of(&f.name))],
+        divergent,
     };
     let n = f.blocks.len();
+    if divergent {
+        // Every dispatched lane starts in block 0; the others are done.
+        let all = Chunk {
+            exec: gen.simd.lanes(),
+            offset: 0,
+            shift: 0,
+            nomask: true,
+        };
+        let pc = Loc::Lane(PC_GRF);
+        em.alu(all, Op::Mov, pc, Em::imm_src(n as u32), None);
+        em.divergent = false;
+        em.alu(
+            Chunk {
+                nomask: false,
+                ..all
+            },
+            Op::Mov,
+            pc,
+            Em::imm_src(0),
+            None,
+        );
+        em.divergent = true;
+    }
     for (k, b) in f.blocks.iter().enumerate() {
         let id = MBlockId(k as u32);
-        if targets.contains(&id) && k > 0 {
+        if divergent {
+            em.out.push(Line::Label(block_label(&f.name, id)));
+            em.block_check(Cond::Ne, k as u32);
+            let skip = if k + 1 < n {
+                block_label(&f.name, MBlockId(k as u32 + 1))
+            } else {
+                format!("{}_disp", label_of(&f.name))
+            };
+            let p = em.all_lanes(true);
+            em.jump_if(skip, p);
+        } else if targets.contains(&id) && k > 0 {
             em.out.push(Line::Label(block_label(&f.name, id)));
         }
         let next = (k + 1 < n).then_some(MBlockId(k as u32 + 1));
@@ -678,6 +853,14 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
             }
             em.inst(i, next, k + 1 == n)?;
         }
+    }
+    if divergent {
+        // Round the blocks again while a lane has not returned.
+        em.out
+            .push(Line::Label(format!("{}_disp", label_of(&f.name))));
+        em.block_check(Cond::Ne, n as u32);
+        let p = em.all_lanes(false);
+        em.jump_if(block_label(&f.name, MBlockId(0)), p);
     }
     let ret = format!("{}_ret", label_of(&f.name));
     let jumps_to_ret = em

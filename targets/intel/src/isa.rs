@@ -304,11 +304,28 @@ impl Op {
     }
 }
 
-/// A predicate `(f0.0)`, `(~f0.0)`.
+/// A predicate `(f0.0)`, `(~f0.0)`, or over all channels
+/// `(f1.1.all16h)` / `(f1.1.any8h)` (PRM "Predication": predicate
+/// control combines the flag bits of 8 or 16 channels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pred {
     pub flag: Flag,
     pub invert: bool,
+    /// `(all, channels)`: `.allNh` or `.anyNh`.
+    pub ctrl: Option<(bool, u8)>,
+}
+
+impl fmt::Display for Pred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.invert {
+            f.write_str("~")?;
+        }
+        write!(f, "{}", self.flag)?;
+        if let Some((all, n)) = self.ctrl {
+            write!(f, ".{}{n}h", if all { "all" } else { "any" })?;
+        }
+        Ok(())
+    }
 }
 
 /// Software scoreboard annotation (Gen12LP, PRM "Software Scoreboard"):
@@ -360,9 +377,9 @@ impl Inst {
 impl fmt::Display for Inst {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.nomask, self.pred) {
-            (true, Some(p)) => write!(f, "(W&{}{}) ", if p.invert { "~" } else { "" }, p.flag)?,
+            (true, Some(p)) => write!(f, "(W&{p}) ")?,
             (true, None) => f.write_str("(W) ")?,
-            (false, Some(p)) => write!(f, "({}{}) ", if p.invert { "~" } else { "" }, p.flag)?,
+            (false, Some(p)) => write!(f, "({p}) ")?,
             (false, None) => {}
         }
         write!(f, "{} ({}|M{})", self.op.name(), self.exec, self.offset)?;

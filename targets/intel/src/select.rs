@@ -28,7 +28,7 @@
 //! | `mach.u` `mach.s` | `mul acc0`, `mach` |
 //! | `mad64` | `mul acc0`, `mach`, `mov acc0`, `addc`, `mov acc0`, 2 `add` |
 //! | `zext` `sext` | `and`; `shl` + `asr` |
-//! | `jmpi` `jmpi.cond` | `jmpi`, `(W) cmp` + `(W&f0.0) jmpi` (uniform conditions only) |
+//! | `jmpi` `jmpi.cond` | uniform: `jmpi`, `(W) cmp` + `(W&f0.0) jmpi`; divergent: the per-lane block number (see [`crate::emit`]) |
 //!
 //! Defs of multi-instruction sequences are early-clobber: the emitter
 //! writes them before the last source is read.
@@ -116,30 +116,36 @@ fn unsupported(sem: Sem) -> &'static str {
 }
 
 /// Selects Gen opcodes for every instruction of `f`, in place.
-pub fn select(f: &mut MFunction, s: &InstrSet) -> Result<(), TargetError> {
+pub fn select(
+    f: &mut MFunction,
+    s: &InstrSet,
+    lane_class: regdesc_runtime::RegClass,
+) -> Result<(), TargetError> {
     let name = f.name.clone();
     let lane_of = |v: Option<regdesc_codegen::mir::VReg>| {
         v.and_then(|v| f.class_of(v))
             .is_some_and(|c| c == classes::SIMD8_LANE || c == classes::SIMD16_LANE)
     };
-    let mut divergent = None;
-    for (b, block) in f.blocks.iter().enumerate() {
+    let mut divergent = false;
+    for block in &f.blocks {
         for i in &block.insts {
             if s.get(i.opcode).map(|d| d.sem) == Some(Sem::CondBranch)
                 && lane_of(i.ops.first().and_then(|o| o.vreg()))
             {
-                divergent = Some((b, i.span.clone()));
+                divergent = true;
             }
         }
     }
-    if let Some((b, span)) = divergent {
-        return Err(TargetError::Unsupported {
-            what: format!(
-                "@{name}, bb.{b}: a divergent branch (its condition differs between lanes); \
-                 only uniform branches (`jmpi`) are supported"
-            ),
-            span,
-        });
+    if divergent {
+        // Divergent control flow runs blocks for subsets of the lanes, in
+        // an order of its own (crate::emit): a value shared by all lanes
+        // could be overwritten while another subset still needs it, so
+        // every value is kept per lane.
+        for rc in f.vregs.iter_mut().flatten() {
+            if *rc == classes::GRF_D {
+                *rc = lane_class;
+            }
+        }
     }
     for (b, block) in f.blocks.iter_mut().enumerate() {
         for i in &mut block.insts {

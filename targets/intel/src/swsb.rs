@@ -10,9 +10,11 @@
 //! `@7`, one further back has retired; in-order writes to the same bytes (WAW) retire in order and
 //! need none. Older writers are known to have retired.
 //! Architecture registers (accumulator, flags) are interlocked by the
-//! hardware and need no annotation. Distances count instructions of the
-//! basic block; a label or a jump starts a new block, where every
-//! register is assumed to be ready (the branch itself waits).
+//! hardware and need no annotation. Distances follow the fall-through
+//! path, across labels and not-taken predicated jumps; a taken `jmpi`
+//! lands with nothing in flight, as IGA's `-Xauto-deps` models it.
+
+use std::collections::BTreeMap;
 
 use crate::isa::{Dst, Inst, Line, RegName, Src};
 use crate::regions::GRF_BYTES;
@@ -66,46 +68,118 @@ fn overlaps(a: &[u32], b: &[u32]) -> bool {
     a.iter().any(|x| b.contains(x))
 }
 
-/// Sets each instruction's in-order distance.
+/// Writes still in flight at a program point: writer line -> (bytes,
+/// instructions since it issued).
+type Pending = BTreeMap<usize, (Vec<u32>, usize)>;
+
+/// Runs one instruction over `p`: its distance, and the state after it.
+fn step(p: &mut Pending, at: usize, i: &Inst) -> Option<u8> {
+    let mut reads: Vec<u32> = Vec::new();
+    for s in &i.srcs {
+        reads.extend(src_bytes(s, i.exec));
+    }
+    let dist = p
+        .values()
+        .filter(|(w, age)| *age <= IN_FLIGHT && overlaps(w, &reads))
+        .map(|(_, age)| *age)
+        .min()
+        .map(|d| d.min(MAX_DIST) as u8);
+    if dist.is_some() {
+        // Every writer the instruction waited for has retired.
+        p.retain(|_, (w, _)| !overlaps(w, &reads));
+    }
+    for (_, age) in p.values_mut() {
+        *age += 1;
+    }
+    p.retain(|_, (_, age)| *age <= IN_FLIGHT);
+    let writes = i
+        .dst
+        .as_ref()
+        .map(|d| dst_bytes(d, i.exec))
+        .unwrap_or_default();
+    if !writes.is_empty() {
+        p.insert(at, (writes, 1));
+    }
+    dist
+}
+
+/// Merges `from` into `into` (a write pending on any path is pending, at
+/// its nearest distance). Whether `into` changed.
+fn merge(into: &mut Pending, from: &Pending) -> bool {
+    let mut changed = false;
+    for (k, (w, age)) in from {
+        match into.get_mut(k) {
+            Some((_, a)) if *a <= *age => {}
+            Some((_, a)) => {
+                *a = *age;
+                changed = true;
+            }
+            None => {
+                into.insert(*k, (w.clone(), *age));
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Sets each instruction's in-order distance along fall-through paths.
 pub fn annotate(lines: &mut [Line]) {
-    // Bytes written by the instructions of the current block, newest last.
-    let mut window: Vec<Vec<u32>> = Vec::new();
-    for l in lines.iter_mut() {
-        let i: &mut Inst = match l {
-            Line::Label(_) => {
-                window.clear();
-                continue;
-            }
-            Line::Inst(i) => i,
-        };
-        let mut reads: Vec<u32> = Vec::new();
-        for s in &i.srcs {
-            reads.extend(src_bytes(s, i.exec));
+    // Blocks: [start, end) line ranges, split at labels and after jumps.
+    let mut starts = vec![0usize];
+    for (k, l) in lines.iter().enumerate() {
+        match l {
+            Line::Label(_) if k > 0 => starts.push(k),
+            Line::Inst(i) if i.label.is_some() => starts.push(k + 1),
+            _ => {}
         }
-        let writes = i
-            .dst
-            .as_ref()
-            .map(|d| dst_bytes(d, i.exec))
-            .unwrap_or_default();
-        // Writers already waited for (by an earlier annotation) have
-        // retired: their bytes are cleared.
-        let n = window.len();
-        i.swsb.dist = window
-            .iter()
-            .rev()
-            .take(IN_FLIGHT)
-            .position(|w| overlaps(w, &reads))
-            .map(|p| (p + 1).min(MAX_DIST) as u8);
-        if i.swsb.dist.is_some() {
-            for w in window.iter_mut().skip(n.saturating_sub(IN_FLIGHT)) {
-                if overlaps(w, &reads) {
-                    w.clear();
+    }
+    starts.dedup();
+    starts.retain(|&s| s < lines.len());
+    let n = starts.len();
+    let end = |b: usize| starts.get(b + 1).copied().unwrap_or(lines.len());
+    // Successors of each block.
+    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, out) in succs.iter_mut().enumerate() {
+        let mut falls = true;
+        if let Some(Line::Inst(i)) = lines.get(end(b).wrapping_sub(1)) {
+            if i.label.is_some() {
+                // A taken jump waits for the writes in flight (IGA's
+                // model): only the fall-through carries them.
+                falls = i.pred.is_some();
+            }
+        }
+        if falls && b + 1 < n {
+            out.push(b + 1);
+        }
+    }
+    let mut ins: Vec<Option<Pending>> = vec![None; n];
+    ins[0] = Some(Pending::new());
+    let mut work = vec![0usize];
+    let mut dists: Vec<Option<u8>> = vec![None; lines.len()];
+    while let Some(b) = work.pop() {
+        let mut p = ins[b].clone().unwrap_or_default();
+        for (k, l) in lines.iter().enumerate().take(end(b)).skip(starts[b]) {
+            if let Line::Inst(i) = l {
+                dists[k] = step(&mut p, k, i);
+            }
+        }
+        for &s in &succs[b] {
+            let changed = match &mut ins[s] {
+                Some(into) => merge(into, &p),
+                slot @ None => {
+                    *slot = Some(p.clone());
+                    true
                 }
+            };
+            if changed && !work.contains(&s) {
+                work.push(s);
             }
         }
-        window.push(writes);
-        if i.label.is_some() {
-            window.clear();
+    }
+    for (l, d) in lines.iter_mut().zip(dists) {
+        if let Line::Inst(i) = l {
+            i.swsb.dist = d;
         }
     }
 }

@@ -154,8 +154,9 @@ impl Target for Gen {
     }
 
     fn exec_model(&self) -> ExecModel {
-        // Selected code branches only on uniform conditions (`jmpi`), so
-        // each lane may run alone in the machine interpreter.
+        // Selected code keeps the generic control flow (a branch per
+        // lane); the lowering to masks happens at emission. Each lane may
+        // run alone in the machine interpreter.
         ExecModel::Threads
     }
 
@@ -172,7 +173,7 @@ impl Target for Gen {
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
-        crate::select::select(f, &self.instrs)
+        crate::select::select(f, &self.instrs, self.lane_class())
     }
 
     fn spill_hook(&self) -> &dyn SpillHook {

@@ -161,10 +161,25 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
     if i.op == Op::Jmpi {
         // jmpi (PRM Vol 2a "jmpi"): a jump of the whole thread; with a
         // predicate, taken when channel 0's flag bit (for NoMask exec size
-        // 1) says so.
+        // 1) says so, or with predicate control (PRM "Predication",
+        // `.allNh`/`.anyNh`) when all or any of the first N bits are set.
         let taken = match i.pred {
             None => true,
-            Some(p) => (t.flag(p.flag) & 1 != 0) != p.invert,
+            Some(p) => match p.ctrl {
+                None => (t.flag(p.flag) & 1 != 0) != p.invert,
+                Some(_) if p.invert => {
+                    return Err(bad("an inverted all/any predicate is not simulated"))
+                }
+                Some((all, n)) => {
+                    let mask = if n >= 16 { 0xffff } else { (1u16 << n) - 1 };
+                    let bits = t.flag(p.flag) & mask;
+                    if all {
+                        bits == mask
+                    } else {
+                        bits != 0
+                    }
+                }
+            },
         };
         let l = i.label.clone().ok_or_else(|| bad("jmpi without a label"))?;
         return Ok(if taken { Next::Jump(l) } else { Next::Fall });

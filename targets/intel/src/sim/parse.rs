@@ -130,9 +130,22 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
                     Some(f) => (true, f),
                     None => (false, p.strip_prefix('+').unwrap_or(p)),
                 };
-                let flag =
-                    flag(f).ok_or_else(|| err(n, text, format!("bad predicate `{inner}`")))?;
-                pred = Some(Pred { flag, invert });
+                let bad = || err(n, text, format!("bad predicate `{inner}`"));
+                let (f, ctrl) = match f.match_indices('.').nth(1) {
+                    Some((k, _)) => {
+                        let ctrl = match &f[k + 1..] {
+                            "all8h" => (true, 8),
+                            "all16h" => (true, 16),
+                            "any8h" => (false, 8),
+                            "any16h" => (false, 16),
+                            _ => return Err(bad()),
+                        };
+                        (&f[..k], Some(ctrl))
+                    }
+                    None => (f, None),
+                };
+                let flag = flag(f).ok_or_else(bad)?;
+                pred = Some(Pred { flag, invert, ctrl });
             }
         }
     }
