@@ -16,7 +16,10 @@
 //!
 //! Targets: `ref32` (the reference back end, `targets/ref32`); `gen9`,
 //! `gen11`, `gen12lp` (the Intel Gen back end, `targets/intel`, with
-//! `--simd 8|16`).
+//! `--simd 8|16`; by default SIMD16 unless register pressure asks for
+//! SIMD8). `regdesc-cc sim --target gen11 OUT.asm --ir FILE.ll --fn F
+//! --arg ...` runs Intel assembly on the Gen simulator and prints what
+//! `run` prints.
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -38,10 +41,19 @@ use regdesc_ref32::Ref32;
 /// The `--target` names.
 const TARGETS: [&str; 4] = ["ref32", "gen9", "gen11", "gen12lp"];
 
-/// `--simd 8|16` (Intel targets; default SIMD8).
+/// `--simd 8|16` for Intel targets; without it, the width register
+/// pressure chooses (`regdesc_intel::default_simd`).
+fn intel_simd(target: &str, simd: Option<u32>, funcs: &[&Function]) -> Option<u32> {
+    match (regdesc_intel::Platform::from_name(target), simd) {
+        (Some(p), None) => Some(u32::from(regdesc_intel::default_simd(p, funcs).lanes())),
+        _ => simd,
+    }
+}
+
+/// `--simd 8|16` (Intel targets).
 fn simd_option(simd: Option<u32>) -> Result<regdesc_intel::Simd, Failure> {
     match simd {
-        None => Ok(regdesc_intel::Simd::Simd8),
+        None => Ok(regdesc_intel::Simd::Simd16),
         Some(n) => regdesc_intel::Simd::from_lanes(n).ok_or_else(|| Failure {
             status: 2,
             text: format!("error: --simd {n}: the SIMD width is 8 or 16\n"),
@@ -190,7 +202,8 @@ struct CompileArgs {
     /// Print each stage's time on stderr.
     #[arg(long)]
     time_passes: bool,
-    /// SIMD width for Intel targets (8 or 16).
+    /// SIMD width for Intel targets (8 or 16; default: by register
+    /// pressure).
     #[arg(long)]
     simd: Option<u32>,
 }
@@ -440,7 +453,7 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
             let stage = stage_named(&a.after)?;
             with_target(
                 t,
-                a.simd,
+                intel_simd(t, a.simd, &[f]),
                 RunOnTarget {
                     m: &m,
                     f,
@@ -602,9 +615,10 @@ fn compile(a: &CompileArgs, color: bool) -> Result<String, Failure> {
         verify_each: a.verify_each,
         ..Options::default()
     };
+    let simd = intel_simd(&a.target, a.simd, &funcs);
     let (asm, info) = with_target(
         &a.target,
-        a.simd,
+        simd,
         CompileOnTarget {
             m: &m,
             funcs,

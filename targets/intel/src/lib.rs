@@ -121,4 +121,4 @@ pub mod sim;
 pub mod swsb;
 pub mod target;
 
-pub use target::{Gen, Platform, Simd};
+pub use target::{default_simd, Gen, Platform, Simd};

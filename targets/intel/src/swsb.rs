@@ -27,7 +27,7 @@ const MAX_DIST: usize = 7;
 const IN_FLIGHT: usize = 10;
 
 /// The GRF bytes a destination writes.
-fn dst_bytes(d: &Dst, exec: u8) -> Vec<u32> {
+pub fn dst_bytes(d: &Dst, exec: u8) -> Vec<u32> {
     let RegName::Grf { nr, sub } = d.reg else {
         return Vec::new();
     };

@@ -216,3 +216,20 @@ impl SpillHook for Gen {
         .load(f, v, rc, slot)
     }
 }
+
+/// The SIMD width used when none is asked for, chosen by register
+/// pressure: SIMD16 (twice the lanes per thread) when every function of
+/// `funcs` compiles at SIMD16 within the GRFs, otherwise SIMD8, whose
+/// per-lane values take half the registers.
+pub fn default_simd(platform: Platform, funcs: &[&Function]) -> Simd {
+    let g = Gen::new(platform, Simd::Simd16);
+    let opts = regdesc_codegen::pipeline::Options::default();
+    let fits = funcs
+        .iter()
+        .all(|f| regdesc_codegen::pipeline::compile_function(f, &g, &opts).is_ok());
+    if fits {
+        Simd::Simd16
+    } else {
+        Simd::Simd8
+    }
+}
