@@ -29,7 +29,7 @@
 use std::collections::HashSet;
 
 use regdesc_codegen::ir::Function;
-use regdesc_codegen::mir::instr::IntPredicate;
+use regdesc_codegen::mir::instr::{FBinOp, FloatFmt, IntPredicate};
 use regdesc_codegen::mir::{LimbOp, MBlockId, MFunction, MInst, Operand, Sem};
 use regdesc_codegen::target::TargetError;
 use regdesc_runtime::{Reg, RegisterInfo};
@@ -259,6 +259,21 @@ impl Em<'_> {
         }
     }
 
+    /// The low 16 bits of each dword, as `:hf`.
+    fn src_half(c: Chunk, l: Loc) -> Src {
+        match Self::src_word(c, l, false) {
+            Src::Reg {
+                reg, region, neg, ..
+            } => Src::Reg {
+                reg,
+                region,
+                ty: Ty::Hf,
+                neg,
+            },
+            imm => imm,
+        }
+    }
+
     fn acc_dst(ty: Ty) -> Dst {
         Dst {
             reg: RegName::Acc { nr: 0, sub: 0 },
@@ -339,17 +354,7 @@ impl Em<'_> {
                             self.alu(c, Op::Add, dl, a, Some(b));
                         }
                         B::Sub => {
-                            let nb = match b {
-                                Src::Reg {
-                                    reg, region, ty, ..
-                                } => Src::Reg {
-                                    reg,
-                                    region,
-                                    ty,
-                                    neg: true,
-                                },
-                                imm => imm,
-                            };
+                            let nb = b.negated(true);
                             self.alu(c, Op::Add, dl, a, Some(nb));
                         }
                         B::Mul => {
@@ -741,6 +746,37 @@ impl Em<'_> {
                 }
                 Ok(())
             }
+            LimbOp::Float(op, fmt) => {
+                let (dl, al, bl) = (self.loc(i, 0)?, self.loc(i, 1)?, self.loc(i, 2)?);
+                let gop = if op == FBinOp::FMul { Op::Mul } else { Op::Add };
+                let neg = op == FBinOp::FSub;
+                let lane = matches!(dl, Loc::Lane(_));
+                for c in self.full(dl) {
+                    let negate = |s: Src| s.negated(neg);
+                    if fmt == FloatFmt::F32 {
+                        let (a, b) = (Self::src(c, al, Ty::F), Self::src(c, bl, Ty::F));
+                        self.push(c, gop, Self::dst(c, dl, Ty::F), vec![a, negate(b)]);
+                        continue;
+                    }
+                    let (t0, t1, t2) = (self.tmp(0, lane), self.tmp(1, lane), self.tmp(2, lane));
+                    let f = Ty::F;
+                    self.push(c, Op::Mov, Self::dst(c, t0, f), vec![Self::src_half(c, al)]);
+                    self.push(c, Op::Mov, Self::dst(c, t1, f), vec![Self::src_half(c, bl)]);
+                    let (a, b) = (Self::src(c, t0, f), Self::src(c, t1, f));
+                    self.push(c, gop, Self::dst(c, t0, f), vec![a, negate(b)]);
+                    let mut h = Self::dst(c, t2, Ty::Hf);
+                    h.h = 2;
+                    self.push(c, Op::Mov, h, vec![Self::src(c, t0, f)]);
+                    self.alu(
+                        c,
+                        Op::And,
+                        dl,
+                        Self::src(c, t2, ud),
+                        Some(Self::imm_src(0xFFFF)),
+                    );
+                }
+                Ok(())
+            }
             LimbOp::ZextInReg | LimbOp::SextInReg => {
                 let (dl, al) = (self.loc(i, 0)?, self.loc(i, 1)?);
                 let w = self.imm(i, 2)?.min(32);
@@ -802,6 +838,36 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
         divergent,
     };
     let n = f.blocks.len();
+    let floats = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| matches!(gen.instrs.desc(i.opcode).sem, Sem::Limb(LimbOp::Float(..))));
+    if floats {
+        // IEEE denormals for :f and :hf (cr0.0 bits 7 and 10; a thread
+        // starts flushing them). Gen9/Gen11 need {Switch} on a cr0 write.
+        let mut i = Inst::new(
+            Op::Or,
+            1,
+            Dst {
+                reg: RegName::Cr { sub: 0 },
+                h: 1,
+                ty: Ty::Ud,
+            },
+            vec![
+                Src::Reg {
+                    reg: RegName::Cr { sub: 0 },
+                    region: Region::SCALAR,
+                    ty: Ty::Ud,
+                    neg: false,
+                },
+                Em::imm_src(crate::sim::exec::CR0_SP_DENORM | crate::sim::exec::CR0_HF_DENORM),
+            ],
+        );
+        i.nomask = true;
+        i.switch = gen.platform != Platform::Gen12lp;
+        em.out.push(Line::Inst(i));
+    }
     if divergent {
         // Every dispatched lane starts in block 0; the others are done.
         let all = Chunk {

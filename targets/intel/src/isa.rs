@@ -73,6 +73,11 @@ pub enum RegName {
         nr: u8,
         sub: u8,
     },
+    /// The control register `cr0.sub` (PRM Vol 7 "Control Register":
+    /// `cr0.0` holds the floating-point modes).
+    Cr {
+        sub: u8,
+    },
     Null,
 }
 
@@ -81,6 +86,7 @@ impl fmt::Display for RegName {
         match self {
             RegName::Grf { nr, sub } => write!(f, "r{nr}.{sub}"),
             RegName::Acc { nr, sub } => write!(f, "acc{nr}.{sub}"),
+            RegName::Cr { sub } => write!(f, "cr0.{sub}"),
             RegName::Null => f.write_str("null"),
         }
     }
@@ -117,6 +123,22 @@ pub enum Src {
 }
 
 impl Src {
+    /// The source with its negate modifier set to `neg` (an immediate
+    /// is returned as it is).
+    pub fn negated(self, neg: bool) -> Src {
+        match self {
+            Src::Reg {
+                reg, region, ty, ..
+            } => Src::Reg {
+                reg,
+                region,
+                ty,
+                neg,
+            },
+            imm => imm,
+        }
+    }
+
     pub fn ty(&self) -> Ty {
         match self {
             Src::Reg { ty, .. } | Src::Imm { ty, .. } => *ty,
@@ -353,6 +375,8 @@ pub struct Inst {
     pub acc_wr: bool,
     /// `jmpi`'s label.
     pub label: Option<String>,
+    /// `{Switch}` thread control (Gen9/Gen11 writes to `cr0`).
+    pub switch: bool,
     pub swsb: Swsb,
 }
 
@@ -369,6 +393,7 @@ impl Inst {
             srcs,
             acc_wr: false,
             label: None,
+            switch: false,
             swsb: Swsb::default(),
         }
     }
@@ -398,6 +423,9 @@ impl fmt::Display for Inst {
         let mut opts = Vec::new();
         if self.acc_wr {
             opts.push("AccWrEn".to_string());
+        }
+        if self.switch {
+            opts.push("Switch".to_string());
         }
         if let Some(d) = self.swsb.dist {
             opts.push(format!("@{d}"));

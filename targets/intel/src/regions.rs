@@ -139,7 +139,7 @@ pub fn check(i: &Inst, platform: Platform) -> Result<(), RegionError> {
                     return Err(fail(format!("src{k} is the accumulator: {why}")));
                 }
             }
-            RegName::Null => {}
+            RegName::Null | RegName::Cr { .. } => {}
         }
     }
     if i.srcs.len() != i.op.num_srcs() {

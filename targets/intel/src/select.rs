@@ -28,13 +28,15 @@
 //! | `mach.u` `mach.s` | `mul acc0`, `mach` |
 //! | `mad64` | `mul acc0`, `mach`, `mov acc0`, `addc`, `mov acc0`, 2 `add` |
 //! | `zext` `sext` | `and`; `shl` + `asr` |
+//! | `fadd.f` `fsub.f` `fmul.f` | `add`/`mul` on `:f` (`fsub`: negated src1) |
+//! | `fadd.hf` ... | `mov :f` from each `:hf`, the `:f` operation, `mov <2>:hf`, `and 0xFFFF` (exact: f32 holds every f16 result before its one rounding) |
 //! | `jmpi` `jmpi.cond` | uniform: `jmpi`, `(W) cmp` + `(W&f0.0) jmpi`; divergent: the per-lane block number (see [`crate::emit`]) |
 //!
 //! Defs of multi-instruction sequences are early-clobber: the emitter
 //! writes them before the last source is read.
 
-use regdesc_codegen::mir::instr::BinOp;
 use regdesc_codegen::mir::instr::InstrDesc;
+use regdesc_codegen::mir::instr::{BinOp, FloatFmt};
 use regdesc_codegen::mir::{InstrSet, LimbOp, MFunction, Sem};
 use regdesc_codegen::target::TargetError;
 
@@ -72,6 +74,14 @@ fn gen_name(sem: Sem) -> Option<(String, bool)> {
             LimbOp::Mad64 => s("mad64", true),
             LimbOp::ZextInReg => s("zext", false),
             LimbOp::SextInReg => s("sext", true),
+            LimbOp::Float(op, fmt) => s(
+                &format!(
+                    "{}.{}",
+                    op.name(),
+                    if fmt == FloatFmt::F16 { "hf" } else { "f" }
+                ),
+                true,
+            ),
             _ => None,
         },
         _ => None,
@@ -110,7 +120,6 @@ fn unsupported(sem: Sem) -> &'static str {
         Sem::Limb(LimbOp::WorkitemId | LimbOp::WorkgroupId | LimbOp::WorkgroupSize) => {
             "work-item and work-group ids (the kernel payload ABI is the next Intel issue)"
         }
-        Sem::Limb(LimbOp::Float(..)) => "floating-point arithmetic",
         _ => "this generic instruction",
     }
 }

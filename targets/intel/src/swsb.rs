@@ -177,9 +177,14 @@ pub fn annotate(lines: &mut [Line]) {
             }
         }
     }
+    // A control register write waits for every instruction before it,
+    // and the next instruction waits for it.
+    let mut after_cr = false;
     for (l, d) in lines.iter_mut().zip(dists) {
         if let Line::Inst(i) = l {
-            i.swsb.dist = d;
+            let writes_cr = matches!(i.dst.map(|d| d.reg), Some(RegName::Cr { .. }));
+            i.swsb.dist = if writes_cr || after_cr { Some(1) } else { d };
+            after_cr = writes_cr;
         }
     }
 }

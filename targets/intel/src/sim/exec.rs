@@ -24,7 +24,15 @@ pub struct Thread {
     pub flags: [u16; 4],
     /// Channels dispatched (the execution mask at thread start).
     pub dmask: u32,
+    /// `cr0.0`: the floating-point modes (PRM Vol 7 "Control Register";
+    /// zero at thread start: denormals flushed).
+    pub cr0: u32,
 }
+
+/// `cr0.0` bit: single-precision denormals kept (not flushed to zero).
+pub const CR0_SP_DENORM: u32 = 1 << 7;
+/// `cr0.0` bit: half-precision denormals kept.
+pub const CR0_HF_DENORM: u32 = 1 << 10;
 
 impl Thread {
     pub fn new(dmask: u32) -> Thread {
@@ -33,6 +41,7 @@ impl Thread {
             acc: [0; 16],
             flags: [0; 4],
             dmask,
+            cr0: 0,
         }
     }
 
@@ -50,7 +59,7 @@ impl Thread {
         }
     }
 
-    fn read_elem(&self, byte: usize, ty: Ty) -> i128 {
+    pub(crate) fn read_elem(&self, byte: usize, ty: Ty) -> i128 {
         let bits: u64 = match ty.size() {
             2 => {
                 let mut b = [0u8; 2];
@@ -64,7 +73,7 @@ impl Thread {
         extend(bits, ty)
     }
 
-    fn write_elem(&mut self, byte: usize, ty: Ty, v: i128) {
+    pub(crate) fn write_elem(&mut self, byte: usize, ty: Ty, v: i128) {
         match ty.size() {
             2 => {
                 if let Some(s) = self.grf.get_mut(byte..byte + 2) {
@@ -75,7 +84,7 @@ impl Thread {
         }
     }
 
-    fn flag(&self, f: crate::isa::Flag) -> u16 {
+    pub(crate) fn flag(&self, f: crate::isa::Flag) -> u16 {
         self.flags[usize::from(f.nr * 2 + f.sub) & 3]
     }
 
@@ -99,6 +108,17 @@ fn extend(bits: u64, ty: Ty) -> i128 {
     }
 }
 
+/// The region element channel `ch` reads (PRM Vol 7 "Register Region").
+pub fn element(region: &crate::isa::Region, ch: u32) -> u32 {
+    let w = u32::from(region.w.max(1));
+    (ch / w) * u32::from(region.v) + (ch % w) * u32::from(region.h)
+}
+
+/// The byte of element `el` from `rNR.SUB` in elements of `ty`.
+pub fn grf_byte(nr: u8, sub: u8, el: u32, ty: Ty) -> usize {
+    (u32::from(nr) * GRF_BYTES + (u32::from(sub) + el) * ty.size()) as usize
+}
+
 /// Source `s` at channel `ch` (PRM Vol 7 "Register Region": element
 /// `(ch / width) * vstride + (ch % width) * hstride` from the
 /// sub-register; a negated source modifier negates the value).
@@ -111,19 +131,16 @@ fn read_src(t: &Thread, s: &Src, ch: u32) -> i128 {
             ty,
             neg,
         } => {
-            let w = u32::from(region.w.max(1));
-            let el = (ch / w) * u32::from(region.v) + (ch % w) * u32::from(region.h);
+            let el = element(region, ch);
             let v = match reg {
-                RegName::Grf { nr, sub } => {
-                    let byte = u32::from(*nr) * GRF_BYTES + (u32::from(*sub) + el) * ty.size();
-                    t.read_elem(byte as usize, *ty)
-                }
+                RegName::Grf { nr, sub } => t.read_elem(grf_byte(*nr, *sub, el, *ty), *ty),
                 RegName::Acc { nr, sub } => {
                     let k = (usize::from(*nr) * 8 + usize::from(*sub) + el as usize) & 15;
                     let raw = t.acc[k];
                     // Read through the type: a dword view of the accumulator.
                     extend(raw as u64 & 0xffff_ffff, *ty)
                 }
+                RegName::Cr { .. } => i128::from(t.cr0),
                 RegName::Null => 0,
             };
             if *neg {
@@ -188,6 +205,10 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
         return Ok(Next::Fall);
     }
     let d = i.dst.ok_or_else(|| bad("no destination"))?;
+    let is_float = |t: Ty| matches!(t, Ty::F | Ty::Hf);
+    if is_float(d.ty) || i.srcs.iter().any(|s| is_float(s.ty())) {
+        return crate::sim::float::execute(t, i, d).map(|()| Next::Fall);
+    }
     let exec = u32::from(i.exec);
     let mut results = Vec::with_capacity(exec as usize);
     for ch in 0..exec {
@@ -271,6 +292,7 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
                 let k = (usize::from(nr) * 8 + usize::from(sub) + ch as usize) & 15;
                 t.acc[k] = acc_out.unwrap_or(val);
             }
+            RegName::Cr { .. } => t.cr0 = val as u32,
             RegName::Null => {}
         }
         if i.acc_wr {

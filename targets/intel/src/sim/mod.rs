@@ -25,6 +25,7 @@ use crate::regions::GRF_BYTES;
 use crate::target::Simd;
 
 pub mod exec;
+pub mod float;
 pub mod parse;
 
 pub use exec::Thread;

@@ -35,6 +35,9 @@ fn reg_name(s: &str) -> Option<RegName> {
         Some((b, k)) => (b, k.parse().ok()?),
         None => (s, 0),
     };
+    if base == "cr0" {
+        return Some(RegName::Cr { sub });
+    }
     if let Some(n) = base.strip_prefix("acc") {
         return Some(RegName::Acc {
             nr: n.parse().ok()?,
@@ -194,6 +197,7 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
         srcs: Vec::new(),
         acc_wr: false,
         label: None,
+        switch: false,
         swsb: Swsb::default(),
     };
     if op == Op::Jmpi {
@@ -219,6 +223,8 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
     for o in opts.split(',').map(str::trim).filter(|o| !o.is_empty()) {
         if o == "AccWrEn" {
             i.acc_wr = true;
+        } else if o == "Switch" {
+            i.switch = true;
         } else if let Some(d) = o.strip_prefix('@') {
             i.swsb.dist = d.parse().ok();
         } else {
