@@ -176,6 +176,13 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
             }
         }
     }
+    if !matches!(exec, 1 | 2 | 4 | 8 | 16) || u32::from(offset) + u32::from(exec) > 16 {
+        return Err(err(
+            n,
+            text,
+            format!("execution size {exec} at channel offset {offset}: the simulator runs up to 16 channels"),
+        ));
+    }
     let mut cond = None;
     if let Some(t) = toks.first().copied() {
         if let Some((c, f)) = t.strip_prefix('(').and_then(|t| t.split_once(')')) {
