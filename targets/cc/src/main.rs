@@ -175,7 +175,8 @@ struct SimArgs {
     /// Arguments as for `run` (`TYPE VALUE`, or per lane with `|`).
     #[arg(long = "arg", allow_hyphen_values = true)]
     args: Vec<String>,
-    /// Most instructions one thread may execute.
+    /// Most instructions one lane may execute (a thread gets 64 times as
+    /// many).
     #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
     max_steps: u64,
 }

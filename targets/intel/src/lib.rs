@@ -8,7 +8,7 @@
 //! | [`target`] | platforms and SIMD widths; the [`Target`](regdesc_codegen::target::Target) implementation |
 //! | [`abi`] | the thread payload shape: arguments preloaded per channel from `r1` |
 //! | [`select`] | Gen's integer instructions, carries through `acc0`, `mul`/`mach` |
-//! | [`emit`] | execution size, NoMask scalars, SIMD8 chunks for the accumulator |
+//! | [`emit`] | execution size, NoMask scalars, SIMD8 chunks for the accumulator; control flow (`jmpi` for uniform branches, predication over a per-lane block number for divergent ones) |
 //! | [`regions`] | region rules and the two-GRF operand limit |
 //! | [`swsb`] | Gen12LP's software scoreboard |
 //! | [`isa`] | IGA's instruction syntax, shared by emitter and simulator |
@@ -19,8 +19,9 @@
 //! A function is compiled for SIMD8 or SIMD16 ([`target::Simd`]); each
 //! channel (lane) is one invocation.
 //!
-//! - `r0` is the thread header and never allocated; `r120..r127` are the
-//!   emitter's scratch GRFs.
+//! - `r0` is the thread header and never allocated; `r118..r119` hold the
+//!   per-lane block number of functions with divergent branches
+//!   ([`emit`]); `r120..r127` are the emitter's scratch GRFs.
 //! - Arguments are split into 32-bit words, low word first (a 64-bit value
 //!   is two separate halves, its low half first; `i1`/`i8`/`i16`/`half`
 //!   are zero-extended to a dword).
@@ -34,10 +35,23 @@
 //! - **Results** are left the same way, per lane, from `r1` on: word `k`
 //!   of the result in `r(1+k)` at SIMD8, `r(2+2k)`..`r(3+2k)` at SIMD16
 //!   (vectors are even-aligned there, so the first is `r2`).
-//! - Arguments and results use GRFs up to `r119` at most.
+//! - Arguments and results use GRFs up to `r117` at most.
 //!
 //! [`abi::assign`] computes this per function; the simulator uses it to
 //! preload arguments and read results.
+//!
+//! # Using it
+//!
+//! ```text
+//! regdesc-cc compile --target gen11 FILE.ll -o OUT.asm [--simd 8|16]
+//! regdesc-cc run --target gen12lp --after final FILE.ll --fn F --arg "i64 5" --lanes 8
+//! regdesc-cc sim --target gen11 OUT.asm --ir FILE.ll --fn F --arg "i64 5" [--lanes N]
+//! ```
+//!
+//! Without `--simd` the width is chosen by register pressure
+//! ([`default_simd`]). Not supported yet (a located `target::unsupported`
+//! error naming the construct): global memory (A64 stateless sends),
+//! work-item and work-group ids (the kernel payload ABI), spills.
 //!
 //! # The register description
 //!

@@ -7,7 +7,11 @@
 //! offset, NoMask, source regions and destination strides, the `ud`, `d`,
 //! `uw`, `w` types, the accumulator with `addc`/`subb` carries and
 //! `mul`/`mach` products, flags from conditional modifiers, predication,
-//! `sel`, and uniform `jmpi`. The SIMD width is read from the assembly:
+//! `sel`, `jmpi` with `.allNh`/`.anyNh` predicate control, `cr0.0`
+//! floating-point modes and `:f`/`:hf` `mov`/`add`/`mul`
+//! ([`float`]). Send messages are not simulated, so IGC's kernels (which
+//! load their arguments with sends) are out of reach; the parser reads
+//! IGA's disassembly of the integer subset. The SIMD width is read from the assembly:
 //! the largest execution size plus channel offset of the function's
 //! instructions that are not NoMask.
 
@@ -230,7 +234,9 @@ pub fn sim_intel(asm: &str, f: &Function, launch: &Launch) -> Result<Vec<LaneRes
                 }
             }
         }
-        let steps = run(&mut t, &lines, launch.max_steps)?;
+        // A thread runs every lane's path (and, in divergent code, the
+        // block checks of each round): 64 times a lane's budget.
+        let steps = run(&mut t, &lines, launch.max_steps.saturating_mul(64))?;
         for lane in 0..n {
             let words: Vec<u32> = ret.iter().map(|l| t.read_ud(byte_of(*l, lane))).collect();
             let value = match f.ret_ty {

@@ -29,7 +29,7 @@
 use std::collections::HashSet;
 
 use regdesc_codegen::ir::Function;
-use regdesc_codegen::mir::instr::{FBinOp, FloatFmt, IntPredicate};
+use regdesc_codegen::mir::instr::IntPredicate;
 use regdesc_codegen::mir::{LimbOp, MBlockId, MFunction, MInst, Operand, Sem};
 use regdesc_codegen::target::TargetError;
 use regdesc_runtime::{Reg, RegisterInfo};
@@ -38,6 +38,9 @@ use crate::abi::{PC_GRF, SCRATCH_GRF};
 use crate::isa::{Cond, Dst, Flag, Inst, Line, Op, Pred, RegName, Region, Src, Ty};
 use crate::regs::Intel;
 use crate::target::{Gen, Platform};
+
+mod cf;
+mod limb;
 
 /// Where a value lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -525,288 +528,6 @@ impl Em<'_> {
             )),
         }
     }
-
-    /// A divergent function's terminator: the next block number of each
-    /// running lane (the block count when it returns).
-    fn set_pc(&mut self, i: &MInst, sem: Sem) -> Result<(), TargetError> {
-        let pc = Loc::Lane(PC_GRF);
-        let done = self.f.blocks.len() as u32;
-        let mut ts = i.block_targets();
-        let c = self.full(pc)[0];
-        match sem {
-            Sem::CondBranch => {
-                let cl = self.loc(i, 0)?;
-                let (Some(t), Some(e)) = (ts.next(), ts.next()) else {
-                    return Err(unsupported(
-                        self.f,
-                        "a conditional branch with no targets".into(),
-                    ));
-                };
-                let n = Dst {
-                    reg: RegName::Null,
-                    h: 1,
-                    ty: Ty::Ud,
-                };
-                let ci = self.push(
-                    c,
-                    Op::Cmp,
-                    n,
-                    vec![Self::src(c, cl, Ty::Ud), Self::imm_src(0)],
-                );
-                ci.cond = Some((Cond::Ne, F0));
-                let t3 = self.tmp(3, true);
-                self.alu(c, Op::Mov, t3, Self::imm_src(e.0), None);
-                self.alu(c, Op::Mov, t3, Self::imm_src(t.0), None).pred = Some(Pred {
-                    flag: F0,
-                    invert: false,
-                    ctrl: None,
-                });
-                self.alu(c, Op::Mov, pc, Self::src(c, t3, Ty::Ud), None);
-            }
-            Sem::Branch => {
-                let t = ts.next().map_or(done, |b| b.0);
-                self.alu(c, Op::Mov, pc, Self::imm_src(t), None);
-            }
-            _ => {
-                self.alu(c, Op::Mov, pc, Self::imm_src(done), None);
-            }
-        }
-        Ok(())
-    }
-
-    /// `(W) cmp (ne)f1.1 null PC k`: the block mask of block number `k`.
-    fn block_check(&mut self, cond: Cond, k: u32) {
-        let c = Chunk {
-            exec: self.gen.simd.lanes(),
-            offset: 0,
-            shift: 0,
-            nomask: true,
-        };
-        let n = Dst {
-            reg: RegName::Null,
-            h: 1,
-            ty: Ty::Ud,
-        };
-        let pc = Self::src(c, Loc::Lane(PC_GRF), Ty::Ud);
-        self.push(c, Op::Cmp, n, vec![pc, Self::imm_src(k)]).cond = Some((cond, F1_1));
-    }
-
-    /// `(W&f1.1.allNh)` or `.anyNh`.
-    fn all_lanes(&self, all: bool) -> Pred {
-        Pred {
-            flag: F1_1,
-            invert: false,
-            ctrl: Some((all, self.gen.simd.lanes())),
-        }
-    }
-
-    fn jump(&mut self, t: MBlockId, pred: Option<Flag>) {
-        let l = block_label(&self.f.name, t);
-        self.jump_label(l, pred);
-    }
-
-    fn jump_label(&mut self, l: String, pred: Option<Flag>) {
-        let mut j = Inst::new(
-            Op::Jmpi,
-            1,
-            Dst {
-                reg: RegName::Null,
-                h: 1,
-                ty: Ty::Ud,
-            },
-            Vec::new(),
-        );
-        j.dst = None;
-        j.nomask = true;
-        j.pred = pred.map(|flag| Pred {
-            flag,
-            invert: false,
-            ctrl: None,
-        });
-        j.label = Some(l);
-        self.out.push(Line::Inst(j));
-    }
-
-    fn jump_if(&mut self, l: String, p: Pred) {
-        self.jump_label(l, None);
-        if let Some(Line::Inst(j)) = self.out.last_mut() {
-            j.pred = Some(p);
-        }
-    }
-
-    fn limb(&mut self, i: &MInst, l: LimbOp) -> Result<(), TargetError> {
-        let ud = Ty::Ud;
-        match l {
-            LimbOp::UAddO | LimbOp::USubO | LimbOp::UAddE | LimbOp::USubE => {
-                let (dl, cl, al, bl) = (
-                    self.loc(i, 0)?,
-                    self.loc(i, 1)?,
-                    self.loc(i, 2)?,
-                    self.loc(i, 3)?,
-                );
-                let op = if matches!(l, LimbOp::UAddO | LimbOp::UAddE) {
-                    Op::Addc
-                } else {
-                    Op::Subb
-                };
-                let cin = match l {
-                    LimbOp::UAddE | LimbOp::USubE => Some(self.loc(i, 4)?),
-                    _ => None,
-                };
-                let lane = matches!(dl, Loc::Lane(_));
-                for c in self.acc_chunks(dl) {
-                    self.alu(c, op, dl, Self::src(c, al, ud), Some(Self::src(c, bl, ud)))
-                        .acc_wr = true;
-                    self.alu(c, Op::Mov, cl, Self::acc_src(c), None);
-                    if let Some(inl) = cin {
-                        let t = self.tmp(0, lane);
-                        self.alu(c, op, dl, Self::src(c, dl, ud), Some(Self::src(c, inl, ud)))
-                            .acc_wr = true;
-                        self.alu(c, Op::Mov, t, Self::acc_src(c), None);
-                        self.alu(
-                            c,
-                            Op::Or,
-                            cl,
-                            Self::src(c, cl, ud),
-                            Some(Self::src(c, t, ud)),
-                        );
-                    }
-                }
-                Ok(())
-            }
-            LimbOp::UMulH | LimbOp::SMulH => {
-                let (dl, al, bl) = (self.loc(i, 0)?, self.loc(i, 1)?, self.loc(i, 2)?);
-                let ty = if l == LimbOp::SMulH { Ty::D } else { Ty::Ud };
-                for c in self.acc_chunks(dl) {
-                    self.push(
-                        c,
-                        Op::Mul,
-                        Self::acc_dst(ty),
-                        vec![Self::src(c, al, ty), Self::src_word(c, bl, false)],
-                    );
-                    self.push(
-                        c,
-                        Op::Mach,
-                        Self::dst(c, dl, ty),
-                        vec![Self::src(c, al, ty), Self::src(c, bl, ty)],
-                    )
-                    .acc_wr = true;
-                }
-                Ok(())
-            }
-            LimbOp::Mad64 => {
-                let (lo, hi, al, bl, clo, chi) = (
-                    self.loc(i, 0)?,
-                    self.loc(i, 1)?,
-                    self.loc(i, 2)?,
-                    self.loc(i, 3)?,
-                    self.loc(i, 4)?,
-                    self.loc(i, 5)?,
-                );
-                let t = self.tmp(0, matches!(lo, Loc::Lane(_)));
-                for c in self.acc_chunks(lo) {
-                    self.push(
-                        c,
-                        Op::Mul,
-                        Self::acc_dst(ud),
-                        vec![Self::src(c, al, ud), Self::src_word(c, bl, false)],
-                    );
-                    self.alu(
-                        c,
-                        Op::Mach,
-                        hi,
-                        Self::src(c, al, ud),
-                        Some(Self::src(c, bl, ud)),
-                    )
-                    .acc_wr = true;
-                    self.alu(c, Op::Mov, lo, Self::acc_src(c), None);
-                    self.alu(
-                        c,
-                        Op::Addc,
-                        lo,
-                        Self::src(c, lo, ud),
-                        Some(Self::src(c, clo, ud)),
-                    )
-                    .acc_wr = true;
-                    self.alu(c, Op::Mov, t, Self::acc_src(c), None);
-                    self.alu(
-                        c,
-                        Op::Add,
-                        hi,
-                        Self::src(c, hi, ud),
-                        Some(Self::src(c, chi, ud)),
-                    );
-                    self.alu(
-                        c,
-                        Op::Add,
-                        hi,
-                        Self::src(c, hi, ud),
-                        Some(Self::src(c, t, ud)),
-                    );
-                }
-                Ok(())
-            }
-            LimbOp::Float(op, fmt) => {
-                let (dl, al, bl) = (self.loc(i, 0)?, self.loc(i, 1)?, self.loc(i, 2)?);
-                let gop = if op == FBinOp::FMul { Op::Mul } else { Op::Add };
-                let neg = op == FBinOp::FSub;
-                let lane = matches!(dl, Loc::Lane(_));
-                for c in self.full(dl) {
-                    let negate = |s: Src| s.negated(neg);
-                    if fmt == FloatFmt::F32 {
-                        let (a, b) = (Self::src(c, al, Ty::F), Self::src(c, bl, Ty::F));
-                        self.push(c, gop, Self::dst(c, dl, Ty::F), vec![a, negate(b)]);
-                        continue;
-                    }
-                    let (t0, t1, t2) = (self.tmp(0, lane), self.tmp(1, lane), self.tmp(2, lane));
-                    let f = Ty::F;
-                    self.push(c, Op::Mov, Self::dst(c, t0, f), vec![Self::src_half(c, al)]);
-                    self.push(c, Op::Mov, Self::dst(c, t1, f), vec![Self::src_half(c, bl)]);
-                    let (a, b) = (Self::src(c, t0, f), Self::src(c, t1, f));
-                    self.push(c, gop, Self::dst(c, t0, f), vec![a, negate(b)]);
-                    let mut h = Self::dst(c, t2, Ty::Hf);
-                    h.h = 2;
-                    self.push(c, Op::Mov, h, vec![Self::src(c, t0, f)]);
-                    self.alu(
-                        c,
-                        Op::And,
-                        dl,
-                        Self::src(c, t2, ud),
-                        Some(Self::imm_src(0xFFFF)),
-                    );
-                }
-                Ok(())
-            }
-            LimbOp::ZextInReg | LimbOp::SextInReg => {
-                let (dl, al) = (self.loc(i, 0)?, self.loc(i, 1)?);
-                let w = self.imm(i, 2)?.min(32);
-                for c in self.full(dl) {
-                    let a = Self::src(c, al, ud);
-                    if w >= 32 {
-                        self.alu(c, Op::Mov, dl, a, None);
-                    } else if l == LimbOp::ZextInReg {
-                        let mask = if w == 0 { 0 } else { u32::MAX >> (32 - w) };
-                        self.alu(c, Op::And, dl, a, Some(Self::imm_src(mask)));
-                    } else if w == 0 {
-                        self.alu(c, Op::Mov, dl, Self::imm_src(0), None);
-                    } else {
-                        self.alu(c, Op::Shl, dl, a, Some(Self::imm_src(32 - w)));
-                        self.push(
-                            c,
-                            Op::Asr,
-                            Self::dst(c, dl, Ty::D),
-                            vec![Self::src(c, dl, Ty::D), Self::imm_src(32 - w)],
-                        );
-                    }
-                }
-                Ok(())
-            }
-            _ => Err(unsupported(
-                self.f,
-                format!("`{}` has no Gen emission", self.name(i)),
-            )),
-        }
-    }
 }
 
 /// The label of block `b` of function `name`.
@@ -913,7 +634,7 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
             {
                 return Err(unsupported(
                     f,
-                    "a spill (the function needs more GRFs than r1..r119; scratch memory is not supported)"
+                    "a spill (the function needs more GRFs than r1..r117 hold; scratch memory is not supported)"
                         .into(),
                 ));
             }
