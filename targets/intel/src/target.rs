@@ -169,6 +169,9 @@ impl Target for Gen {
     }
 
     fn abi(&self, f: &Function) -> Result<Abi, TargetError> {
+        // The IR is seen here first: constructs the back end cannot
+        // compile are reported at their source location.
+        unsupported_in(f)?;
         crate::abi::assign(f, self.simd)
     }
 
@@ -232,4 +235,25 @@ pub fn default_simd(platform: Platform, funcs: &[&Function]) -> Simd {
     } else {
         Simd::Simd8
     }
+}
+
+/// The first construct of `f` the back end does not compile, located.
+fn unsupported_in(f: &Function) -> Result<(), TargetError> {
+    use regdesc_codegen::ir::Op;
+    for i in &f.insts {
+        let what = match &i.op {
+            Op::Load { .. } | Op::Store { .. } => {
+                "global memory access (A64 stateless send messages are the next Intel issue)"
+            }
+            Op::Call { .. } => {
+                "work-item and work-group ids (the kernel payload ABI is the next Intel issue)"
+            }
+            _ => continue,
+        };
+        return Err(TargetError::Unsupported {
+            what: format!("@{}: {what}", f.name),
+            span: Some(i.span.clone()),
+        });
+    }
+    Ok(())
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use regdesc_codegen::legalize::LegalizeError;
 use regdesc_codegen::pipeline::{compile_function, Options, PipelineError};
 use regdesc_codegen::read_module;
 use regdesc_codegen::target::TargetError;
@@ -121,15 +122,20 @@ fn unsupported_constructs_are_named_errors_not_panics() {
         for s in common::SIMDS {
             let e = compile_function(&m.functions[0], &Gen::new(p, s), &Options::default())
                 .expect_err("global memory is not supported");
-            match &e {
-                PipelineError::Target {
-                    error: TargetError::Unsupported { what, .. },
-                    ..
-                } => {
-                    assert!(what.contains("G_STORE") && what.contains("@k"), "{what}");
-                }
+            let (what, span) = match &e {
+                PipelineError::Legalize(LegalizeError::Target(TargetError::Unsupported {
+                    what,
+                    span,
+                })) => (what.clone(), span.clone()),
                 other => panic!("unexpected error: {other}"),
-            }
+            };
+            assert!(
+                what.contains("global memory") && what.contains("@k"),
+                "{what}"
+            );
+            // Located at the store.
+            let at = span.expect("a location");
+            assert!(text[at].starts_with("store"));
             let d = e.to_diags();
             assert_eq!(d[0].code, "target::unsupported");
         }
