@@ -65,10 +65,14 @@ fn simulation_equals_interpretation() {
     let mut skipped = 0usize;
     for c in &compiled {
         let f = c.f;
-        let lanes = u32::from(c.simd.lanes()) - 1;
-        let mut rng = Rng::new(0x1e7e1 ^ u64::from(lanes));
-        let launches = n.div_ceil(lanes as usize);
-        for _ in 0..launches {
+        let width = u32::from(c.simd.lanes());
+        let mut rng = Rng::new(0x1e7e1 ^ u64::from(width));
+        // A partial thread, a full one, and two threads (the second
+        // partial), in turn.
+        let shapes = [width - 1, width, 2 * width + 3];
+        let launches = n.div_ceil(width as usize);
+        for k in 0..launches {
+            let lanes = shapes[k % shapes.len()];
             let args: Vec<LaneArg> = f
                 .params
                 .iter()
