@@ -10,13 +10,6 @@ use regdesc_codegen::differential::{compare, DiffConfig, DiffError};
 use regdesc_codegen::pipeline::Stage;
 use regdesc_intel::{Gen, Platform};
 
-fn inputs() -> usize {
-    std::env::var("REGDESC_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300)
-}
-
 #[test]
 fn selected_code_matches_the_ir_on_the_machine_interpreter() {
     let mods = common::modules();
@@ -30,7 +23,7 @@ fn selected_code_matches_the_ir_on_the_machine_interpreter() {
                         let cfg = DiffConfig {
                             stage,
                             lanes: u32::from(s.lanes()),
-                            inputs: inputs(),
+                            inputs: common::inputs(),
                             seed: 0x6e11,
                             file: file.clone(),
                         };

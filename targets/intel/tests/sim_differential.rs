@@ -46,13 +46,6 @@ fn same(a: &Option<Value>, b: &Option<Value>) -> bool {
     }
 }
 
-fn inputs() -> usize {
-    std::env::var("REGDESC_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300)
-}
-
 #[test]
 fn simulation_equals_interpretation() {
     let mods = common::modules();
@@ -60,7 +53,7 @@ fn simulation_equals_interpretation() {
     for (name, e) in &rejected {
         println!("unsupported: {name}: {e}");
     }
-    let n = inputs();
+    let n = common::inputs();
     let mut total = 0usize;
     let mut skipped = 0usize;
     for c in &compiled {

@@ -117,3 +117,13 @@ pub fn compile_all(mods: &[(String, Module)]) -> (Vec<Compiled<'_>>, Vec<(String
 pub fn require_oracles() -> bool {
     std::env::var_os("REGDESC_REQUIRE_ORACLES").is_some()
 }
+
+/// Random inputs per function, platform and SIMD width
+/// (`REGDESC_PROPTEST_CASES`; 300 by default, 10,000 for the acceptance
+/// run).
+pub fn inputs() -> usize {
+    std::env::var("REGDESC_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+}
