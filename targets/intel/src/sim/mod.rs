@@ -193,12 +193,6 @@ pub fn sim_intel(asm: &str, f: &Function, launch: &Launch) -> Result<Vec<LaneRes
     let file = parse::parse(asm)?;
     let lines = function_lines(&file, &f.name)?;
     let simd = simd_of(&lines);
-    if f.params.iter().any(|p| f.value(*p).ty == Type::Ptr) {
-        return Err(SimError::Launch(format!(
-            "@{} takes a pointer: the simulator has no memory (send messages) yet",
-            f.name
-        )));
-    }
     if launch.args.len() != f.params.len() {
         return Err(SimError::Launch(format!(
             "@{} takes {} arguments, {} given",
