@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use regdesc_amdgpu::{Amdgpu, Gfx};
 use regdesc_codegen::cli_values::{parse_arg, parse_mem_dump, parse_mem_init};
 use regdesc_codegen::execute::run_compiled;
 use regdesc_codegen::interp::LaneResult;
@@ -31,7 +32,6 @@ use regdesc_codegen::target::Target;
 use regdesc_codegen::uniformity::{report::report, Uniformity};
 use regdesc_codegen::value::Value;
 use regdesc_codegen::{read_module, Diag, Diagnostics};
-use regdesc_amdgpu::{Amdgpu, Gfx};
 use regdesc_ref32::Ref32;
 
 /// The `--target` names.
