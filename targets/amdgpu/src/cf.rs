@@ -60,6 +60,13 @@ fn irreducible(f: &MFunction) -> TargetError {
     }
 }
 
+fn malformed(f: &MFunction) -> TargetError {
+    TargetError::Unsupported {
+        what: format!("@{}: a branch without its condition or targets", f.name),
+        span: None,
+    }
+}
+
 /// Natural loops: header and body (a flag per block).
 struct Loops {
     headers: Vec<MBlockId>,
@@ -519,8 +526,10 @@ pub fn lower_control_flow(f: &mut MFunction, isa: &Isa, cls: Classes) -> Result<
                 }
                 (Sem::Return, _) => {}
                 (_, "SI_BRCOND") => {
-                    let (Some(c), Some(ts), Some(fs)) = (term.ops[0].vreg(), blk(1), blk(2)) else {
-                        return Err(irreducible(f));
+                    let (Some(c), Some(ts), Some(fs)) =
+                        (term.ops.first().and_then(Operand::vreg), blk(1), blk(2))
+                    else {
+                        return Err(malformed(f));
                     };
                     let taken = f.new_vreg(cls.mask);
                     t.push(lw.inst("S_AND_MASK", vec![def(taken), use_(e), use_(c)]));
@@ -528,7 +537,7 @@ pub fn lower_control_flow(f: &mut MFunction, isa: &Isa, cls: Classes) -> Result<
                 }
                 (_, "S_CBRANCH_SCC1") | (_, "S_CBRANCH_SCC0") => {
                     let (Some(x), Some(y)) = (blk(0), blk(1)) else {
-                        return Err(irreducible(f));
+                        return Err(malformed(f));
                     };
                     let (ts, fs) = if name == "S_CBRANCH_SCC1" {
                         (x, y)

@@ -187,6 +187,20 @@ impl Sel<'_> {
         d
     }
 
+    /// `v` as one half of a register pair built by `REG_SEQUENCE`: a
+    /// constant is materialized afresh (`v_mov_b32`), so that it can be
+    /// written straight into the pair's half instead of copied there.
+    fn part_of_pair(&mut self, v: VReg) -> VReg {
+        match self.consts.get(&v) {
+            Some(&c) => {
+                let d = self.vreg(self.cls.vgpr);
+                self.emit(self.op("V_MOV_B32_imm"), vec![def(d), Operand::Imm(c)]);
+                d
+            }
+            None => self.in_vgpr(v),
+        }
+    }
+
     /// A VALU result for def `d`: `d` itself, or a VGPR read back into the
     /// SGPR `d` by [`Sel::finish_valu`].
     fn valu_def(&mut self, d: VReg) -> VReg {
@@ -398,7 +412,7 @@ impl Sel<'_> {
                 vec![def(p), def(m), a, b, Operand::Imm(0)],
             );
         } else {
-            let (vl, vh) = (self.in_vgpr(clo), self.in_vgpr(chi));
+            let (vl, vh) = (self.part_of_pair(clo), self.part_of_pair(chi));
             let acc = self.vreg(self.cls.vreg64);
             self.emit(
                 self.isa.instrs.reg_sequence,

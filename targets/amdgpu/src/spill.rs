@@ -14,6 +14,8 @@ use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
 use crate::semantics::is_vgpr_class;
+use regdesc_codegen::target::Target;
+
 use crate::{Amdgpu, Gfx};
 
 /// The VGPRs whose lanes hold spilled SGPRs.

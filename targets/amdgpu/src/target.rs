@@ -104,15 +104,6 @@ impl Amdgpu {
         }
     }
 
-    /// Lanes in a wave.
-    pub fn wave_size(&self) -> u32 {
-        if self.gfx == Gfx::Gfx1030 {
-            32
-        } else {
-            64
-        }
-    }
-
     pub fn isa(&self) -> &Isa {
         &self.sem.isa
     }
@@ -143,6 +134,15 @@ impl Target for Amdgpu {
 
     fn exec_model(&self) -> ExecModel {
         ExecModel::Wave
+    }
+
+    /// 64 lanes on gfx9, 32 on gfx10 (wave32).
+    fn wave_size(&self) -> u32 {
+        if self.gfx == Gfx::Gfx1030 {
+            32
+        } else {
+            64
+        }
     }
 
     fn value_class(&self, uniform: bool) -> RegClass {

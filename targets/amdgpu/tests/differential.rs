@@ -14,7 +14,7 @@ use std::path::Path;
 
 use regdesc_codegen::differential::{compare, DiffConfig, DiffError};
 use regdesc_codegen::pipeline::{PipelineError, Stage};
-use regdesc_codegen::target::TargetError;
+use regdesc_codegen::target::{Target, TargetError};
 
 fn inputs() -> usize {
     std::env::var("REGDESC_PROPTEST_CASES")

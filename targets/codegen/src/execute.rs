@@ -113,7 +113,7 @@ pub fn run_compiled<T: Target>(
         ExecModel::Threads => (0..launch.lanes).map(|l| vec![l]).collect(),
         ExecModel::Wave => (0..launch.lanes)
             .collect::<Vec<u32>>()
-            .chunks(64)
+            .chunks(target.wave_size().clamp(1, 64) as usize)
             .map(<[u32]>::to_vec)
             .collect(),
     };

@@ -117,6 +117,12 @@ pub trait Target {
     /// runs as [`ExecModel::Threads`]).
     fn exec_model(&self) -> ExecModel;
 
+    /// Lanes one [`ExecModel::Wave`] machine runs together (at most 64); a
+    /// launch with more lanes runs as several waves.
+    fn wave_size(&self) -> u32 {
+        64
+    }
+
     /// The class of a generic 32-bit value (also `i1`, `i8`, `i16`,
     /// `half`: zero-extended), uniform or per lane.
     fn value_class(&self, uniform: bool) -> RegClass;

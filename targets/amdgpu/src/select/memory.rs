@@ -25,7 +25,7 @@ impl Sel<'_> {
             return (*a, off);
         }
         let key = (lo, hi);
-        let (lo, hi) = (self.in_vgpr(lo), self.in_vgpr(hi));
+        let (lo, hi) = (self.part_of_pair(lo), self.part_of_pair(hi));
         let a = self.vreg(self.cls.vreg64);
         self.addresses.insert(key, a);
         self.emit(
