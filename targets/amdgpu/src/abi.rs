@@ -30,7 +30,7 @@
 
 use regdesc_codegen::ir::{Function, Span, Type};
 use regdesc_codegen::legalize::words_of;
-use regdesc_codegen::target::{Abi, TargetError, WordLoc};
+use regdesc_codegen::target::{Abi, NarrowArgs, TargetError, WordLoc};
 use regdesc_runtime::{Reg, RegisterInfo};
 
 use crate::Gfx;
@@ -73,6 +73,7 @@ pub fn abi(f: &Function) -> Result<Abi, TargetError> {
         return Ok(Abi {
             args,
             ret: Vec::new(),
+            narrow_args: NarrowArgs::Undefined,
         });
     }
     let mut args = Vec::new();
@@ -94,7 +95,11 @@ pub fn abi(f: &Function) -> Result<Abi, TargetError> {
         0,
         &f.span,
     )?;
-    Ok(Abi { args, ret })
+    Ok(Abi {
+        args,
+        ret,
+        narrow_args: NarrowArgs::Undefined,
+    })
 }
 
 /// Registers a plain function must not allocate: the scratch descriptor,

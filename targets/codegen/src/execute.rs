@@ -17,7 +17,7 @@ use crate::ir::{Function, Type};
 use crate::legalize::words_of;
 use crate::mir::interp::{run_machine, Bits, Env, ExecModel, InterpError};
 use crate::pipeline::Compiled;
-use crate::target::{Target, TargetError, WordLoc};
+use crate::target::{NarrowArgs, Target, TargetError, WordLoc};
 use crate::value::Value;
 
 /// Why machine code could not be run.
@@ -125,10 +125,23 @@ pub fn run_compiled<T: Target>(
             .map(|&l| lane_words(l))
             .collect::<Result<_, _>>()?;
         for (n, locs) in abi.args.iter().enumerate() {
+            // Bits the convention leaves undefined above a narrow argument
+            // get a pattern (a different one per lane), so that code
+            // reading them disagrees with the IR.
+            let width = f.params.get(n).map_or(32, |p| f.value(*p).ty.bits());
+            let junk = match abi.narrow_args {
+                NarrowArgs::Undefined if width < 32 => !0u32 << width,
+                _ => 0,
+            };
             for (k, WordLoc::Reg(r)) in locs.iter().enumerate() {
                 let vals = words
                     .iter()
-                    .map(|w| Bits::from_u128(32, u128::from(w[n].get(k).copied().unwrap_or(0))))
+                    .zip(&lanes)
+                    .map(|(w, &l)| {
+                        let word = w[n].get(k).copied().unwrap_or(0);
+                        let pattern = 0xA5C3_5A3Cu32.rotate_left(l.wrapping_mul(7) % 32);
+                        Bits::from_u128(32, u128::from(word | (pattern & junk)))
+                    })
                     .collect();
                 init.push((*r, vals));
             }

@@ -43,6 +43,22 @@ pub enum WordLoc {
 pub struct Abi {
     pub args: Vec<Vec<WordLoc>>,
     pub ret: Vec<WordLoc>,
+    /// What a register holds above the bits of an argument narrower than
+    /// 32 bits (`i1`, `i8`, `i16`, `half`).
+    pub narrow_args: NarrowArgs,
+}
+
+/// The bits above a narrow argument in its 32-bit register on entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowArgs {
+    /// Zero: the caller extended the value (the target's own convention
+    /// says so).
+    ZeroExtended,
+    /// Anything: LLVM's callable convention on AMDGPU, for an argument
+    /// without `zeroext`/`signext`. Legalization clears them on entry; the
+    /// machine interpreter fills them with a pattern so that code reading
+    /// them shows up in the differential tests.
+    Undefined,
 }
 
 /// Why a target cannot compile a function.

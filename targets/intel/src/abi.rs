@@ -8,7 +8,7 @@
 
 use regdesc_codegen::ir::Function;
 use regdesc_codegen::legalize::words_of;
-use regdesc_codegen::target::{Abi, TargetError, WordLoc};
+use regdesc_codegen::target::{Abi, NarrowArgs, TargetError, WordLoc};
 use regdesc_codegen::uniformity::Uniformity;
 use regdesc_runtime::{Reg, RegisterInfo};
 
@@ -140,5 +140,9 @@ pub fn assign(f: &Function, simd: Simd) -> Result<Abi, TargetError> {
             .ok_or_else(|| overflow(format!("the result (`{}`)", f.ret_ty), words, &f.span))?;
         ret.push(WordLoc::Reg(reg));
     }
-    Ok(Abi { args, ret })
+    Ok(Abi {
+        args,
+        ret,
+        narrow_args: NarrowArgs::ZeroExtended,
+    })
 }

@@ -29,7 +29,7 @@ use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::print::print_function;
 use regdesc_codegen::mir::{FrameIdx, InstrSet, MFunction, MInst, VReg};
 use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
-use regdesc_codegen::target::{Abi, Target, TargetError, WordLoc};
+use regdesc_codegen::target::{Abi, NarrowArgs, Target, TargetError, WordLoc};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
 pub mod select;
@@ -141,7 +141,11 @@ impl Target for Ref32 {
             0,
             &f.span,
         )?;
-        Ok(Abi { args, ret })
+        Ok(Abi {
+            args,
+            ret,
+            narrow_args: NarrowArgs::ZeroExtended,
+        })
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {

@@ -12,7 +12,7 @@ use crate::legalize::wide::{self, limbs_of};
 use crate::legalize::{words_of, LegalizeError, Limb, MirBuilder};
 use crate::mir::instr::FloatFmt;
 use crate::mir::{MBlockId, MFunction, MInst, Operand as MOperand, RegOperand, RegRef};
-use crate::target::{Target, WordLoc};
+use crate::target::{NarrowArgs, Target, WordLoc};
 use crate::uniformity::Uniformity;
 use crate::value::Value;
 
@@ -44,10 +44,18 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
     // Arguments: copies out of the registers the calling convention names.
     for (p, locs) in f.params.iter().zip(&abi.args) {
         cx.b.uniform = uni.is_uniform(*p);
-        let limbs = locs
+        let mut limbs: Vec<Limb> = locs
             .iter()
             .map(|WordLoc::Reg(r)| cx.b.copy_from_phys(*r))
             .collect();
+        // A narrow value lives zero-extended in its register; where the
+        // convention leaves the bits above it undefined, clear them.
+        let bits = f.value(*p).ty.bits();
+        if abi.narrow_args == NarrowArgs::Undefined && bits < 32 {
+            if let [one] = limbs.as_mut_slice() {
+                *one = cx.b.zext_inreg(*one, bits);
+            }
+        }
         cx.vals[p.index()] = Some(limbs);
     }
     // Unreachable blocks after the reachable ones (a flag per block: a
