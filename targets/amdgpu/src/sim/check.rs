@@ -113,7 +113,7 @@ fn uses_floats(f: &Function) -> bool {
 /// NaN among the inputs, every NaN is the default NaN of an invalid
 /// operation (`inf - inf`, `0 * inf`), and NaN results still compare bit
 /// for bit.
-fn nan_free_word(w: u32) -> u32 {
+pub fn nan_free_word(w: u32) -> u32 {
     let mut w = w;
     for shift in [0, 16] {
         let h = (w >> shift) & 0xffff;
