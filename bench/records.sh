@@ -3,7 +3,12 @@
 # llvm/Target/Target.td (with -I <includedir>), best of N runs each, in the
 # same run and from the same directory, and prints both times and the ratio.
 #
-# Usage: bash bench/records.sh [N]        (default N=10)
+# Then, when the LLVM 14 corpus is there (tests/corpus/prepare.sh,
+# REGDESC_LLVM_SRC), the five full targets (AMDGPU, X86, AArch64, ARM,
+# RISCV): wall, user, sys and peak memory of both tools from one
+# interleaved run, with the ratios (bench/full_targets.py).
+#
+# Usage: bash bench/records.sh [N] [M]    (default N=10 on Target.td, M=3 per full target)
 # Env:   TD_FILE=relative/path.td to time another file under the include dir.
 set -euo pipefail
 
@@ -60,4 +65,11 @@ if [ -n "$t_ours" ]; then
   awk -v a="$t_ours" -v b="$t_llvm" 'BEGIN { printf "ratio:       %.2fx (regdesc / llvm-tblgen)\n", a / b }'
 else
   echo "regdesc:     not measured (regdesc records failed on this file)"
+fi
+
+src=${REGDESC_LLVM_SRC:-$root/target/llvm-14-src}
+if [ -f "$src/llvm/lib/Target/AMDGPU/AMDGPU.td" ]; then
+  python3 "$root/bench/full_targets.py" "$regdesc" "$tblgen" "$inc" "$src" "${2:-3}"
+else
+  echo "full targets: no LLVM 14 corpus at $src (bash tests/corpus/prepare.sh)" >&2
 fi

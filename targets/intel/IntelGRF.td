@@ -185,6 +185,42 @@ def SIMD8_Q : RegisterClass<"Intel", [v8i64, v8f64], 256, (add GRF2)>;
 def SIMD16_D : RegisterClass<"Intel", [v16i32, v16f32], 256, (add GRF2)>;
 def SIMD16_Q : RegisterClass<"Intel", [v16i64, v16f64], 256, (add GRF4)>;
 
+
+// The back end's per-lane 32-bit values: the lane view of a SIMD8 dword
+// vector (one GRF, `L8_R5` = r5 read as r5.0<8;8,1>:ud) and of a SIMD16
+// dword vector (an even-aligned GRF pair, `L16_R4` = r4..r5). A lane of
+// the machine interpreter sees 32 bits in it; the emitter writes the whole
+// vector. Each is an ad hoc alias of every word it covers, so it shares a
+// register unit with every uniform scalar, vector and GRF of those GRFs:
+// the allocator keeps uniform scalars and SIMD vectors apart through the
+// generated tables alone. No lanes are spent (no sub-register index).
+foreach n = 0-127 in {
+  def L8_R#n : IntelReg<"r"#n#"<8>", !shl(n, 5)> {
+    let Aliases = !foreach(k, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+                           !cast<Register>("R"#n#"_W"#k));
+  }
+}
+foreach m = 0-63 in {
+  def L16_R#!shl(m, 1) : IntelReg<"r"#!shl(m, 1)#"<16>", !shl(m, 6)> {
+    let Aliases = !listconcat(
+      !foreach(k, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+               !cast<Register>("R"#!shl(m, 1)#"_W"#k)),
+      !foreach(k, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+               !cast<Register>("R"#!add(!shl(m, 1), 1)#"_W"#k)));
+  }
+}
+def SIMD8_LANE : RegisterClass<"Intel", [i32], 32, (sequence "L8_R%u", 0, 127)>;
+def SIMD16_LANE : RegisterClass<"Intel", [i32], 32,
+    (add
+         L16_R0, L16_R2, L16_R4, L16_R6, L16_R8, L16_R10, L16_R12, L16_R14,
+         L16_R16, L16_R18, L16_R20, L16_R22, L16_R24, L16_R26, L16_R28, L16_R30,
+         L16_R32, L16_R34, L16_R36, L16_R38, L16_R40, L16_R42, L16_R44, L16_R46,
+         L16_R48, L16_R50, L16_R52, L16_R54, L16_R56, L16_R58, L16_R60, L16_R62,
+         L16_R64, L16_R66, L16_R68, L16_R70, L16_R72, L16_R74, L16_R76, L16_R78,
+         L16_R80, L16_R82, L16_R84, L16_R86, L16_R88, L16_R90, L16_R92, L16_R94,
+         L16_R96, L16_R98, L16_R100, L16_R102, L16_R104, L16_R106, L16_R108, L16_R110,
+         L16_R112, L16_R114, L16_R116, L16_R118, L16_R120, L16_R122, L16_R124, L16_R126)>;
+
 // Architecture registers: outside every allocatable class.
 def NULLREG : RegisterClass<"Intel", [i32], 32, (add NULL)> { let isAllocatable = 0; }
 def ADDR : RegisterClass<"Intel", [v16i16], 256, (add A0)> { let isAllocatable = 0; }

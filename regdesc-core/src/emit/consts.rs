@@ -18,6 +18,22 @@ fn doc_attrs(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
+/// rustdoc writes a page named `constant.NAME.html` per constant, and file
+/// systems refuse names over 255 bytes: AMD's 1024-bit tuples have Rust
+/// names of up to 300 bytes (`VGPR0_VGPR1_…_VGPR31`). Constants named
+/// longer than this are `#[doc(hidden)]` (still public and usable; their
+/// registers are in the tables and in `regdesc doc`'s site).
+const MAX_DOCUMENTED_NAME: usize = 200;
+
+/// `#[doc(hidden)]` for a name rustdoc cannot make a page for.
+fn hidden_if_long(id: &proc_macro2::Ident) -> TokenStream {
+    if id.to_string().len() > MAX_DOCUMENTED_NAME {
+        quote!(#[doc(hidden)])
+    } else {
+        TokenStream::new()
+    }
+}
+
 /// At most this many items are listed in a doc comment.
 const LIST: usize = 8;
 
@@ -125,8 +141,10 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
             doc.push_str(&link(opts, || site.register_url(t, Reg(i as u32))));
         }
         let doc = doc_attrs(&doc);
+        let hidden = hidden_if_long(id);
         quote! {
             #doc
+            #hidden
             pub const #id: ::regdesc_runtime::Reg = ::regdesc_runtime::Reg::new(#n);
         }
     });
@@ -164,8 +182,10 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
         );
         doc.push_str(&link(opts, || layout::index_url(t, SubRegIdx(i as u32))));
         let doc = doc_attrs(&doc);
+        let hidden = hidden_if_long(id);
         quote! {
             #doc
+            #hidden
             pub const #id: ::regdesc_runtime::SubRegIdx = ::regdesc_runtime::SubRegIdx::new(#n);
         }
     });
@@ -201,8 +221,10 @@ pub(super) fn gen_constants(t: &Target, opts: &EmitOptions) -> Result<TokenStrea
         );
         doc.push_str(&link(opts, || layout::class_url(t, RegClass(i as u32))));
         let doc = doc_attrs(&doc);
+        let hidden = hidden_if_long(id);
         quote! {
             #doc
+            #hidden
             pub const #id: ::regdesc_runtime::RegClass = ::regdesc_runtime::RegClass(#n);
         }
     });

@@ -8,5 +8,5 @@ mod records;
 mod register_info;
 
 pub use inc::{register_info_inc, IncError};
-pub use records::print_records;
+pub use records::{print_records, write_records};
 pub use register_info::{debug_dump, write_debug_dump};

@@ -55,16 +55,40 @@ fn write_record(rk: &RecordKeeper, r: &Record, out: &mut String) {
 
 /// Prints every class, then every def, sorted by name.
 pub fn print_records(rk: &RecordKeeper) -> String {
-    let mut out = String::with_capacity(1 << 20);
-    out.push_str("------------- Classes -----------------\n");
+    let mut out = Vec::with_capacity(1 << 20);
+    // Writing into a vector cannot fail.
+    let _ = write_records(rk, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`print_records`] streamed into `out` as it is produced: records are
+/// formatted into one reused buffer of about [`CHUNK`] bytes, which goes
+/// out whenever it is full, so no whole-output string is ever built (the
+/// output of a full target such as AMDGPU is 140 MB).
+pub fn write_records<W: std::io::Write>(rk: &RecordKeeper, out: &mut W) -> std::io::Result<()> {
+    let mut buf = String::with_capacity(CHUNK + (CHUNK >> 2));
+    buf.push_str("------------- Classes -----------------\n");
     for &id in rk.classes.values() {
-        out.push_str("class ");
-        write_record(rk, rk.record(id), &mut out);
+        buf.push_str("class ");
+        write_record(rk, rk.record(id), &mut buf);
+        flush_full(&mut buf, out)?;
     }
-    out.push_str("------------- Defs -----------------\n");
+    buf.push_str("------------- Defs -----------------\n");
     for &id in rk.defs.values() {
-        out.push_str("def ");
-        write_record(rk, rk.record(id), &mut out);
+        buf.push_str("def ");
+        write_record(rk, rk.record(id), &mut buf);
+        flush_full(&mut buf, out)?;
     }
-    out
+    out.write_all(buf.as_bytes())
+}
+
+/// How much formatted text is held before it is written.
+const CHUNK: usize = 1 << 16;
+
+fn flush_full<W: std::io::Write>(buf: &mut String, out: &mut W) -> std::io::Result<()> {
+    if buf.len() >= CHUNK {
+        out.write_all(buf.as_bytes())?;
+        buf.clear();
+    }
+    Ok(())
 }

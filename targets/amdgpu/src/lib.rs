@@ -99,3 +99,18 @@ impl RegisterInfo for Gfx {
         usize::from(self.needs_aligned_vgprs() && t.num_allocation_orders(rc) > 1)
     }
 }
+
+pub mod abi;
+pub mod cf;
+pub mod combine;
+pub mod copies;
+pub mod emit;
+pub mod isa;
+pub mod select;
+pub mod semantics;
+pub mod spill;
+pub mod support;
+pub mod target;
+pub mod waitcnt;
+
+pub use target::Amdgpu;

@@ -18,13 +18,28 @@
 //!   simulator (`regdesc_amdgpu::sim`), the signature coming from the IR
 //!   it was compiled from, and prints exactly what `run` prints.
 //!
-//! Targets: `ref32` (the reference back end, `targets/ref32`).
+//! - `regdesc-cc sim --target gen9|gen11|gen12lp OUT.asm --ir FILE.ll ...`
+//!   runs Intel Gen assembly on the Gen simulator (`regdesc_intel::sim`;
+//!   the SIMD width is read from the assembly), printing what `run` prints.
+//!
+//! Targets: `ref32` (the reference back end, `targets/ref32`); `gfx900`,
+//! `gfx90a`, `gfx1030` (the AMD GCN back end, `targets/amdgpu`); `gen9`,
+//! `gen11`, `gen12lp` (the Intel Gen back end, `targets/intel`, with
+//! `--simd 8|16`; by default SIMD16 unless register pressure asks for
+//! SIMD8).
+
+// The back-end passes make and drop many small vectors (an operand list per
+// machine instruction); mimalloc serves that much faster than the system
+// allocator, whose consolidation cost grows with the heap.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use regdesc_amdgpu::{Amdgpu, Gfx};
 use regdesc_codegen::cli_values::{parse_arg, parse_mem_dump, parse_mem_init};
 use regdesc_codegen::execute::run_compiled;
 use regdesc_codegen::interp::LaneResult;
@@ -38,7 +53,29 @@ use regdesc_codegen::{read_module, Diag, Diagnostics};
 use regdesc_ref32::Ref32;
 
 /// The `--target` names.
-const TARGETS: [&str; 1] = ["ref32"];
+const TARGETS: [&str; 7] = [
+    "ref32", "gfx900", "gfx90a", "gfx1030", "gen9", "gen11", "gen12lp",
+];
+
+/// `--simd 8|16` for Intel targets; without it, the width register
+/// pressure chooses (`regdesc_intel::default_simd`).
+fn intel_simd(target: &str, simd: Option<u32>, funcs: &[&Function]) -> Option<u32> {
+    match (regdesc_intel::Platform::from_name(target), simd) {
+        (Some(p), None) => Some(u32::from(regdesc_intel::default_simd(p, funcs).lanes())),
+        _ => simd,
+    }
+}
+
+/// `--simd 8|16` (Intel targets).
+fn simd_option(simd: Option<u32>) -> Result<regdesc_intel::Simd, Failure> {
+    match simd {
+        None => Ok(regdesc_intel::Simd::Simd16),
+        Some(n) => regdesc_intel::Simd::from_lanes(n).ok_or_else(|| Failure {
+            status: 2,
+            text: format!("error: --simd {n}: the SIMD width is 8 or 16\n"),
+        }),
+    }
+}
 
 /// Something to do with a target, whichever it is.
 trait WithTarget {
@@ -47,9 +84,22 @@ trait WithTarget {
 }
 
 /// Runs `k` with the target named `name`.
-fn with_target<K: WithTarget>(name: &str, k: K) -> Result<K::Out, Failure> {
+fn with_target<K: WithTarget>(name: &str, simd: Option<u32>, k: K) -> Result<K::Out, Failure> {
     match name {
         "ref32" => Ok(k.call(&Ref32::new())),
+        "gfx900" => Ok(k.call(&Amdgpu::new(Gfx::Gfx900))),
+        "gfx90a" => Ok(k.call(&Amdgpu::new(Gfx::Gfx90a))),
+        "gfx1030" => Ok(k.call(&Amdgpu::new(Gfx::Gfx1030))),
+        "gen9" | "gen11" | "gen12lp" => {
+            let simd = simd_option(simd)?;
+            match regdesc_intel::Platform::from_name(name) {
+                Some(p) => Ok(k.call(&regdesc_intel::Gen::new(p, simd))),
+                None => Err(Failure {
+                    status: 1,
+                    text: format!("error: unknown Intel platform `{name}`\n"),
+                }),
+            }
+        }
         _ => {
             let d = Diag::new(
                 "cli::target",
@@ -130,7 +180,9 @@ enum Cmd {
 struct SimArgs {
     /// The assembly file.
     asm: PathBuf,
-    /// The chip: gfx900, gfx90a or gfx1030.
+    /// The target it was compiled for: gfx900, gfx90a, gfx1030 (AMD), or
+    /// gen9, gen11, gen12lp (Intel; the SIMD width comes from the
+    /// assembly).
     #[arg(long)]
     target: String,
     /// The IR file the assembly was compiled from (the signature).
@@ -148,9 +200,13 @@ struct SimArgs {
 #[derive(clap::Args)]
 struct CompileArgs {
     file: PathBuf,
-    /// The target: ref32.
+    /// The target: ref32, gfx900, gfx90a, gfx1030, gen9, gen11, gen12lp.
     #[arg(long)]
     target: String,
+    /// SIMD width for Intel targets (8 or 16; default: by register
+    /// pressure).
+    #[arg(long)]
+    simd: Option<u32>,
     /// Where to write the assembly (default: stdout).
     #[arg(short = 'o')]
     output: Option<PathBuf>,
@@ -181,6 +237,9 @@ struct RunArgs {
     /// select, ssa, phi-elim, post-phi, two-addr, alloc, final).
     #[arg(long, default_value = "final")]
     after: String,
+    /// With an Intel --target: the SIMD width (8 or 16).
+    #[arg(long)]
+    simd: Option<u32>,
 }
 
 /// What `run` and `sim` share: the function, its arguments, the launch and
@@ -344,6 +403,7 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
                 let stage = stage_named(&a.after)?;
                 with_target(
                     t,
+                    intel_simd(t, a.simd, &[f]),
                     RunOnTarget {
                         m,
                         f,
@@ -358,18 +418,33 @@ fn run(a: &RunArgs, color: bool) -> Result<String, Failure> {
     )
 }
 
-/// `sim`: the AMD GCN simulator on an assembly file (`regdesc_amdgpu::sim`).
+/// `sim`: an assembly file on its target's simulator: AMD GCN's wave
+/// simulator (`regdesc_amdgpu::sim`) or the Gen simulator
+/// (`regdesc_intel::sim`).
 fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
-    let chip = regdesc_amdgpu::sim::Chip::from_name(&a.target).ok_or_else(|| Failure {
-        status: 2,
-        text: format!(
-            "error: unknown chip `{}`\nhelp: the chips are gfx900, gfx90a, gfx1030\n",
-            a.target
-        ),
-    })?;
     let text = std::fs::read_to_string(&a.asm).map_err(|e| Failure {
         status: 1,
         text: format!("error: cannot read {}: {e}\n", a.asm.display()),
+    })?;
+    if regdesc_intel::Platform::from_name(&a.target).is_some() {
+        return run_with(
+            &a.ir,
+            &a.run,
+            color,
+            Box::new(|_, f, launch, _| {
+                regdesc_intel::sim::sim_intel(&text, f, launch).map_err(|e| Failure {
+                    status: 1,
+                    text: format!("error[{}]: {e}\nhelp: {}\n", e.code(), e.help()),
+                })
+            }),
+        );
+    }
+    let chip = regdesc_amdgpu::sim::Chip::from_name(&a.target).ok_or_else(|| Failure {
+        status: 2,
+        text: format!(
+            "error: no simulator for target `{}`\nhelp: the simulated targets are gfx900, gfx90a, gfx1030, gen9, gen11, gen12lp\n",
+            a.target
+        ),
     })?;
     let src = Source::new(a.asm.display().to_string(), text.as_str());
     run_with(
@@ -619,8 +694,10 @@ fn compile(a: &CompileArgs, color: bool) -> Result<String, Failure> {
         verify_each: a.verify_each,
         ..Options::default()
     };
+    let simd = intel_simd(&a.target, a.simd, &funcs);
     let (asm, info) = with_target(
         &a.target,
+        simd,
         CompileOnTarget {
             m: &m,
             funcs,

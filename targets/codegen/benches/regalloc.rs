@@ -8,6 +8,12 @@
 //! `cargo bench -p regdesc-codegen --bench regalloc`; `bash bench/regalloc.sh`
 //! times the same functions beside `llc` (`benches/regalloc_vs_llc.rs`).
 
+// As in `regdesc-cc`: the passes make and drop many small vectors (an
+// operand list per machine instruction), which mimalloc serves much faster
+// than the system allocator, and without its growing consolidation cost.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../tests/mir_support/mod.rs"]
 mod mir_support;
 

@@ -40,6 +40,12 @@
 #[path = "../tests/mir_support/mod.rs"]
 mod mir_support;
 
+// As in `regdesc-cc`: the passes make and drop many small vectors (an
+// operand list per machine instruction), which mimalloc serves much faster
+// than the system allocator, and without its growing consolidation cost.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -117,6 +117,8 @@ pub struct Compiled {
     pub printed: Vec<(Stage, String)>,
     /// Time spent in each stage (emission counted in `final`).
     pub times: Vec<(Stage, Duration)>,
+    /// What the register allocator did, when the pipeline got that far.
+    pub alloc: Option<regalloc::AllocStats>,
 }
 
 /// Why the pipeline stopped.
@@ -248,6 +250,7 @@ pub fn compile_function<T: Target>(
         asm,
         printed: run.printed,
         times: run.times,
+        alloc: None,
     };
 
     let uni = Uniformity::analyze(f);
@@ -283,14 +286,18 @@ pub fn compile_function<T: Target>(
         reserved: target.reserved(),
         ..AllocOptions::default()
     };
-    regalloc::allocate(&mut m, ri, instrs, target.spill_hook(), &alloc).map_err(|error| {
-        PipelineError::Alloc {
-            function: f.name.clone(),
-            error,
-        }
-    })?;
+    let stats =
+        regalloc::allocate(&mut m, ri, instrs, target.spill_hook(), &alloc).map_err(|error| {
+            PipelineError::Alloc {
+                function: f.name.clone(),
+                error,
+            }
+        })?;
     if run.boundary(Stage::Alloc, &mut m)? {
-        return Ok(done(run, m, Stage::Alloc, None));
+        return Ok(Compiled {
+            alloc: Some(stats),
+            ..done(run, m, Stage::Alloc, None)
+        });
     }
     target
         .lower_copies(&mut m)
@@ -298,5 +305,8 @@ pub fn compile_function<T: Target>(
     target.before_emit(&mut m).map_err(hook_err(Stage::Final))?;
     let asm = target.emit(&m, f).map_err(hook_err(Stage::Final))?;
     run.boundary(Stage::Final, &mut m)?;
-    Ok(done(run, m, Stage::Final, Some(asm)))
+    Ok(Compiled {
+        alloc: Some(stats),
+        ..done(run, m, Stage::Final, Some(asm))
+    })
 }

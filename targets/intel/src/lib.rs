@@ -1,4 +1,61 @@
-//! The Intel Gen back end's register description: one hardware thread's
+//! The Intel Gen back end (Gen9 `skl`, Gen11 `icllp`, Gen12LP `tgllp`):
+//! its register description, instruction selection at SIMD8 and SIMD16,
+//! emission in IGA syntax, Gen12LP software scoreboard annotations, and a
+//! Gen simulator ([`sim`]) that runs the emitted assembly.
+//!
+//! | module | hardware fact it serves |
+//! |---|---|
+//! | [`target`] | platforms and SIMD widths; the [`Target`](regdesc_codegen::target::Target) implementation |
+//! | [`abi`] | the thread payload shape: arguments preloaded per channel from `r1` |
+//! | [`select`] | Gen's integer instructions, carries through `acc0`, `mul`/`mach` |
+//! | [`emit`] | execution size, NoMask scalars, SIMD8 chunks for the accumulator; control flow (`jmpi` for uniform branches, predication over a per-lane block number for divergent ones) |
+//! | [`regions`] | region rules and the two-GRF operand limit |
+//! | [`swsb`] | Gen12LP's software scoreboard |
+//! | [`isa`] | IGA's instruction syntax, shared by emitter and simulator |
+//! | [`sim`] | what each emitted instruction does (PRM citations) |
+//!
+//! # Register ABI of plain functions
+//!
+//! A function is compiled for SIMD8 or SIMD16 ([`target::Simd`]); each
+//! channel (lane) is one invocation.
+//!
+//! - `r0` is the thread header and never allocated; `r118..r119` hold the
+//!   per-lane block number of functions with divergent branches
+//!   ([`emit`]); `r120..r127` are the emitter's scratch GRFs.
+//! - Arguments are split into 32-bit words, low word first (a 64-bit value
+//!   is two separate halves, its low half first; `i1`/`i8`/`i16`/`half`
+//!   are zero-extended to a dword).
+//! - **Uniform arguments** (a kernel's) come first, as dword scalars packed
+//!   in GRF order: `r1.0`, `r1.1`, ... `r1.7`, `r2.0`, ...
+//! - **Per-lane arguments** follow, one word per vector, SoA: at SIMD8 word
+//!   `k` of an argument is the GRF `rN` (channel `c` at `rN.c:ud`), at
+//!   SIMD16 the even-aligned pair `rN`, `rN+1` (channel `c` at
+//!   `rN.c`, `c < 8`, or `rN+1.(c-8)`). Vectors start at the first GRF
+//!   after the scalars (`r1` for a plain function).
+//! - **Results** are left the same way, per lane, from `r1` on: word `k`
+//!   of the result in `r(1+k)` at SIMD8, `r(2+2k)`..`r(3+2k)` at SIMD16
+//!   (vectors are even-aligned there, so the first is `r2`).
+//! - Arguments and results use GRFs up to `r117` at most.
+//!
+//! [`abi::assign`] computes this per function; the simulator uses it to
+//! preload arguments and read results.
+//!
+//! # Using it
+//!
+//! ```text
+//! regdesc-cc compile --target gen11 FILE.ll -o OUT.asm [--simd 8|16]
+//! regdesc-cc run --target gen12lp --after final FILE.ll --fn F --arg "i64 5" --lanes 8
+//! regdesc-cc sim --target gen11 OUT.asm --ir FILE.ll --fn F --arg "i64 5" [--lanes N]
+//! ```
+//!
+//! Without `--simd` the width is chosen by register pressure
+//! ([`default_simd`]). Not supported yet (a located `target::unsupported`
+//! error naming the construct): global memory (A64 stateless sends),
+//! work-item and work-group ids (the kernel payload ABI), spills.
+//!
+//! # The register description
+//!
+//! One hardware thread's
 //! register file, written as `IntelGRF.td` and expanded by `regdesc!` in
 //! coverage lane mode.
 //!
@@ -68,3 +125,14 @@
 pub mod regs {
     regdesc_macros::regdesc!(include "IntelGRF.td", lanes = coverage);
 }
+
+pub mod abi;
+pub mod emit;
+pub mod isa;
+pub mod regions;
+pub mod select;
+pub mod sim;
+pub mod swsb;
+pub mod target;
+
+pub use target::{default_simd, Gen, Platform, Simd};

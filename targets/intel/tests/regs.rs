@@ -114,10 +114,11 @@ fn simd16_dword_vectors_are_even_aligned_grf_pairs() {
 #[test]
 fn scalars_and_vectors_share_units() {
     let t = Intel.tables();
-    // A word has two units, one per byte; a GRF has 32.
-    assert_eq!(units(r::R5_W1).len(), 2);
-    assert_eq!(units(r::R5).len(), 32);
-    assert_eq!(units(r::R4_R5_R6_R7).len(), 128);
+    // A word has four units: one per byte, and one shared with each lane
+    // view over it (SIMD8 and SIMD16); a GRF has 64.
+    assert_eq!(units(r::R5_W1).len(), 4);
+    assert_eq!(units(r::R5).len(), 64);
+    assert_eq!(units(r::R4_R5_R6_R7).len(), 256);
     // r5.3:b is the high byte of r5.1:w: one unit, shared with the word,
     // the dword, the qword, the half, the GRF and every vector over r5.
     assert_eq!(units(r::R5_B3).len(), 1);
@@ -146,10 +147,13 @@ fn scalars_and_vectors_share_units() {
     assert!(!t.regs_overlap(r::R5_B3, r::R5_W0));
     assert!(!t.regs_overlap(r::R5_B3, r::R5_D1));
     assert!(!t.regs_overlap(r::R5_B3, r::R6));
+    // The word's units are its bytes' and the lane views' (which alias
+    // the word, not its bytes).
     let mut both = units(r::R5_B2);
     both.extend(units(r::R5_B3));
-    both.sort();
-    assert_eq!(units(r::R5_W1), both);
+    let word = units(r::R5_W1);
+    assert!(both.iter().all(|u| word.contains(u)));
+    assert_eq!(word.len(), both.len() + 2);
     assert!(t.contains(classes::GRF_B, r::R5_B3));
     assert_eq!(t.asm_name(r::R5_B3), "r5.3<0;1,0>:b");
     // A uniform qword and the SIMD16 word vector of its GRF.
@@ -261,4 +265,37 @@ fn llvm_mode_needs_the_readme_figure() {
         .map(|i| t.sub_reg_index_lane_mask(i))
         .fold(regdesc_intel::regs::LaneMask::NONE, |a, b| a | b);
     assert_eq!(used.count(), COVERAGE_LANES);
+}
+
+/// The back end's per-lane values live in the lane views of SIMD vectors
+/// (`SIMD8_LANE`, `SIMD16_LANE`): 32-bit registers that alias every word
+/// of their GRF (pair), so the allocator keeps them apart from uniform
+/// scalars and other vectors through the tables alone.
+#[test]
+fn lane_views_overlap_every_register_of_their_grfs() {
+    let t = Intel.tables();
+    let l8 = t.reg_by_name("L8_R5").unwrap();
+    let l16 = t.reg_by_name("L16_R4").unwrap();
+    assert!(t.contains(classes::SIMD8_LANE, l8));
+    assert!(t.contains(classes::SIMD16_LANE, l16));
+    assert_eq!(t.members(classes::SIMD8_LANE).count(), 128);
+    assert_eq!(t.members(classes::SIMD16_LANE).count(), 64);
+    for x in [r::R5, r::R5_D2, r::R5_W15, r::R5_Q3, r::R5_H1, r::R4_R5] {
+        assert!(shares_units(l8, x), "L8_R5 and {}", t.name(x));
+    }
+    for x in [r::R6, r::R4_D0, r::R5_D7, r::R6_D0, r::R3_D7] {
+        assert_eq!(
+            shares_units(l8, x),
+            t.name(x).starts_with("R5"),
+            "L8_R5 and {}",
+            t.name(x)
+        );
+    }
+    for x in [r::R4, r::R5, r::R4_D3, r::R5_W9, r::R4_R5] {
+        assert!(shares_units(l16, x), "L16_R4 and {}", t.name(x));
+    }
+    assert!(!shares_units(l16, r::R6_D0) && !shares_units(l16, r::R3_D7));
+    // SIMD8 and SIMD16 views never hold values in the same function (a
+    // function has one SIMD width), so they need no shared unit.
+    assert!(!shares_units(l8, l16));
 }

@@ -16,7 +16,7 @@
 //! | `%d = SBCBF %a, %b, implicit $CF, implicit-def $CF` | `a - b - CF`, borrow to `CF` |
 //! | `%d = GETCF implicit $CF` | `CF` (0 or 1) |
 
-use std::collections::HashMap;
+use regdesc_index::IndexVec;
 
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
 use regdesc_codegen::mir::interp::{err, Bits, Flow, InterpError, MachineCx, TargetSemantics};
@@ -106,12 +106,16 @@ fn vreg_at(i: &MInst, k: usize) -> Option<VReg> {
 
 /// Rewrites carry chains of `f` to go through `$CF`.
 pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
-    let mut uses: HashMap<VReg, usize> = HashMap::new();
+    // Uses per virtual register (a vector indexed by the register: a hash
+    // map here cost a cache miss per operand on large functions).
+    let mut uses: IndexVec<VReg, u32> = IndexVec::from_vec(vec![0; f.vregs.len()]);
     for b in &f.blocks {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
                 if let (false, Some(v)) = (r.is_def, r.vreg()) {
-                    *uses.entry(v).or_default() += 1;
+                    if let Some(n) = uses.get_mut(v) {
+                        *n += 1;
+                    }
                 }
             }
         }
@@ -147,7 +151,7 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
             if let (Some(p), true) = (last, reads) {
                 let same = family[p].is_some_and(|(a, _)| a == add);
                 if let Some(carry) = vreg_at(&b.insts[p], 1) {
-                    let only_use = uses.get(&carry) == Some(&1);
+                    let only_use = uses.get(carry) == Some(&1);
                     if same && only_use && Some(carry) == vreg_at(&b.insts[k], 4) {
                         to_flag[p] = true;
                         from_flag[k] = true;
@@ -181,7 +185,7 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
             if !to_flag[k] {
                 // The carry is wanted in a register.
                 if let Some(c) = vreg_at(&i, 1) {
-                    if uses.get(&c).copied().unwrap_or(0) > 0 {
+                    if uses.get(c).copied().unwrap_or(0) > 0 {
                         b.insts.push(MInst::new(
                             getcf,
                             vec![

@@ -123,6 +123,13 @@ impl<'a> Evaluator<'a> {
             });
         }
         check_record_assertions(&mut self.ctx, id);
+        // The def is final: its fields were pushed one by one (inherited,
+        // then set), so their vectors have up to twice the room they use.
+        // A full target keeps millions of fields for the whole run.
+        if let Some(r) = self.ctx.rk.records.get_mut(id as usize) {
+            r.values.shrink_to_fit();
+            r.superclasses.shrink_to_fit();
+        }
         let def = Init::def(id);
         let dt = def_type(self.rk(), id);
         for k in 0..self.defsets.len() {

@@ -19,9 +19,16 @@
 //!
 //! Diamonds and loops nest up to three deep. Operands are mostly among the
 //! six values of their type defined last (so a few dozen 32-bit limbs are
-//! live at once, near ref32's 64 registers), sometimes (4 %) any value
-//! still in scope (long live ranges). The same `n` and seed give the same
-//! text on every machine ([`Rng`] is SplitMix64).
+//! live at once, near ref32's 64 registers), sometimes (4 %) a value from
+//! farther back (long live ranges): one of the last [`Reach`] values of
+//! its type still in scope. With a bounded reach a function of 10n
+//! instructions is, statistically, ten functions of n one after the other
+//! (the values live at once and the live length per instruction do not
+//! depend on n), which is what a growth-per-size figure measures. With
+//! [`Reach::Scope`] (any value in scope, the generator's first form) the
+//! long ranges reach back over the whole function, so the summed live
+//! length grows with the square of n. The same `n`, seed and reach give
+//! the same text on every machine ([`Rng`] is SplitMix64).
 
 use std::fmt::Write as _;
 
@@ -32,6 +39,15 @@ const WIDTHS: [u32; 3] = [32, 64, 128];
 const WEIGHTS: [usize; 3] = [4, 3, 2];
 /// How many of the last values of a type an operand is usually taken from.
 const WINDOW: usize = 6;
+/// How far back a long-range operand reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// One of the last this many values of its type in scope.
+    Last(usize),
+    /// Any value in scope.
+    Scope,
+}
+
 /// How deep diamonds and loops nest.
 const MAX_DEPTH: usize = 3;
 
@@ -58,10 +74,11 @@ struct Gen {
     tmp: usize,
     labels: usize,
     insts: usize,
+    reach: Reach,
 }
 
 /// About `n` instructions (a little more: the last region is finished).
-pub fn generate(n: usize, seed: u64) -> Generated {
+pub fn generate(n: usize, seed: u64, reach: Reach) -> Generated {
     let mut g = Gen {
         rng: Rng::new(seed),
         blocks: vec![Block {
@@ -78,6 +95,7 @@ pub fn generate(n: usize, seed: u64) -> Generated {
         tmp: 0,
         labels: 0,
         insts: 0,
+        reach,
     };
     while g.insts + 5 < n {
         g.region(0);
@@ -142,7 +160,10 @@ impl Gen {
     fn pick(&mut self, t: usize) -> String {
         let len = self.pools[t].len();
         let k = if self.rng.chance(4) {
-            self.rng.below(len)
+            match self.reach {
+                Reach::Scope => self.rng.below(len),
+                Reach::Last(r) => len - 1 - self.rng.below(r.min(len)),
+            }
         } else {
             len - 1 - self.rng.below(WINDOW.min(len))
         };

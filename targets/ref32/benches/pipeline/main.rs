@@ -34,20 +34,32 @@
 
 mod gen;
 
+// As in `regdesc-cc`: the passes make and drop many small vectors (an
+// operand list per machine instruction), which mimalloc serves much faster
+// than the system allocator, and without its growing consolidation cost.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use regdesc_codegen::differential::{compare, DiffConfig};
 use regdesc_codegen::ir::cfg::Cfg;
 use regdesc_codegen::ir::Function;
-use regdesc_codegen::mir::{MFunction, Operand as MOperand};
+use regdesc_codegen::mir::cfg::MCfg;
+use regdesc_codegen::mir::liveness::Liveness;
+use regdesc_codegen::mir::{MFunction, Operand as MOperand, VReg};
 use regdesc_codegen::pipeline::{compile_function, Options, Stage};
 use regdesc_codegen::read_module;
+use regdesc_codegen::target::Target as _;
 use regdesc_codegen::uniformity::Uniformity;
 use regdesc_ref32::Ref32;
 
 /// The generator's seed.
 const SEED: u64 = 13;
+/// The default reach of long-range operands: one of the last 32 values
+/// of their type (see `gen.rs`).
+const REACH: usize = 32;
 /// The bound the acceptance point sets on growth per tenfold size.
 const BOUND: f64 = 12.0;
 
@@ -63,6 +75,11 @@ struct Row {
     walk: Duration,
     total: Duration,
     runs: usize,
+    /// The allocator's phases (coalescing, liveness, assignment, spill
+    /// code, rewriting), each the fastest run, and what it spilled.
+    alloc_phases: [Duration; 5],
+    spilled: usize,
+    rounds: usize,
 }
 
 fn main() {
@@ -73,6 +90,17 @@ fn main() {
     let runs_override: Option<usize> = std::env::var("REGDESC_BENCH_RUNS")
         .ok()
         .and_then(|s| s.parse().ok());
+    // How far back long-range operands reach (see gen.rs): `scope` for any
+    // value in scope, else a count of values.
+    let reach = match std::env::var("REGDESC_BENCH_REACH").ok().as_deref() {
+        Some("scope") => gen::Reach::Scope,
+        Some(r) => match r.parse() {
+            Ok(k) => gen::Reach::Last(k),
+            Err(_) => panic!("REGDESC_BENCH_REACH: `scope` or a count, not `{r}`"),
+        },
+        None => gen::Reach::Last(REACH),
+    };
+    println!("long-range operands: {reach:?}");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/pipeline-bench");
     if let Err(e) = std::fs::create_dir_all(&dir) {
         panic!("cannot create {}: {e}", dir.display());
@@ -80,8 +108,11 @@ fn main() {
     let target = Ref32::new();
     let mut rows = Vec::new();
     for &n in &sizes {
-        let g = gen::generate(n, SEED);
-        let file = dir.join(format!("f{n}.ll"));
+        let g = gen::generate(n, SEED, reach);
+        let file = dir.join(match reach {
+            gen::Reach::Scope => format!("f{n}-scope.ll"),
+            gen::Reach::Last(r) => format!("f{n}-reach{r}.ll"),
+        });
         if let Err(e) = std::fs::write(&file, &g.text) {
             panic!("cannot write {}: {e}", file.display());
         }
@@ -115,6 +146,7 @@ fn main() {
             legalized.num_insts()
         );
         check(f, &target, &name);
+        live_length(f, &target);
         // What the uniformity analysis works through (see BENCHMARKS.md).
         let uni = Uniformity::analyze(f);
         let cfg = Cfg::new(f);
@@ -134,6 +166,8 @@ fn main() {
         let mut final_insts = 0;
         let mut uniformity = Duration::MAX;
         let mut walk = Duration::MAX;
+        let mut alloc_phases = [Duration::MAX; 5];
+        let (mut spilled, mut rounds) = (0, 0);
         for _ in 0..runs.max(1) {
             let start = Instant::now();
             std::hint::black_box(walk_operands(&legalized));
@@ -149,6 +183,20 @@ fn main() {
             let t = start.elapsed();
             total = total.min(t);
             final_insts = c.mir.num_insts();
+            if let Some(a) = &c.alloc {
+                let t = &a.time;
+                let phases = [
+                    t.coalescing,
+                    t.liveness,
+                    t.assignment,
+                    t.spilling,
+                    t.rewriting,
+                ];
+                for (best, d) in alloc_phases.iter_mut().zip(phases) {
+                    *best = (*best).min(d);
+                }
+                (spilled, rounds) = (a.spilled, a.rounds);
+            }
             for (stage, d) in &c.times {
                 if let Some(k) = Stage::ALL.iter().position(|s| s == stage) {
                     stages[k] = stages[k].min(*d);
@@ -165,6 +213,9 @@ fn main() {
             walk,
             total,
             runs: runs.max(1),
+            alloc_phases,
+            spilled,
+            rounds,
         });
     }
     print_tables(&rows);
@@ -199,6 +250,34 @@ fn check(f: &Function, target: &Ref32, name: &str) {
         ),
         Err(e) => panic!("{name}: the compiled code differs from the IR interpreter: {e}"),
     }
+}
+
+/// What the allocator works through: the values' summed live length
+/// (slots) and segments, and the values live at once on average, in the
+/// function the allocator is given (after two-address lowering).
+fn live_length(f: &Function, target: &Ref32) {
+    let to_two_addr = Options {
+        stop_after: Some(Stage::TwoAddr),
+        ..Options::default()
+    };
+    let m = match compile_function(f, target, &to_two_addr) {
+        Ok(c) => c.mir,
+        Err(e) => panic!("{e}"),
+    };
+    let live = Liveness::compute(&m, target.regs(), &MCfg::new(&m));
+    let (mut length, mut segments) = (0u64, 0usize);
+    for v in 0..m.vregs.len() {
+        if let Some(i) = live.interval(VReg(v as u32)) {
+            length += u64::from(i.size());
+            segments += i.main_range().len();
+        }
+    }
+    let slots = 2 * m.num_insts() as u64;
+    eprintln!(
+        "  live length {length} slots in {segments} segments over {} values: {:.1} values live at once on average",
+        m.vregs.len(),
+        length as f64 / slots.max(1) as f64
+    );
 }
 
 /// The control: reads every operand of every instruction once.
@@ -259,6 +338,21 @@ fn print_tables(rows: &[Row]) {
             ms(r.total),
             ms(r.uniformity),
             ms(r.walk)
+        );
+    }
+    println!("\nthe allocator's phases in ms (fastest run of each)\n");
+    println!(
+        "| IR instrs | coalesce | liveness | assign | spill code | rewrite | spilled (rounds) |"
+    );
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for r in rows {
+        let p: Vec<String> = r.alloc_phases.iter().map(|d| ms(*d)).collect();
+        println!(
+            "| {} | {} | {} ({}) |",
+            r.ir_insts,
+            p.join(" | "),
+            r.spilled,
+            r.rounds
         );
     }
     println!(

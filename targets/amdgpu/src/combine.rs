@@ -1,0 +1,146 @@
+//! Combines on legalized code, before selection, for instructions GCN has
+//! and the generic limb opcodes do not spell.
+//!
+//! The hardware facts served:
+//! - `v_addc_co_u32`/`v_add_co_ci_u32` and `s_addc_u32` add two values and
+//!   a carry in one instruction: `(a + b) + carry`, where the carry is a
+//!   0-or-1 value (a carry or borrow out, a compare), is a carry-in add
+//!   (`G_UADDE a, b, carry`), and `(a - b) - borrow` a borrow-in subtract.
+//!   `x + carry` is `G_UADDE x, 0, carry`.
+//! - gfx9 and gfx10 have a three-input add, `v_add3_u32`: `(a + b) + c`
+//!   on the VALU is one instruction.
+//!
+//! The inner add must have no other use; it is left dead and removed
+//! after selection.
+
+use std::collections::HashMap;
+
+use regdesc_codegen::mir::instr::{BinOp, LimbOp};
+use regdesc_codegen::mir::{MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg};
+use regdesc_runtime::RegClass;
+
+use crate::isa::Isa;
+
+fn def(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
+}
+
+fn use_(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
+}
+
+/// Where a value comes from: (block, index) of its def, and what it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Bin(BinOp, VReg, VReg),
+    /// A 0-or-1 value: a carry or borrow out, or a compare.
+    Bool,
+    Other,
+}
+
+/// Runs the combines on `f` (legalized, SSA).
+pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
+    let s = &isa.instrs;
+    let mut origin: HashMap<VReg, Origin> = HashMap::new();
+    let mut uses: HashMap<VReg, usize> = HashMap::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            for (_, r) in i.reg_ops() {
+                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            }
+            let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
+            match (s.desc(i.opcode).sem, v(0), v(1), v(2)) {
+                (Sem::Binary(op), Some(d), Some(a), Some(b)) => {
+                    origin.insert(d, Origin::Bin(op, a, b));
+                }
+                (Sem::Compare(_), Some(d), _, _) => {
+                    origin.insert(d, Origin::Bool);
+                }
+                (
+                    Sem::Limb(LimbOp::UAddO | LimbOp::UAddE | LimbOp::USubO | LimbOp::USubE),
+                    Some(d),
+                    Some(c),
+                    _,
+                ) => {
+                    origin.insert(d, Origin::Other);
+                    origin.insert(c, Origin::Bool);
+                }
+                _ => {}
+            }
+        }
+    }
+    let single = |v: VReg| uses.get(&v) == Some(&1);
+    let (uadde, usube) = (s.op("G_UADDE"), s.op("G_USUBE"));
+    let add3 = isa.op("V_ADD3_U32");
+    // Zeros to define before the instruction they feed: (block, index, vreg).
+    let mut zeros = Vec::new();
+    for blk in f.blocks.ids().collect::<Vec<_>>() {
+        for k in 0..f.blocks[blk].insts.len() {
+            let i = &f.blocks[blk].insts[k];
+            let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
+            let (Sem::Binary(op @ (BinOp::Add | BinOp::Sub)), Some(d), Some(x), Some(y)) =
+                (s.desc(i.opcode).sem, v(0), v(1), v(2))
+            else {
+                continue;
+            };
+            let rc = f.class_of(d);
+            // (a op b) op carry, and for adds also carry + (a + b).
+            let mut pairs = vec![(x, y)];
+            if op == BinOp::Add {
+                pairs.push((y, x));
+            }
+            let mut new = None;
+            for (t, c) in pairs {
+                let Some(Origin::Bin(top, a, b)) = origin.get(&t).copied() else {
+                    continue;
+                };
+                if top != op || !single(t) || f.class_of(t) != rc {
+                    continue;
+                }
+                if origin.get(&c) == Some(&Origin::Bool) && f.class_of(c) == rc {
+                    let carry = rc.map(|rc| f.new_vreg(rc));
+                    if let Some(co) = carry {
+                        let opc = if op == BinOp::Add { uadde } else { usube };
+                        new = Some(MInst::new(
+                            opc,
+                            vec![def(d), def(co), use_(a), use_(b), use_(c)],
+                        ));
+                        break;
+                    }
+                }
+                if op == BinOp::Add && rc == Some(vgpr) {
+                    new = Some(MInst::new(add3, vec![def(d), use_(a), use_(b), use_(c)]));
+                    break;
+                }
+            }
+            // x + carry: a carry-in add of x and 0.
+            if new.is_none() && op == BinOp::Add {
+                for (x, c) in [(x, y), (y, x)] {
+                    let bool_c = origin.get(&c) == Some(&Origin::Bool);
+                    if !bool_c || f.class_of(c) != rc || f.class_of(x) != rc {
+                        continue;
+                    }
+                    let Some(rc) = rc else { continue };
+                    let (zero, co) = (f.new_vreg(rc), f.new_vreg(rc));
+                    zeros.push((blk, k, zero));
+                    new = Some(MInst::new(
+                        uadde,
+                        vec![def(d), def(co), use_(x), use_(zero), use_(c)],
+                    ));
+                    break;
+                }
+            }
+            if let Some(n) = new {
+                f.blocks[blk].insts[k] = n;
+            }
+        }
+    }
+    let movi = s.op("MOVI");
+    for (blk, k, z) in zeros.into_iter().rev() {
+        f.blocks[blk]
+            .insts
+            .insert(k, MInst::new(movi, vec![def(z), Operand::Imm(0)]));
+    }
+}

@@ -1,0 +1,791 @@
+//! The GCN instructions the back end selects, as [`InstrDesc`]s with an
+//! assembly template and a meaning ([`Kind`]) the machine interpreter runs
+//! ([`crate::semantics`]).
+//!
+//! The hardware facts served:
+//! - GCN has two ALUs. The scalar ALU (`s_*`) computes one value per wave
+//!   in SGPRs and reports carries and comparisons in `SCC`; the vector ALU
+//!   (`v_*`) computes one value per lane in VGPRs, under `EXEC`, and
+//!   reports carries and comparisons as a lane mask (64 bits on wave64
+//!   gfx9, 32 bits on wave32 gfx10) in an SGPR pair or an SGPR.
+//! - The VOP3 (`_e64`) encodings name the carry-out and the mask of
+//!   `v_add_co_u32`, `v_cndmask_b32`, `v_cmp_*` explicitly, so any SGPR
+//!   (pair) can hold them, not only `VCC`.
+//! - gfx10 renamed the carry-in adds (`v_addc_co_u32` became
+//!   `v_add_co_ci_u32`) and the carry-less add (`v_add_u32` became
+//!   `v_add_nc_u32`); the shifts by a VGPR amount take the amount first
+//!   (`v_lshlrev_b32 d, amount, value`).
+//!
+//! An instruction's explicit operands are kept in assembly order, so the
+//! template's `{k}` is explicit operand `k`.
+
+use regdesc_codegen::mir::instr::{BinOp, FBinOp, FloatFmt, InstrDesc, IntPredicate, OpKind};
+use regdesc_codegen::mir::{InstrSet, Opcode, Sem};
+use regdesc_runtime::Reg;
+
+use crate::Gfx;
+
+/// What an instruction does (for [`crate::semantics`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `s_mov_b32`/`s_mov_b64 d, s` (register or immediate).
+    SMov,
+    /// A scalar ALU op. `SCC`: the carry (`s_add_u32`), the borrow
+    /// (`s_sub_u32`), nothing (`s_mul_i32`), else whether `d` is not zero.
+    SBin(BinOp),
+    /// `s_addc_u32`/`s_subb_u32 d, a, b`: with `SCC` in and out.
+    SCarry { sub: bool },
+    /// `s_mul_hi_u32`/`s_mul_hi_i32`.
+    SMulHi { signed: bool },
+    /// `s_bfe_u32`/`s_bfe_i32 d, a, (width << 16) | offset`.
+    SBfe { signed: bool },
+    /// `s_cselect_b32 d, a, b`: `SCC ? a : b`.
+    SCselect,
+    /// `s_cmp_* a, b`: `SCC` = the predicate.
+    SCmp(IntPredicate),
+    /// `v_readfirstlane_b32 s, v`: the first active lane's value.
+    VReadFirstLane,
+    /// `v_mov_b32 d, s` per lane.
+    VMov,
+    /// A vector ALU op per lane, sources in order.
+    VBin(BinOp),
+    /// `v_add3_u32 d, a, b, c`.
+    VAdd3,
+    /// `v_lshlrev_b32 d, amount, value` and the other reversed shifts.
+    VBinRev(BinOp),
+    /// `v_add_co_u32`/`v_sub_co_u32 d, mask, a, b`: carry/borrow mask out.
+    VCarryOut { sub: bool },
+    /// `v_addc_co_u32 d, mask, a, b, mask_in` (and the borrow form).
+    VCarryInOut { sub: bool },
+    /// `v_mul_hi_u32`/`v_mul_hi_i32`.
+    VMulHi { signed: bool },
+    /// `v_mad_u64_u32 d64, mask, a, b, c64` (the mask is unused, zero).
+    VMad64,
+    /// `v_bfe_u32`/`v_bfe_i32 d, a, offset, width`.
+    VBfe { signed: bool },
+    /// `v_cndmask_b32 d, f, t, mask`: `mask[lane] ? t : f`.
+    VCndmask,
+    /// `v_cmp_* mask, a, b`: each active lane's bit, inactive lanes 0.
+    VCmp(IntPredicate),
+    /// A float op; on gfx10 a 16-bit result leaves the high half of the
+    /// register as it was (modelled as garbage).
+    VFloat(FBinOp, FloatFmt),
+    /// `s_and_b64`/`s_or_b64`/`s_xor_b64`/`s_andn2_b64` (or `_b32` on wave32)
+    /// on lane masks; `SCC` = result not zero.
+    SMask(MaskOp),
+    /// `s_mov_b64 d, exec`.
+    GetExec,
+    /// `s_mov_b64 exec, s`.
+    SetExec,
+    /// `s_mov_b64 d, 0`.
+    ZeroMask,
+    /// `s_cselect_b64 d, s, 0`: `SCC ? s : 0`.
+    SCselectMask,
+    /// `s_cmp_lg_u64 s, 0`: `SCC` = the mask is not empty.
+    MaskNonZero,
+    /// `SI_BRCOND mask, T, F`: a divergent branch before control flow is
+    /// lowered: to T when every active lane's bit is set, to F when none
+    /// is (anything else is an error: the code needs EXEC masking).
+    SiBrcond,
+    /// `s_cbranch_scc1/scc0 T` (then `s_branch F`).
+    SCbranchScc { on: bool },
+    /// `s_cbranch_execz T` (then `s_branch F`).
+    SCbranchExecz,
+    /// `global_load_* d, v[lo:hi], off offset:K` (bytes, zero-extended).
+    GlobalLoad(u32),
+    /// `global_store_* v[lo:hi], v, off offset:K`.
+    GlobalStore(u32),
+    /// `s_waitcnt`: nothing to the interpreter.
+    Wait,
+    /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
+    /// argument byte `offset` (the operand is the argument's offset, the
+    /// assembly its dword's). The interpreter reads the word from the
+    /// register the calling convention names (an implicit use), shifted to
+    /// the offset's byte in the dword.
+    KernargLoad,
+    /// `v_writelane_b32 v, s, N`: lane N of `v` (whatever `EXEC` is).
+    WriteLane,
+    /// `v_readlane_b32 s, v, N`.
+    ReadLane,
+    /// `v_mov_b32 d, v0`: the work-item id the hardware puts in `v0`.
+    WorkitemId,
+    /// `s_mov_b32 d, s6`: the work-group id the hardware puts in `s6`.
+    WorkgroupId,
+}
+
+/// A bitwise op on lane masks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskOp {
+    And,
+    Or,
+    Xor,
+    AndN2,
+}
+
+impl MaskOp {
+    pub fn apply(self, a: u64, b: u64) -> u64 {
+        match self {
+            MaskOp::And => a & b,
+            MaskOp::Or => a | b,
+            MaskOp::Xor => a ^ b,
+            MaskOp::AndN2 => a & !b,
+        }
+    }
+}
+
+/// One instruction of the table.
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub kind: Kind,
+    /// Assembly, `{k}` standing for explicit operand `k`.
+    pub asm: String,
+}
+
+/// The instruction table of one subtarget.
+#[derive(Clone, Debug)]
+pub struct Isa {
+    pub instrs: InstrSet,
+    /// Indexed by the `Sem::Target` number.
+    pub defs: Vec<Def>,
+    pub gfx: Gfx,
+}
+
+fn pred_suffix(p: IntPredicate) -> (&'static str, &'static str) {
+    use IntPredicate::*;
+    match p {
+        Eq => ("eq", "u32"),
+        Ne => ("lg", "u32"),
+        Ugt => ("gt", "u32"),
+        Uge => ("ge", "u32"),
+        Ult => ("lt", "u32"),
+        Ule => ("le", "u32"),
+        Sgt => ("gt", "i32"),
+        Sge => ("ge", "i32"),
+        Slt => ("lt", "i32"),
+        Sle => ("le", "i32"),
+    }
+}
+
+/// The scalar compare's mnemonic (`s_cmp_lg_u32`).
+pub fn s_cmp_name(p: IntPredicate) -> String {
+    let (c, t) = pred_suffix(p);
+    format!("S_CMP_{}_{}", c, t).to_uppercase()
+}
+
+/// The vector compare's name (`V_CMP_NE_U32_E64`).
+pub fn v_cmp_name(p: IntPredicate) -> String {
+    let (c, t) = pred_suffix(p);
+    let c = if c == "lg" { "ne" } else { c };
+    format!("V_CMP_{}_{}_E64", c, t).to_uppercase()
+}
+
+struct Builder {
+    instrs: InstrSet,
+    defs: Vec<Def>,
+    scc: Reg,
+    /// Implicit uses of the next instruction added.
+    extra_uses: Vec<Reg>,
+}
+
+impl Builder {
+    /// Adds `name` (the MIR name) with `defs` defs, operand kinds `ops`,
+    /// meaning `kind`, assembly `asm`; `scc`: (reads, writes).
+    fn add(
+        &mut self,
+        name: &str,
+        defs: usize,
+        ops: &[OpKind],
+        kind: Kind,
+        asm: &str,
+        scc: (bool, bool),
+    ) -> Opcode {
+        let id = self.defs.len() as u16;
+        let mut d = InstrDesc::new(name, defs, ops, Sem::Target(id));
+        if scc.0 {
+            d = d.implicit_use(self.scc);
+        }
+        if scc.1 {
+            d = d.implicit_def(self.scc);
+        }
+        if matches!(
+            kind,
+            Kind::SCbranchScc { .. } | Kind::SCbranchExecz | Kind::SiBrcond
+        ) {
+            d.is_terminator = true;
+        }
+        for r in &self.extra_uses {
+            d = d.implicit_use(*r);
+        }
+        // ALU sources may be registers or constants.
+        if matches!(
+            kind,
+            Kind::SBin(_)
+                | Kind::SCarry { .. }
+                | Kind::SMulHi { .. }
+                | Kind::SCselect
+                | Kind::SCmp(_)
+                | Kind::VBin(_)
+                | Kind::VBinRev(_)
+                | Kind::VAdd3
+                | Kind::VCarryOut { .. }
+                | Kind::VCarryInOut { .. }
+                | Kind::VMulHi { .. }
+                | Kind::VMad64
+                | Kind::VCndmask
+                | Kind::VCmp(_)
+        ) {
+            d.operands.clear();
+            d = d.variadic();
+        }
+        self.defs.push(Def {
+            kind,
+            asm: asm.to_string(),
+        });
+        self.instrs.add(d)
+    }
+}
+
+impl Isa {
+    /// The table for `gfx`; `v0` and `s6` are the registers the hardware
+    /// puts a kernel's work-item and work-group ids in.
+    pub fn new(gfx: Gfx, scc: Reg, v0: Reg, s6: Reg) -> Isa {
+        use OpKind::{Block as B, Imm as I, Reg as R};
+        let mut b = Builder {
+            instrs: InstrSet::generic(),
+            defs: Vec::new(),
+            scc,
+            extra_uses: Vec::new(),
+        };
+        let gfx10 = gfx == Gfx::Gfx1030;
+        let (w, exec) = if gfx10 {
+            ("b32", "exec_lo")
+        } else {
+            ("b64", "exec")
+        };
+        // Scalar ALU.
+        b.add(
+            "S_MOV_B32",
+            1,
+            &[R],
+            Kind::SMov,
+            "s_mov_b32 {0}, {1}",
+            (false, false),
+        );
+        b.add(
+            "S_MOV_B32_imm",
+            1,
+            &[I],
+            Kind::SMov,
+            "s_mov_b32 {0}, {1}",
+            (false, false),
+        );
+        b.add(
+            "S_MOV_B64",
+            1,
+            &[R],
+            Kind::SMov,
+            "s_mov_b64 {0}, {1}",
+            (false, false),
+        );
+        for (name, op, scc) in [
+            ("s_add_u32", BinOp::Add, true),
+            ("s_sub_u32", BinOp::Sub, true),
+            ("s_mul_i32", BinOp::Mul, false),
+            ("s_and_b32", BinOp::And, true),
+            ("s_or_b32", BinOp::Or, true),
+            ("s_xor_b32", BinOp::Xor, true),
+            ("s_lshl_b32", BinOp::Shl, true),
+            ("s_lshr_b32", BinOp::LShr, true),
+            ("s_ashr_i32", BinOp::AShr, true),
+        ] {
+            b.add(
+                &name.to_uppercase(),
+                1,
+                &[R, R],
+                Kind::SBin(op),
+                &format!("{name} {{0}}, {{1}}, {{2}}"),
+                (false, scc),
+            );
+        }
+        b.add(
+            "S_ADDC_U32",
+            1,
+            &[R, R],
+            Kind::SCarry { sub: false },
+            "s_addc_u32 {0}, {1}, {2}",
+            (true, true),
+        );
+        b.add(
+            "S_SUBB_U32",
+            1,
+            &[R, R],
+            Kind::SCarry { sub: true },
+            "s_subb_u32 {0}, {1}, {2}",
+            (true, true),
+        );
+        b.add(
+            "S_MUL_HI_U32",
+            1,
+            &[R, R],
+            Kind::SMulHi { signed: false },
+            "s_mul_hi_u32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "S_MUL_HI_I32",
+            1,
+            &[R, R],
+            Kind::SMulHi { signed: true },
+            "s_mul_hi_i32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "S_BFE_U32",
+            1,
+            &[R, I],
+            Kind::SBfe { signed: false },
+            "s_bfe_u32 {0}, {1}, {2}",
+            (false, true),
+        );
+        b.add(
+            "S_BFE_I32",
+            1,
+            &[R, I],
+            Kind::SBfe { signed: true },
+            "s_bfe_i32 {0}, {1}, {2}",
+            (false, true),
+        );
+        b.add(
+            "S_CSELECT_B32",
+            1,
+            &[R, R],
+            Kind::SCselect,
+            "s_cselect_b32 {0}, {1}, {2}",
+            (true, false),
+        );
+        b.add(
+            "S_CSELECT_B32_imm",
+            1,
+            &[I, I],
+            Kind::SCselect,
+            "s_cselect_b32 {0}, {1}, {2}",
+            (true, false),
+        );
+        for p in IntPredicate::ALL {
+            let n = s_cmp_name(p);
+            let asm = format!("{} {{0}}, {{1}}", n.to_lowercase());
+            b.add(&n, 0, &[R, R], Kind::SCmp(p), &asm, (false, true));
+        }
+        b.add(
+            "S_CMP_LG_U32_imm",
+            0,
+            &[R, I],
+            Kind::SCmp(IntPredicate::Ne),
+            "s_cmp_lg_u32 {0}, {1}",
+            (false, true),
+        );
+        // Vector ALU.
+        b.add(
+            "V_READFIRSTLANE_B32",
+            1,
+            &[R],
+            Kind::VReadFirstLane,
+            "v_readfirstlane_b32 {0}, {1}",
+            (false, false),
+        );
+        b.add(
+            "V_MOV_B32_e32",
+            1,
+            &[R],
+            Kind::VMov,
+            "v_mov_b32_e32 {0}, {1}",
+            (false, false),
+        );
+        b.add(
+            "V_MOV_B32_imm",
+            1,
+            &[I],
+            Kind::VMov,
+            "v_mov_b32_e32 {0}, {1}",
+            (false, false),
+        );
+        let (add, sub) = if gfx10 {
+            ("v_add_nc_u32_e64", "v_sub_nc_u32_e64")
+        } else {
+            ("v_add_u32_e64", "v_sub_u32_e64")
+        };
+        for (mir, name, op) in [
+            ("V_ADD_U32_e64", add, BinOp::Add),
+            ("V_SUB_U32_e64", sub, BinOp::Sub),
+            ("V_MUL_LO_U32", "v_mul_lo_u32", BinOp::Mul),
+            ("V_AND_B32_e64", "v_and_b32_e64", BinOp::And),
+            ("V_OR_B32_e64", "v_or_b32_e64", BinOp::Or),
+            ("V_XOR_B32_e64", "v_xor_b32_e64", BinOp::Xor),
+        ] {
+            b.add(
+                mir,
+                1,
+                &[R, R],
+                Kind::VBin(op),
+                &format!("{name} {{0}}, {{1}}, {{2}}"),
+                (false, false),
+            );
+        }
+        b.add(
+            "V_AND_B32_imm",
+            1,
+            &[I, R],
+            Kind::VBin(BinOp::And),
+            "v_and_b32_e32 {0}, {1}, {2}",
+            (false, false),
+        );
+        for (name, op) in [
+            ("v_lshlrev_b32_e64", BinOp::Shl),
+            ("v_lshrrev_b32_e64", BinOp::LShr),
+            ("v_ashrrev_i32_e64", BinOp::AShr),
+        ] {
+            b.add(
+                &name.to_uppercase(),
+                1,
+                &[R, R],
+                Kind::VBinRev(op),
+                &format!("{name} {{0}}, {{1}}, {{2}}"),
+                (false, false),
+            );
+        }
+        let (addc, subb) = if gfx10 {
+            ("v_add_co_ci_u32_e64", "v_sub_co_ci_u32_e64")
+        } else {
+            ("v_addc_co_u32_e64", "v_subb_co_u32_e64")
+        };
+        b.add(
+            "V_ADD_CO_U32_e64",
+            2,
+            &[R, R],
+            Kind::VCarryOut { sub: false },
+            "v_add_co_u32_e64 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_SUB_CO_U32_e64",
+            2,
+            &[R, R],
+            Kind::VCarryOut { sub: true },
+            "v_sub_co_u32_e64 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_ADDC_U32_e64",
+            2,
+            &[R, R, R],
+            Kind::VCarryInOut { sub: false },
+            &format!("{addc} {{0}}, {{1}}, {{2}}, {{3}}, {{4}}"),
+            (false, false),
+        );
+        b.add(
+            "V_SUBB_U32_e64",
+            2,
+            &[R, R, R],
+            Kind::VCarryInOut { sub: true },
+            &format!("{subb} {{0}}, {{1}}, {{2}}, {{3}}, {{4}}"),
+            (false, false),
+        );
+        b.add(
+            "V_ADD3_U32",
+            1,
+            &[R, R, R],
+            Kind::VAdd3,
+            "v_add3_u32 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_MUL_HI_U32",
+            1,
+            &[R, R],
+            Kind::VMulHi { signed: false },
+            "v_mul_hi_u32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_MUL_HI_I32",
+            1,
+            &[R, R],
+            Kind::VMulHi { signed: true },
+            "v_mul_hi_i32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_MAD_U64_U32",
+            2,
+            &[R, R, R],
+            Kind::VMad64,
+            "v_mad_u64_u32 {0}, {1}, {2}, {3}, {4}",
+            (false, false),
+        );
+        b.add(
+            "V_MAD_U64_U32_imm",
+            2,
+            &[R, R, I],
+            Kind::VMad64,
+            "v_mad_u64_u32 {0}, {1}, {2}, {3}, {4}",
+            (false, false),
+        );
+        b.add(
+            "V_BFE_U32",
+            1,
+            &[R, I, I],
+            Kind::VBfe { signed: false },
+            "v_bfe_u32 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_BFE_I32",
+            1,
+            &[R, I, I],
+            Kind::VBfe { signed: true },
+            "v_bfe_i32 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_CNDMASK_B32_e64",
+            1,
+            &[R, R, R],
+            Kind::VCndmask,
+            "v_cndmask_b32_e64 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_CNDMASK_B32_imm",
+            1,
+            &[I, I, R],
+            Kind::VCndmask,
+            "v_cndmask_b32_e64 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        for p in IntPredicate::ALL {
+            let n = v_cmp_name(p);
+            let asm = format!("{} {{0}}, {{1}}, {{2}}", n.to_lowercase());
+            b.add(&n, 1, &[R, R], Kind::VCmp(p), &asm, (false, false));
+        }
+        b.add(
+            "V_CMP_NE_U32_imm",
+            1,
+            &[I, R],
+            Kind::VCmp(IntPredicate::Ne),
+            "v_cmp_ne_u32_e64 {0}, {1}, {2}",
+            (false, false),
+        );
+        for (op, on) in [
+            (FBinOp::FAdd, "add"),
+            (FBinOp::FSub, "sub"),
+            (FBinOp::FMul, "mul"),
+        ] {
+            for (fmt, t) in [(FloatFmt::F16, "f16"), (FloatFmt::F32, "f32")] {
+                let name = format!("v_{on}_{t}_e64");
+                b.add(
+                    &name.to_uppercase(),
+                    1,
+                    &[R, R],
+                    Kind::VFloat(op, fmt),
+                    &format!("{name} {{0}}, {{1}}, {{2}}"),
+                    (false, false),
+                );
+            }
+        }
+        // Lane masks and EXEC.
+        for (name, op) in [
+            ("and", MaskOp::And),
+            ("or", MaskOp::Or),
+            ("xor", MaskOp::Xor),
+            ("andn2", MaskOp::AndN2),
+        ] {
+            let asm = format!("s_{name}_{w} {{0}}, {{1}}, {{2}}");
+            b.add(
+                &format!("S_{}_MASK", name.to_uppercase()),
+                1,
+                &[R, R],
+                Kind::SMask(op),
+                &asm,
+                (false, true),
+            );
+        }
+        let cmp = if gfx10 {
+            "s_cmp_lg_u32"
+        } else {
+            "s_cmp_lg_u64"
+        };
+        b.add(
+            "S_GET_EXEC",
+            1,
+            &[],
+            Kind::GetExec,
+            &format!("s_mov_{w} {{0}}, {exec}"),
+            (false, false),
+        );
+        b.add(
+            "S_SET_EXEC",
+            0,
+            &[R],
+            Kind::SetExec,
+            &format!("s_mov_{w} {exec}, {{0}}"),
+            (false, false),
+        );
+        b.add(
+            "S_ZERO_MASK",
+            1,
+            &[],
+            Kind::ZeroMask,
+            &format!("s_mov_{w} {{0}}, 0"),
+            (false, false),
+        );
+        b.add(
+            "S_CSELECT_MASK",
+            1,
+            &[R],
+            Kind::SCselectMask,
+            &format!("s_cselect_{w} {{0}}, {{1}}, 0"),
+            (true, false),
+        );
+        b.add(
+            "S_CMP_MASK_NZ",
+            0,
+            &[R],
+            Kind::MaskNonZero,
+            &format!("{cmp} {{0}}, 0"),
+            (false, true),
+        );
+        b.add(
+            "SI_BRCOND",
+            0,
+            &[R, B, B],
+            Kind::SiBrcond,
+            "; SI_BRCOND {0}, {1}, {2}",
+            (false, false),
+        );
+        // Branches: `s_cbranch_* T` then `s_branch F` unless F comes next.
+        b.add(
+            "S_CBRANCH_SCC1",
+            0,
+            &[B, B],
+            Kind::SCbranchScc { on: true },
+            "s_cbranch_scc1 {0}",
+            (true, false),
+        );
+        b.add(
+            "S_CBRANCH_SCC0",
+            0,
+            &[B, B],
+            Kind::SCbranchScc { on: false },
+            "s_cbranch_scc0 {0}",
+            (true, false),
+        );
+        b.add(
+            "S_CBRANCH_EXECZ",
+            0,
+            &[B, B],
+            Kind::SCbranchExecz,
+            "s_cbranch_execz {0}",
+            (false, false),
+        );
+        // Memory.
+        for (n, ld, st) in [
+            (1, "ubyte", "byte"),
+            (2, "ushort", "short"),
+            (4, "dword", "dword"),
+        ] {
+            b.add(
+                &format!("GLOBAL_LOAD_{}", ld.to_uppercase()),
+                1,
+                &[R, I],
+                Kind::GlobalLoad(n),
+                &format!("global_load_{ld} {{0}}, {{1}}, off offset:{{2}}"),
+                (false, false),
+            );
+            b.add(
+                &format!("GLOBAL_STORE_{}", st.to_uppercase()),
+                0,
+                &[R, R, I],
+                Kind::GlobalStore(n),
+                &format!("global_store_{st} {{0}}, {{1}}, off offset:{{2}}"),
+                (false, false),
+            );
+        }
+        b.add(
+            "S_WAITCNT_VM",
+            0,
+            &[],
+            Kind::Wait,
+            "s_waitcnt vmcnt(0)",
+            (false, false),
+        );
+        b.add(
+            "S_WAITCNT_LGKM",
+            0,
+            &[],
+            Kind::Wait,
+            "s_waitcnt lgkmcnt(0)",
+            (false, false),
+        );
+        b.add(
+            "S_LOAD_DWORD",
+            1,
+            &[R, I],
+            Kind::KernargLoad,
+            "s_load_dword {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_WRITELANE_B32",
+            1,
+            &[R, I],
+            Kind::WriteLane,
+            "v_writelane_b32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_READLANE_B32",
+            1,
+            &[R, I],
+            Kind::ReadLane,
+            "v_readlane_b32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.extra_uses = vec![v0];
+        b.add(
+            "V_WORKITEM_ID_X",
+            1,
+            &[],
+            Kind::WorkitemId,
+            "v_mov_b32_e32 {0}, v0",
+            (false, false),
+        );
+        b.extra_uses = vec![s6];
+        b.add(
+            "S_WORKGROUP_ID_X",
+            1,
+            &[],
+            Kind::WorkgroupId,
+            "s_mov_b32 {0}, s6",
+            (false, false),
+        );
+        b.extra_uses.clear();
+        Isa {
+            instrs: b.instrs,
+            defs: b.defs,
+            gfx,
+        }
+    }
+
+    /// The opcode named `name` (an opcode this table defines).
+    pub fn op(&self, name: &str) -> Opcode {
+        self.instrs.op(name)
+    }
+
+    /// The table entry of `op`, when it is a GCN instruction.
+    pub fn def(&self, op: Opcode) -> Option<&Def> {
+        match self.instrs.get(op)?.sem {
+            Sem::Target(id) => self.defs.get(usize::from(id)),
+            _ => None,
+        }
+    }
+}

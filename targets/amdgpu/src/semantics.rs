@@ -1,0 +1,416 @@
+//! What each GCN instruction of [`crate::isa`] does, for the machine
+//! interpreter ([`TargetSemantics`]): the one definition the back end's
+//! tests run.
+//!
+//! The hardware facts served:
+//! - SGPRs (and `EXEC`, `VCC`, `SCC`, `M0`) hold one value per wave,
+//!   VGPRs one per lane. A scalar instruction runs once; a vector one runs
+//!   in the lanes whose `EXEC` bit is set and leaves the others alone.
+//! - A vector compare or carry writes a lane mask: one bit per lane, zero
+//!   for inactive lanes.
+//! - Shifts use the low 5 bits of the amount; `s_bfe` packs the field as
+//!   `(width << 16) | offset`.
+//! - On gfx10 a 16-bit VALU result leaves the register's high half alone;
+//!   the interpreter fills it with garbage so code that relies on it
+//!   (instead of masking) fails its tests.
+
+use regdesc_codegen::interp::ops::fbin;
+use regdesc_codegen::ir::Type;
+use regdesc_codegen::mir::instr::{BinOp, FloatFmt, IntPredicate};
+use regdesc_codegen::mir::interp::{err, Bits, Flow, InterpError, MachineCx, TargetSemantics};
+use regdesc_codegen::mir::{MInst, Operand};
+use regdesc_codegen::value::Value;
+use regdesc_runtime::{Reg, RegClass, RegisterInfo};
+
+use crate::isa::{Isa, Kind};
+use crate::Gfx;
+
+/// The semantics of one subtarget's instructions.
+pub struct GcnSemantics {
+    pub isa: Isa,
+    pub scc: Reg,
+}
+
+/// Whether a register is a VGPR (or a part or tuple of VGPRs): bit 8 of
+/// its operand number.
+pub fn is_vgpr(r: Reg) -> bool {
+    Gfx::Gfx900.tables().hw_encoding(r) & 0x100 != 0
+}
+
+/// Whether the registers of `rc` are VGPRs.
+pub fn is_vgpr_class(rc: RegClass) -> bool {
+    let t = Gfx::Gfx900.tables();
+    t.members(rc).next().is_some_and(is_vgpr)
+}
+
+fn u32_of(b: &Bits) -> u64 {
+    b.to_u128() as u64 & 0xffff_ffff
+}
+
+fn b32(v: u64) -> Bits {
+    Bits::from_u128(32, u128::from(v & 0xffff_ffff))
+}
+
+fn sext32(v: u64) -> i64 {
+    v as u32 as i32 as i64
+}
+
+fn holds(p: IntPredicate, a: u64, b: u64) -> bool {
+    let (sa, sb) = (sext32(a), sext32(b));
+    p.holds(a.cmp(&b), sa.cmp(&sb))
+}
+
+fn bin(op: BinOp, a: u64, b: u64) -> u64 {
+    let sh = (b & 31) as u32;
+    let r = match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => a << sh,
+        BinOp::LShr => a >> sh,
+        BinOp::AShr => (sext32(a) >> sh) as u64,
+    };
+    r & 0xffff_ffff
+}
+
+fn bfe(a: u64, off: u64, w: u64, signed: bool) -> u64 {
+    let (off, w) = (off & 31, w & 31);
+    if w == 0 {
+        return 0;
+    }
+    let f = (a >> off) & ((1u64 << w) - 1);
+    if signed && (f >> (w - 1)) & 1 == 1 {
+        (f | !((1u64 << w) - 1)) & 0xffff_ffff
+    } else {
+        f
+    }
+}
+
+fn mul_hi(a: u64, b: u64, signed: bool) -> u64 {
+    if signed {
+        ((sext32(a) * sext32(b)) >> 32) as u64 & 0xffff_ffff
+    } else {
+        (a * b) >> 32
+    }
+}
+
+fn block(i: &MInst, k: usize) -> Result<Flow, InterpError> {
+    match i.ops.get(k) {
+        Some(Operand::Block(b)) => Ok(Flow::Jump(*b)),
+        _ => Err(err(format!("operand {k} is not a block"))),
+    }
+}
+
+fn active_lanes(cx: &dyn MachineCx) -> impl Iterator<Item = u32> {
+    let exec = cx.exec();
+    (0..cx.lanes()).filter(move |l| exec & (1u64 << l) != 0)
+}
+
+impl GcnSemantics {
+    fn set_scc(&self, cx: &mut dyn MachineCx, v: bool) -> Result<(), InterpError> {
+        cx.write_reg(self.scc, 0, Bits::from_u128(1, u128::from(v)))
+    }
+
+    fn scc(&self, cx: &mut dyn MachineCx) -> Result<bool, InterpError> {
+        Ok(!cx.read_reg(self.scc, 0)?.is_zero())
+    }
+
+    fn wave_mask(&self, cx: &dyn MachineCx) -> u64 {
+        let lanes = if self.isa.gfx == Gfx::Gfx1030 {
+            cx.lanes().min(32)
+        } else {
+            cx.lanes()
+        };
+        if lanes >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << lanes) - 1
+        }
+    }
+
+    /// Runs `f` on the active lanes, writing its value to operand `d`.
+    fn per_lane(
+        cx: &mut dyn MachineCx,
+        d: usize,
+        f: &mut dyn FnMut(&mut dyn MachineCx, u32) -> Result<u64, InterpError>,
+    ) -> Result<(), InterpError> {
+        let lanes: Vec<u32> = active_lanes(cx).collect();
+        for lane in lanes {
+            let v = f(cx, lane)?;
+            cx.write(d, lane, Bits::from_u128(64, u128::from(v)))?;
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the active lanes; bit `lane` of the mask operand `m` is
+    /// its result (inactive lanes 0).
+    fn lane_bits(
+        cx: &mut dyn MachineCx,
+        m: usize,
+        f: &mut dyn FnMut(&mut dyn MachineCx, u32) -> Result<bool, InterpError>,
+    ) -> Result<(), InterpError> {
+        let lanes: Vec<u32> = active_lanes(cx).collect();
+        let mut mask = 0u64;
+        for lane in lanes {
+            if f(cx, lane)? {
+                mask |= 1u64 << lane;
+            }
+        }
+        cx.write(m, 0, Bits::from_u128(64, u128::from(mask)))
+    }
+
+    fn run(&self, kind: Kind, i: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
+        let rd = |cx: &mut dyn MachineCx, k: usize, lane: u32| -> Result<u64, InterpError> {
+            Ok(u32_of(&cx.read(k, lane)?))
+        };
+        match kind {
+            Kind::SMov => {
+                let v = cx.read(1, 0)?;
+                cx.write(0, 0, v)?;
+            }
+            Kind::SBin(op) => {
+                let (a, b) = (rd(cx, 1, 0)?, rd(cx, 2, 0)?);
+                let d = bin(op, a, b);
+                cx.write(0, 0, b32(d))?;
+                match op {
+                    BinOp::Add => self.set_scc(cx, a + b > 0xffff_ffff)?,
+                    BinOp::Sub => self.set_scc(cx, a < b)?,
+                    BinOp::Mul => {}
+                    _ => self.set_scc(cx, d != 0)?,
+                }
+            }
+            Kind::SCarry { sub } => {
+                let (a, b) = (rd(cx, 1, 0)?, rd(cx, 2, 0)?);
+                let c = u64::from(self.scc(cx)?);
+                let (d, out) = if sub {
+                    (a.wrapping_sub(b).wrapping_sub(c), a < b + c)
+                } else {
+                    (a + b + c, a + b + c > 0xffff_ffff)
+                };
+                cx.write(0, 0, b32(d))?;
+                self.set_scc(cx, out)?;
+            }
+            Kind::SMulHi { signed } => {
+                let (a, b) = (rd(cx, 1, 0)?, rd(cx, 2, 0)?);
+                cx.write(0, 0, b32(mul_hi(a, b, signed)))?;
+            }
+            Kind::SBfe { signed } => {
+                let (a, f) = (rd(cx, 1, 0)?, rd(cx, 2, 0)?);
+                let d = bfe(a, f & 0x1f, (f >> 16) & 0x7f, signed);
+                cx.write(0, 0, b32(d))?;
+                self.set_scc(cx, d != 0)?;
+            }
+            Kind::SCselect => {
+                let k = if self.scc(cx)? { 1 } else { 2 };
+                let v = rd(cx, k, 0)?;
+                cx.write(0, 0, b32(v))?;
+            }
+            Kind::SCmp(p) => {
+                let (a, b) = (rd(cx, 0, 0)?, rd(cx, 1, 0)?);
+                self.set_scc(cx, holds(p, a, b))?;
+            }
+            Kind::VReadFirstLane => {
+                let lane = active_lanes(cx).next().unwrap_or(0);
+                let v = rd(cx, 1, lane)?;
+                cx.write(0, 0, b32(v))?;
+            }
+            Kind::VMov => Self::per_lane(cx, 0, &mut |cx, l| rd(cx, 1, l))?,
+            Kind::VBin(op) => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok(bin(op, rd(cx, 1, l)?, rd(cx, 2, l)?))
+            })?,
+            Kind::VAdd3 => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok((rd(cx, 1, l)? + rd(cx, 2, l)? + rd(cx, 3, l)?) & 0xffff_ffff)
+            })?,
+            Kind::VBinRev(op) => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok(bin(op, rd(cx, 2, l)?, rd(cx, 1, l)?))
+            })?,
+            Kind::VCarryOut { sub } | Kind::VCarryInOut { sub } => {
+                let cin = matches!(kind, Kind::VCarryInOut { .. });
+                let mask_in = if cin { rd_mask(cx, 4)? } else { 0 };
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                let mut out = 0u64;
+                for lane in lanes {
+                    let (a, b) = (rd(cx, 2, lane)?, rd(cx, 3, lane)?);
+                    let c = (mask_in >> lane) & 1;
+                    let (d, o) = if sub {
+                        (a.wrapping_sub(b).wrapping_sub(c), a < b + c)
+                    } else {
+                        (a + b + c, a + b + c > 0xffff_ffff)
+                    };
+                    cx.write(0, lane, b32(d))?;
+                    if o {
+                        out |= 1u64 << lane;
+                    }
+                }
+                cx.write(1, 0, Bits::from_u128(64, u128::from(out)))?;
+            }
+            Kind::VMulHi { signed } => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok(mul_hi(rd(cx, 1, l)?, rd(cx, 2, l)?, signed))
+            })?,
+            Kind::VMad64 => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let (a, b) = (rd(cx, 2, lane)?, rd(cx, 3, lane)?);
+                    let c = cx.read(4, lane)?.to_u128() as u64;
+                    let d = (a * b).wrapping_add(c);
+                    cx.write(0, lane, Bits::from_u128(64, u128::from(d)))?;
+                }
+                cx.write(1, 0, Bits::from_u128(64, 0))?;
+            }
+            Kind::VBfe { signed } => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok(bfe(rd(cx, 1, l)?, rd(cx, 2, l)?, rd(cx, 3, l)?, signed))
+            })?,
+            Kind::VCndmask => {
+                let m = rd_mask(cx, 3)?;
+                Self::per_lane(cx, 0, &mut |cx, l| {
+                    rd(cx, if (m >> l) & 1 == 1 { 2 } else { 1 }, l)
+                })?
+            }
+            Kind::VCmp(p) => Self::lane_bits(cx, 0, &mut |cx, l| {
+                Ok(holds(p, rd(cx, 1, l)?, rd(cx, 2, l)?))
+            })?,
+            Kind::VFloat(op, fmt) => {
+                let (ty, bits) = match fmt {
+                    FloatFmt::F16 => (Type::Half, 16),
+                    FloatFmt::F32 => (Type::Float, 32),
+                };
+                let keep_high = fmt == FloatFmt::F16 && self.isa.gfx == Gfx::Gfx1030;
+                Self::per_lane(cx, 0, &mut |cx, l| {
+                    let val = |v: u64| {
+                        let v = if bits == 16 { v & 0xffff } else { v };
+                        Value::from_bits(ty, ruint::aliases::U256::from(v))
+                            .ok_or_else(|| err("not a float"))
+                    };
+                    let (a, b) = (val(rd(cx, 1, l)?)?, val(rd(cx, 2, l)?)?);
+                    let r = fbin(op, Default::default(), &a, &b).map_err(|e| err(e.to_string()))?;
+                    let r = r.to_bits().as_limbs()[0];
+                    Ok(if keep_high { r | 0xdead_0000 } else { r })
+                })?
+            }
+            Kind::SMask(op) => {
+                let (a, b) = (rd_mask(cx, 1)?, rd_mask(cx, 2)?);
+                let d = op.apply(a, b);
+                cx.write(0, 0, Bits::from_u128(64, u128::from(d)))?;
+                self.set_scc(cx, d != 0)?;
+            }
+            Kind::GetExec => {
+                let e = cx.exec();
+                cx.write(0, 0, Bits::from_u128(64, u128::from(e)))?;
+            }
+            Kind::SetExec => {
+                let e = rd_mask(cx, 0)? & self.wave_mask(cx);
+                cx.set_exec(e);
+            }
+            Kind::ZeroMask => cx.write(0, 0, Bits::from_u128(64, 0))?,
+            Kind::SCselectMask => {
+                let v = if self.scc(cx)? { rd_mask(cx, 1)? } else { 0 };
+                cx.write(0, 0, Bits::from_u128(64, u128::from(v)))?;
+            }
+            Kind::MaskNonZero => {
+                let v = rd_mask(cx, 0)?;
+                self.set_scc(cx, v != 0)?;
+            }
+            Kind::SiBrcond => {
+                let (m, e) = (rd_mask(cx, 0)?, cx.exec());
+                return match (m & e == e, m & e == 0) {
+                    (true, _) => block(i, 1),
+                    (_, true) => block(i, 2),
+                    _ => Err(err(
+                        "a divergent branch runs before control flow is lowered (stage post-phi)",
+                    )),
+                };
+            }
+            Kind::SCbranchScc { on } => {
+                let k = if self.scc(cx)? == on { 0 } else { 1 };
+                return block(i, k);
+            }
+            Kind::SCbranchExecz => {
+                let k = if cx.exec() == 0 { 0 } else { 1 };
+                return block(i, k);
+            }
+            Kind::GlobalLoad(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let off = cx.read(2, lane)?.to_u128() as u64;
+                    let addr = (cx.read(1, lane)?.to_u128() as u64).wrapping_add(off);
+                    let bytes = cx
+                        .memory()
+                        .read_bytes(addr, u64::from(n))
+                        .map_err(|e| err(e.to_string()))?;
+                    let mut v = 0u64;
+                    for (k, b) in bytes.iter().enumerate() {
+                        v |= u64::from(*b) << (8 * k);
+                    }
+                    cx.write(0, lane, b32(v))?;
+                }
+            }
+            Kind::GlobalStore(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let off = cx.read(2, lane)?.to_u128() as u64;
+                    let addr = (cx.read(0, lane)?.to_u128() as u64).wrapping_add(off);
+                    let v = rd(cx, 1, lane)?;
+                    cx.memory()
+                        .write_bytes(addr, &v.to_le_bytes()[..n as usize])
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
+            Kind::Wait => {}
+            Kind::KernargLoad => {
+                let off = rd(cx, 2, 0)?;
+                let w = rd(cx, 3, 0)?;
+                cx.write(0, 0, b32(w << (8 * (off & 3))))?;
+            }
+            Kind::WriteLane | Kind::ReadLane => {
+                let lane = rd(cx, 2, 0)? as u32;
+                if lane >= cx.lanes() {
+                    return Err(err(format!(
+                        "an SGPR spill uses lane {lane}: run with the wave's lanes"
+                    )));
+                }
+                if kind == Kind::WriteLane {
+                    let v = cx.read(1, 0)?;
+                    cx.write(0, lane, v)?;
+                } else {
+                    let v = cx.read(1, lane)?;
+                    cx.write(0, 0, v)?;
+                }
+            }
+            Kind::WorkitemId => {
+                Self::per_lane(cx, 0, &mut |cx, l| Ok(u64::from(cx.workitem_id(l))))?
+            }
+            Kind::WorkgroupId => {
+                let g = cx.workgroup_id();
+                cx.write(0, 0, b32(u64::from(g)))?;
+            }
+        }
+        Ok(Flow::Next)
+    }
+}
+
+/// A lane-mask operand (scalar, 32 or 64 bits).
+fn rd_mask(cx: &mut dyn MachineCx, k: usize) -> Result<u64, InterpError> {
+    Ok(cx.read(k, 0)?.to_u128() as u64)
+}
+
+impl TargetSemantics for GcnSemantics {
+    fn per_lane_class(&self, rc: RegClass) -> bool {
+        is_vgpr_class(rc)
+    }
+
+    fn per_lane_reg(&self, r: Reg) -> bool {
+        is_vgpr(r)
+    }
+
+    fn execute(&self, id: u16, inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
+        let def = self
+            .isa
+            .defs
+            .get(usize::from(id))
+            .ok_or_else(|| err(format!("no GCN instruction {id}")))?;
+        self.run(def.kind, inst, cx)
+    }
+}

@@ -1,0 +1,205 @@
+//! [`Amdgpu`]: the GCN back end as a [`Target`], for gfx900 and gfx90a
+//! (wave64) and gfx1030 (wave32).
+//!
+//! The hardware facts served here: which class a value lives in by its
+//! uniformity (`SGPR_32` for uniform values, `VGPR_32` for divergent
+//! ones), how many lanes a wave runs (64 on gfx9, 32 on gfx10), which
+//! registers the calling convention keeps from the allocator
+//! ([`crate::abi`]), and the order of the back end's passes: selection
+//! ([`crate::select`]), divergent control flow ([`crate::cf`]), copies after allocation ([`crate::copies`]),
+//! emission ([`crate::emit`]).
+
+use regdesc_codegen::ir::Function;
+use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
+use regdesc_codegen::mir::{InstrSet, MFunction};
+use regdesc_codegen::regalloc::SpillHook;
+use regdesc_codegen::target::{Abi, Target, TargetError};
+use regdesc_runtime::{Reg, RegClass, RegisterInfo};
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::abi::KernargWord;
+use crate::isa::Isa;
+use crate::select::Classes;
+use crate::semantics::GcnSemantics;
+use crate::Gfx;
+
+/// The AMD GCN back end for one subtarget.
+pub struct Amdgpu {
+    pub gfx: Gfx,
+    sem: GcnSemantics,
+    cls: Classes,
+    /// Each kernel's kernarg words, by function name: [`Target::abi`]
+    /// computes them, selection reads them.
+    kernargs: RefCell<HashMap<String, Vec<KernargWord>>>,
+}
+
+fn class(name: &str) -> Result<RegClass, TargetError> {
+    Gfx::Gfx900
+        .tables()
+        .class_by_name(name)
+        .ok_or_else(|| TargetError::Unsupported {
+            what: format!("the register description has no class {name}"),
+            span: None,
+        })
+}
+
+impl Amdgpu {
+    /// The back end for `gfx`.
+    pub fn new(gfx: Gfx) -> Amdgpu {
+        let t = Gfx::Gfx900.tables();
+        let reg = |n: &str| t.reg_by_name(n);
+        let idx = |n: &str| {
+            t.all_sub_reg_indices()
+                .find(|&i| t.sub_reg_index_name(i) == n)
+        };
+        // The description is compiled in; its names are known to exist
+        // (tests/regs.rs checks them).
+        let (Some(scc), Some(v0), Some(s6), Some(s45), Some(sub0), Some(sub1)) = (
+            reg("SCC"),
+            reg("VGPR0"),
+            reg("SGPR6"),
+            reg("SGPR4_SGPR5"),
+            idx("sub0"),
+            idx("sub1"),
+        ) else {
+            unreachable!("SIRegisterInfo.td defines SCC, VGPR0, SGPR6, SGPR4_SGPR5, sub0 and sub1")
+        };
+        let (Ok(sgpr), Ok(vgpr), Ok(sgpr64), Ok(vreg64)) = (
+            class("SGPR_32"),
+            class("VGPR_32"),
+            class("SGPR_64"),
+            class("VReg_64"),
+        ) else {
+            unreachable!("SIRegisterInfo.td defines SGPR_32, VGPR_32, SGPR_64 and VReg_64")
+        };
+        let mask = if gfx == Gfx::Gfx1030 { sgpr } else { sgpr64 };
+        Amdgpu {
+            gfx,
+            sem: GcnSemantics {
+                isa: Isa::new(gfx, scc, v0, s6),
+                scc,
+            },
+            cls: Classes {
+                sgpr,
+                vgpr,
+                mask,
+                vreg64,
+                sub0,
+                sub1,
+                scc,
+                kernarg_ptr: s45,
+            },
+            kernargs: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The `-mcpu` name.
+    pub fn cpu(&self) -> &'static str {
+        match self.gfx {
+            Gfx::Gfx900 => "gfx900",
+            Gfx::Gfx90a => "gfx90a",
+            Gfx::Gfx1030 => "gfx1030",
+        }
+    }
+
+    /// Lanes in a wave.
+    pub fn wave_size(&self) -> u32 {
+        if self.gfx == Gfx::Gfx1030 {
+            32
+        } else {
+            64
+        }
+    }
+
+    pub fn isa(&self) -> &Isa {
+        &self.sem.isa
+    }
+
+    pub fn classes(&self) -> Classes {
+        self.cls
+    }
+}
+
+impl Target for Amdgpu {
+    type Regs = Gfx;
+
+    fn name(&self) -> &str {
+        self.cpu()
+    }
+
+    fn regs(&self) -> &Gfx {
+        &self.gfx
+    }
+
+    fn instrs(&self) -> &InstrSet {
+        &self.sem.isa.instrs
+    }
+
+    fn semantics(&self) -> &dyn TargetSemantics {
+        &self.sem
+    }
+
+    fn exec_model(&self) -> ExecModel {
+        ExecModel::Wave
+    }
+
+    fn value_class(&self, uniform: bool) -> RegClass {
+        if uniform {
+            self.cls.sgpr
+        } else {
+            self.cls.vgpr
+        }
+    }
+
+    fn abi(&self, f: &Function) -> Result<Abi, TargetError> {
+        let abi = crate::abi::abi(f)?;
+        crate::support::check(f)?;
+        if f.cconv.is_kernel() {
+            let (words, _) = crate::abi::kernel_layout(f)?;
+            self.kernargs.borrow_mut().insert(f.name.clone(), words);
+        }
+        Ok(abi)
+    }
+
+    fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        let words = self.kernargs.borrow().get(&f.name).cloned();
+        crate::select::select(f, self.isa(), self.cls, words.as_deref())
+    }
+
+    fn after_phi_elim(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::cf::lower_control_flow(f, self.isa(), self.cls)
+    }
+
+    fn spill_hook(&self) -> &dyn SpillHook {
+        self
+    }
+
+    fn reserved(&self) -> Vec<Reg> {
+        let mut r = crate::abi::reserved();
+        r.extend(crate::spill::spill_vgprs());
+        r
+    }
+
+    fn lower_copies(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::copies::lower_copies(f, self.isa(), &self.gfx)
+    }
+
+    fn before_emit(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::waitcnt::insert_waits(f, self.isa(), &self.gfx);
+        Ok(())
+    }
+
+    fn emit(&self, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
+        crate::emit::emit(self, f, ir)
+    }
+
+    fn per_lane_class_of(&self, rc: RegClass) -> RegClass {
+        if rc == self.cls.sgpr {
+            self.cls.vgpr
+        } else {
+            rc
+        }
+    }
+}

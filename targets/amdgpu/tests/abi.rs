@@ -1,0 +1,73 @@
+//! The calling conventions: plain functions' words in `v0..`, kernels'
+//! kernarg offsets and sizes as `llc -mtriple=amdgcn-amd-amdhsa` lays
+//! them out (`scale`: `s_load_dword s4, s[4:5], 0x10` for `%k`, kernarg
+//! size 20; `mul128_uniform`: `i128` at 8 and 24, size 40).
+
+use regdesc_amdgpu::abi::{abi, kernel_layout};
+use regdesc_codegen::read_module;
+use regdesc_codegen::target::{TargetError, WordLoc};
+use regdesc_runtime::RegisterInfo;
+
+fn function(text: &str, name: &str) -> regdesc_codegen::ir::Function {
+    let m = read_module("test.ll", text).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    m.function(name).cloned().expect("the function")
+}
+
+#[test]
+fn plain_functions_pass_words_in_vgprs() {
+    let f = function(
+        "define i64 @f(i32 %a, i64 %b) {\n  %x = zext i32 %a to i64\n  %r = add i64 %x, %b\n  ret i64 %r\n}\n",
+        "f",
+    );
+    let a = abi(&f).expect("an ABI");
+    let t = regdesc_amdgpu::Gfx::Gfx900.tables();
+    let names =
+        |w: &[WordLoc]| -> Vec<&str> { w.iter().map(|WordLoc::Reg(r)| t.asm_name(*r)).collect() };
+    assert_eq!(names(&a.args[0]), ["v0"]);
+    assert_eq!(names(&a.args[1]), ["v1", "v2"]);
+    assert_eq!(names(&a.ret), ["v0", "v1"]);
+}
+
+#[test]
+fn too_many_argument_words_is_a_located_error() {
+    let f = function(
+        "define i32 @f(i256 %a, i256 %b, i256 %c, i256 %d, i32 %e) {\n  ret i32 %e\n}\n",
+        "f",
+    );
+    assert!(matches!(
+        abi(&f),
+        Err(TargetError::AbiOverflow {
+            words: 33,
+            available: 32,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn kernarg_offsets_follow_llc() {
+    let f = function(
+        "define amdgpu_kernel void @scale(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %k) {\n  ret void\n}\n",
+        "scale",
+    );
+    let (words, size) = kernel_layout(&f).expect("a layout");
+    let offs: Vec<u32> = words.iter().map(|w| w.offset).collect();
+    assert_eq!(offs, [0, 4, 8, 12, 16]);
+    assert_eq!(size, 20);
+    let f = function(
+        "define amdgpu_kernel void @m(ptr addrspace(1) %out, i128 %a, i128 %b) {\n  ret void\n}\n",
+        "m",
+    );
+    let (words, size) = kernel_layout(&f).expect("a layout");
+    assert_eq!(words[2].offset, 8);
+    assert_eq!(words[6].offset, 24);
+    assert_eq!(size, 40);
+    let f = function(
+        "define amdgpu_kernel void @n(i8 %a, i16 %b, half %h, i32 %k) {\n  ret void\n}\n",
+        "n",
+    );
+    let (words, size) = kernel_layout(&f).expect("a layout");
+    let got: Vec<(u32, u32)> = words.iter().map(|w| (w.offset, w.bits)).collect();
+    assert_eq!(got, [(0, 8), (2, 16), (4, 16), (8, 32)]);
+    assert_eq!(size, 12);
+}

@@ -1,0 +1,192 @@
+//! Emission of the generic limb opcodes: carries and borrows through
+//! `acc0` (`addc`/`subb`), 32x32 products through `mul acc0` + `mach`,
+//! the 64-bit multiply-add, zero and sign extension in a register, and
+//! `:f`/`:hf` arithmetic.
+//!
+//! Hardware facts served (PRM Vol 2a "addc", "subb", "mul", "mach"; Vol 7
+//! "Accumulator Registers"): the accumulator holds 8 dword channels, so
+//! these run in SIMD8 chunks (`(8|M0)`, `(8|M8)`); the carry or borrow
+//! and the low half of a `mach` product are read back with `mov acc0`.
+
+use regdesc_codegen::mir::instr::{FBinOp, FloatFmt};
+use regdesc_codegen::mir::{LimbOp, MInst};
+use regdesc_codegen::target::TargetError;
+
+use super::{unsupported, Em, Loc};
+use crate::isa::{Op, Src, Ty};
+
+impl Em<'_> {
+    pub(super) fn limb(&mut self, i: &MInst, l: LimbOp) -> Result<(), TargetError> {
+        let ud = Ty::Ud;
+        match l {
+            LimbOp::UAddO | LimbOp::USubO | LimbOp::UAddE | LimbOp::USubE => {
+                let (dl, cl, al, bl) = (
+                    self.loc(i, 0)?,
+                    self.loc(i, 1)?,
+                    self.loc(i, 2)?,
+                    self.loc(i, 3)?,
+                );
+                let op = if matches!(l, LimbOp::UAddO | LimbOp::UAddE) {
+                    Op::Addc
+                } else {
+                    Op::Subb
+                };
+                let cin = match l {
+                    LimbOp::UAddE | LimbOp::USubE => Some(self.loc(i, 4)?),
+                    _ => None,
+                };
+                let lane = matches!(dl, Loc::Lane(_));
+                for c in self.acc_chunks(dl) {
+                    self.alu(c, op, dl, Self::src(c, al, ud), Some(Self::src(c, bl, ud)))
+                        .acc_wr = true;
+                    self.alu(c, Op::Mov, cl, Self::acc_src(c), None);
+                    if let Some(inl) = cin {
+                        let t = self.tmp(0, lane);
+                        self.alu(c, op, dl, Self::src(c, dl, ud), Some(Self::src(c, inl, ud)))
+                            .acc_wr = true;
+                        self.alu(c, Op::Mov, t, Self::acc_src(c), None);
+                        self.alu(
+                            c,
+                            Op::Or,
+                            cl,
+                            Self::src(c, cl, ud),
+                            Some(Self::src(c, t, ud)),
+                        );
+                    }
+                }
+                Ok(())
+            }
+            LimbOp::UMulH | LimbOp::SMulH => {
+                let (dl, al, bl) = (self.loc(i, 0)?, self.loc(i, 1)?, self.loc(i, 2)?);
+                let ty = if l == LimbOp::SMulH { Ty::D } else { Ty::Ud };
+                for c in self.acc_chunks(dl) {
+                    self.push(
+                        c,
+                        Op::Mul,
+                        Self::acc_dst(ty),
+                        vec![Self::src(c, al, ty), Self::src_word(c, bl, false)],
+                    );
+                    self.push(
+                        c,
+                        Op::Mach,
+                        Self::dst(c, dl, ty),
+                        vec![Self::src(c, al, ty), Self::src(c, bl, ty)],
+                    )
+                    .acc_wr = true;
+                }
+                Ok(())
+            }
+            LimbOp::Mad64 => {
+                let (lo, hi, al, bl, clo, chi) = (
+                    self.loc(i, 0)?,
+                    self.loc(i, 1)?,
+                    self.loc(i, 2)?,
+                    self.loc(i, 3)?,
+                    self.loc(i, 4)?,
+                    self.loc(i, 5)?,
+                );
+                let t = self.tmp(0, matches!(lo, Loc::Lane(_)));
+                for c in self.acc_chunks(lo) {
+                    self.push(
+                        c,
+                        Op::Mul,
+                        Self::acc_dst(ud),
+                        vec![Self::src(c, al, ud), Self::src_word(c, bl, false)],
+                    );
+                    self.alu(
+                        c,
+                        Op::Mach,
+                        hi,
+                        Self::src(c, al, ud),
+                        Some(Self::src(c, bl, ud)),
+                    )
+                    .acc_wr = true;
+                    self.alu(c, Op::Mov, lo, Self::acc_src(c), None);
+                    self.alu(
+                        c,
+                        Op::Addc,
+                        lo,
+                        Self::src(c, lo, ud),
+                        Some(Self::src(c, clo, ud)),
+                    )
+                    .acc_wr = true;
+                    self.alu(c, Op::Mov, t, Self::acc_src(c), None);
+                    self.alu(
+                        c,
+                        Op::Add,
+                        hi,
+                        Self::src(c, hi, ud),
+                        Some(Self::src(c, chi, ud)),
+                    );
+                    self.alu(
+                        c,
+                        Op::Add,
+                        hi,
+                        Self::src(c, hi, ud),
+                        Some(Self::src(c, t, ud)),
+                    );
+                }
+                Ok(())
+            }
+            LimbOp::Float(op, fmt) => {
+                let (dl, al, bl) = (self.loc(i, 0)?, self.loc(i, 1)?, self.loc(i, 2)?);
+                let gop = if op == FBinOp::FMul { Op::Mul } else { Op::Add };
+                let neg = op == FBinOp::FSub;
+                let lane = matches!(dl, Loc::Lane(_));
+                for c in self.full(dl) {
+                    let negate = |s: Src| s.negated(neg);
+                    if fmt == FloatFmt::F32 {
+                        let (a, b) = (Self::src(c, al, Ty::F), Self::src(c, bl, Ty::F));
+                        self.push(c, gop, Self::dst(c, dl, Ty::F), vec![a, negate(b)]);
+                        continue;
+                    }
+                    let (t0, t1, t2) = (self.tmp(0, lane), self.tmp(1, lane), self.tmp(2, lane));
+                    let f = Ty::F;
+                    self.push(c, Op::Mov, Self::dst(c, t0, f), vec![Self::src_half(c, al)]);
+                    self.push(c, Op::Mov, Self::dst(c, t1, f), vec![Self::src_half(c, bl)]);
+                    let (a, b) = (Self::src(c, t0, f), Self::src(c, t1, f));
+                    self.push(c, gop, Self::dst(c, t0, f), vec![a, negate(b)]);
+                    let mut h = Self::dst(c, t2, Ty::Hf);
+                    h.h = 2;
+                    self.push(c, Op::Mov, h, vec![Self::src(c, t0, f)]);
+                    self.alu(
+                        c,
+                        Op::And,
+                        dl,
+                        Self::src(c, t2, ud),
+                        Some(Self::imm_src(0xFFFF)),
+                    );
+                }
+                Ok(())
+            }
+            LimbOp::ZextInReg | LimbOp::SextInReg => {
+                let (dl, al) = (self.loc(i, 0)?, self.loc(i, 1)?);
+                let w = self.imm(i, 2)?.min(32);
+                for c in self.full(dl) {
+                    let a = Self::src(c, al, ud);
+                    if w >= 32 {
+                        self.alu(c, Op::Mov, dl, a, None);
+                    } else if l == LimbOp::ZextInReg {
+                        let mask = if w == 0 { 0 } else { u32::MAX >> (32 - w) };
+                        self.alu(c, Op::And, dl, a, Some(Self::imm_src(mask)));
+                    } else if w == 0 {
+                        self.alu(c, Op::Mov, dl, Self::imm_src(0), None);
+                    } else {
+                        self.alu(c, Op::Shl, dl, a, Some(Self::imm_src(32 - w)));
+                        self.push(
+                            c,
+                            Op::Asr,
+                            Self::dst(c, dl, Ty::D),
+                            vec![Self::src(c, dl, Ty::D), Self::imm_src(32 - w)],
+                        );
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(unsupported(
+                self.f,
+                format!("`{}` has no Gen emission", self.name(i)),
+            )),
+        }
+    }
+}

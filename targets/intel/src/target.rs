@@ -1,0 +1,259 @@
+//! The Gen target: one [`Gen`] per platform and SIMD width, implementing
+//! the shared back-end layer's [`Target`].
+//!
+//! Hardware facts served: Gen9 (Skylake, `skl`), Gen11 (Ice Lake LP,
+//! `icllp`) and Gen12LP (Tiger Lake LP, `tgllp`) share one register file
+//! (128 GRFs of 32 bytes per hardware thread) and the integer instructions
+//! this back end uses; a kernel is compiled for a SIMD width (8 or 16
+//! channels per thread). Gen11 and Gen12LP have no 64-bit integer ALU, so
+//! 64-bit values live in separate low and high dword halves on every
+//! platform (the legalizer's 32-bit limbs). Gen12LP alone needs software
+//! scoreboard annotations ([`crate::swsb`]).
+
+use regdesc_codegen::ir::Function;
+use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
+use regdesc_codegen::mir::{FrameIdx, InstrSet, MFunction, MInst, VReg};
+use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
+use regdesc_codegen::target::{Abi, Target, TargetError};
+use regdesc_runtime::{Reg, RegClass, RegisterInfo};
+
+use crate::regs::{classes, Intel};
+
+/// A Gen platform, named as IGA's `-p` option and ocloc's `-device` know it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Platform {
+    /// Gen9, Skylake (`-p=9`, `skl`).
+    Gen9,
+    /// Gen11, Ice Lake LP (`-p=11`, `icllp`).
+    Gen11,
+    /// Gen12LP, Tiger Lake LP (`-p=12p1`, `tgllp`).
+    Gen12lp,
+}
+
+impl Platform {
+    pub const ALL: [Platform; 3] = [Platform::Gen9, Platform::Gen11, Platform::Gen12lp];
+
+    /// The `--target` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Gen9 => "gen9",
+            Platform::Gen11 => "gen11",
+            Platform::Gen12lp => "gen12lp",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Platform> {
+        Platform::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    /// IGA's `-p=` value.
+    pub fn iga(self) -> &'static str {
+        match self {
+            Platform::Gen9 => "9",
+            Platform::Gen11 => "11",
+            Platform::Gen12lp => "12p1",
+        }
+    }
+}
+
+/// Channels per hardware thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Simd {
+    Simd8,
+    Simd16,
+}
+
+impl Simd {
+    pub fn lanes(self) -> u8 {
+        match self {
+            Simd::Simd8 => 8,
+            Simd::Simd16 => 16,
+        }
+    }
+
+    /// GRFs a per-lane dword vector takes.
+    pub fn grfs(self) -> u8 {
+        self.lanes() / 8
+    }
+
+    pub fn from_lanes(n: u32) -> Option<Simd> {
+        match n {
+            8 => Some(Simd::Simd8),
+            16 => Some(Simd::Simd16),
+            _ => None,
+        }
+    }
+}
+
+/// The Gen back end for one platform and SIMD width.
+pub struct Gen {
+    pub platform: Platform,
+    pub simd: Simd,
+    name: String,
+    pub(crate) instrs: InstrSet,
+    sem: LaneSemantics,
+}
+
+impl Gen {
+    pub fn new(platform: Platform, simd: Simd) -> Gen {
+        let mut instrs = InstrSet::generic();
+        crate::select::add_instructions(&mut instrs);
+        Gen {
+            platform,
+            simd,
+            name: platform.name().to_string(),
+            instrs,
+            sem: LaneSemantics,
+        }
+    }
+
+    /// The class of per-lane 32-bit values at this SIMD width.
+    pub fn lane_class(&self) -> RegClass {
+        match self.simd {
+            Simd::Simd8 => classes::SIMD8_LANE,
+            Simd::Simd16 => classes::SIMD16_LANE,
+        }
+    }
+}
+
+/// Which registers hold a value per lane, for the machine interpreter:
+/// the lane views of SIMD vectors (`SIMD8_LANE`, `SIMD16_LANE`); uniform
+/// scalars (`GRF_D`, ...) hold one value for all lanes. Every instruction
+/// the back end selects has a generic meaning ([`regdesc_codegen::mir::Sem`]),
+/// so nothing else is needed.
+pub struct LaneSemantics;
+
+impl TargetSemantics for LaneSemantics {
+    fn per_lane_class(&self, rc: RegClass) -> bool {
+        rc == classes::SIMD8_LANE || rc == classes::SIMD16_LANE
+    }
+
+    fn per_lane_reg(&self, r: Reg) -> bool {
+        let t = Intel.tables();
+        t.contains(classes::SIMD8_LANE, r) || t.contains(classes::SIMD16_LANE, r)
+    }
+}
+
+impl Target for Gen {
+    type Regs = Intel;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn regs(&self) -> &Intel {
+        &Intel
+    }
+
+    fn instrs(&self) -> &InstrSet {
+        &self.instrs
+    }
+
+    fn semantics(&self) -> &dyn TargetSemantics {
+        &self.sem
+    }
+
+    fn exec_model(&self) -> ExecModel {
+        // Selected code keeps the generic control flow (a branch per
+        // lane); the lowering to masks happens at emission. Each lane may
+        // run alone in the machine interpreter.
+        ExecModel::Threads
+    }
+
+    fn value_class(&self, uniform: bool) -> RegClass {
+        if uniform {
+            classes::GRF_D
+        } else {
+            self.lane_class()
+        }
+    }
+
+    fn abi(&self, f: &Function) -> Result<Abi, TargetError> {
+        // The IR is seen here first: constructs the back end cannot
+        // compile are reported at their source location.
+        unsupported_in(f)?;
+        crate::abi::assign(f, self.simd)
+    }
+
+    fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::select::select(f, &self.instrs, self.lane_class())
+    }
+
+    fn spill_hook(&self) -> &dyn SpillHook {
+        self
+    }
+
+    fn reserved(&self) -> Vec<Reg> {
+        crate::abi::reserved()
+    }
+
+    fn emit(&self, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
+        crate::emit::emit(self, f, ir)
+    }
+}
+
+impl SpillHook for Gen {
+    fn store(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, SpillError> {
+        GenericSpill {
+            instrs: &self.instrs,
+        }
+        .store(f, v, rc, slot)
+    }
+
+    fn load(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, SpillError> {
+        GenericSpill {
+            instrs: &self.instrs,
+        }
+        .load(f, v, rc, slot)
+    }
+}
+
+/// The SIMD width used when none is asked for, chosen by register
+/// pressure: SIMD16 (twice the lanes per thread) when every function of
+/// `funcs` compiles at SIMD16 within the GRFs, otherwise SIMD8, whose
+/// per-lane values take half the registers.
+pub fn default_simd(platform: Platform, funcs: &[&Function]) -> Simd {
+    let g = Gen::new(platform, Simd::Simd16);
+    let opts = regdesc_codegen::pipeline::Options::default();
+    let fits = funcs
+        .iter()
+        .all(|f| regdesc_codegen::pipeline::compile_function(f, &g, &opts).is_ok());
+    if fits {
+        Simd::Simd16
+    } else {
+        Simd::Simd8
+    }
+}
+
+/// The first construct of `f` the back end does not compile, located.
+fn unsupported_in(f: &Function) -> Result<(), TargetError> {
+    use regdesc_codegen::ir::Op;
+    for i in &f.insts {
+        let what = match &i.op {
+            Op::Load { .. } | Op::Store { .. } => {
+                "global memory access (A64 stateless send messages are the next Intel issue)"
+            }
+            Op::Call { .. } => {
+                "work-item and work-group ids (the kernel payload ABI is the next Intel issue)"
+            }
+            _ => continue,
+        };
+        return Err(TargetError::Unsupported {
+            what: format!("@{}: {what}", f.name),
+            span: Some(i.span.clone()),
+        });
+    }
+    Ok(())
+}
