@@ -270,6 +270,7 @@ fn mismatch_gives_a_reproducing_command() {
         seed: 1,
         asm_file: "f.s".into(),
         ir_file: "f.ll".into(),
+        options: Default::default(),
     };
     let Err(mm) = compare(&prog, f, &cfg) else {
         panic!("the missing carry went unnoticed");

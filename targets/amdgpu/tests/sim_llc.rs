@@ -175,6 +175,7 @@ fn llc_output_simulates_to_the_interpreter() {
                         seed: 0x5eed ^ (*version as u64) << 8,
                         asm_file: asm_file.display().to_string(),
                         ir_file: file.display().to_string(),
+                        options: Default::default(),
                     };
                     runs += 1;
                     functions.insert(format!("{}:{}", file.display(), f.name));

@@ -193,3 +193,37 @@ fn scalar_flags_and_masks() {
     assert_eq!(run(Chip::Gfx1030, body, 1, 0), Ok(1));
     assert_eq!(run(Chip::Gfx1030, body, 0, 0), Ok(9));
 }
+
+#[test]
+fn narrow_arguments_have_undefined_high_bits() {
+    use regdesc_amdgpu::sim::{simulate_with, SimOptions};
+    // Returns the high half of the i16 argument's register as an i16.
+    let ir = "define i16 @f(i16 %a) {\n  ret i16 %a\n}\n";
+    let asm = "f:\n\tv_lshrrev_b32_e32 v0, 16, v0\n\ts_setpc_b64 s[30:31]\n";
+    let Ok(m) = read_module("f.ll", ir) else {
+        panic!("bad IR");
+    };
+    let Some(f) = m.function("f") else {
+        panic!("no @f");
+    };
+    let high = |zero: bool| {
+        let launch = Launch::lanes(1, vec![LaneArg::Uniform(Value::int(16, 5))]);
+        let opts = SimOptions {
+            zero_narrow_args: zero,
+        };
+        simulate_with(
+            Chip::Gfx900,
+            asm,
+            f,
+            &launch,
+            &mut GlobalMemory::new(0),
+            opts,
+        )
+        .ok()
+        .and_then(|r| r.first().and_then(|l| l.ret))
+        .and_then(|v| v.as_int())
+        .map(|v| v.low_u64())
+    };
+    assert_ne!(high(false), Some(0));
+    assert_eq!(high(true), Some(0));
+}

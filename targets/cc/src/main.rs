@@ -188,6 +188,11 @@ struct SimArgs {
     /// The IR file the assembly was compiled from (the signature).
     #[arg(long)]
     ir: PathBuf,
+    /// Zero the bits above i1/i8/i16/half arguments of plain functions
+    /// (LLVM's convention leaves them undefined; the simulator fills them
+    /// with a pattern unless this is given).
+    #[arg(long)]
+    zero_narrow_args: bool,
     #[command(flatten)]
     run: RunOptions,
 }
@@ -447,9 +452,14 @@ fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
         &a.run,
         color,
         Box::new(|_, f, launch, mem| {
-            regdesc_amdgpu::sim::simulate(chip, &text, f, launch, mem).map_err(|e| Failure {
-                status: 1,
-                text: e.render(&src, color),
+            let opts = regdesc_amdgpu::sim::SimOptions {
+                zero_narrow_args: a.zero_narrow_args,
+            };
+            regdesc_amdgpu::sim::simulate_with(chip, &text, f, launch, mem, opts).map_err(|e| {
+                Failure {
+                    status: 1,
+                    text: e.render(&src, color),
+                }
             })
         }),
     )

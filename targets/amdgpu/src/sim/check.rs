@@ -42,6 +42,7 @@ pub struct CheckConfig {
     /// The assembly and IR file names, for the reproducing command.
     pub asm_file: String,
     pub ir_file: String,
+    pub options: super::SimOptions,
 }
 
 /// What a comparison found.
@@ -113,7 +114,7 @@ fn uses_floats(f: &Function) -> bool {
 /// NaN among the inputs, every NaN is the default NaN of an invalid
 /// operation (`inf - inf`, `0 * inf`), and NaN results still compare bit
 /// for bit.
-fn nan_free_word(w: u32) -> u32 {
+pub fn nan_free_word(w: u32) -> u32 {
     let mut w = w;
     for shift in [0, 16] {
         let h = (w >> shift) & 0xffff;
@@ -215,7 +216,7 @@ pub fn compare(
             max_steps: WAVE_STEPS,
             ..launch.clone()
         };
-        let got = super::run(cfg.chip, prog, f, &wave_launch, &mut mem_sim);
+        let got = super::run_with(cfg.chip, prog, f, &wave_launch, &mut mem_sim, cfg.options);
         let same = match &got {
             Ok(g) => {
                 g.iter().map(|r| r.ret).eq(expected.iter().map(|r| r.ret)) && mem_ir == mem_sim
@@ -299,9 +300,11 @@ fn untyped(v: &Value) -> String {
 
 /// The `regdesc-cc sim` command that replays one launch.
 fn command(cfg: &CheckConfig, f: &Function, l: &Launch, mem: &[u32]) -> String {
-    let mut c = format!(
-        "regdesc-cc sim --target {} {} --ir {} --fn {} --lanes {} --workitem {} --workgroup {}",
+    let mut c =
+        format!(
+        "regdesc-cc sim --target {}{} {} --ir {} --fn {} --lanes {} --workitem {} --workgroup {}",
         cfg.chip.name(),
+        if cfg.options.zero_narrow_args { " --zero-narrow-args" } else { "" },
         cfg.asm_file,
         cfg.ir_file,
         f.name,

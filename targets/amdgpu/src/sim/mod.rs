@@ -101,6 +101,16 @@ impl Chip {
     }
 }
 
+/// How the simulator sets up a call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimOptions {
+    /// Zero the bits above a narrow plain-function argument (`i1`, `i8`,
+    /// `i16`, `half`) instead of filling them with a pattern. LLVM's
+    /// convention leaves those bits undefined, so only code that assumes a
+    /// zero-extending caller needs this.
+    pub zero_narrow_args: bool,
+}
+
 /// Parses `asm` and runs function `f` (its label in the text) with
 /// `launch`, on `mem`.
 pub fn simulate(
@@ -110,8 +120,20 @@ pub fn simulate(
     launch: &Launch,
     mem: &mut GlobalMemory,
 ) -> Result<Vec<LaneResult>, SimError> {
+    simulate_with(chip, asm, f, launch, mem, SimOptions::default())
+}
+
+/// [`simulate`] with options.
+pub fn simulate_with(
+    chip: Chip,
+    asm: &str,
+    f: &Function,
+    launch: &Launch,
+    mem: &mut GlobalMemory,
+    opts: SimOptions,
+) -> Result<Vec<LaneResult>, SimError> {
     let prog = parse::parse(asm)?;
-    run(chip, &prog, f, launch, mem)
+    run_with(chip, &prog, f, launch, mem, opts)
 }
 
 /// Runs function `f` of a parsed program.
@@ -121,6 +143,18 @@ pub fn run(
     f: &Function,
     launch: &Launch,
     mem: &mut GlobalMemory,
+) -> Result<Vec<LaneResult>, SimError> {
+    run_with(chip, prog, f, launch, mem, SimOptions::default())
+}
+
+/// [`run`] with options.
+pub fn run_with(
+    chip: Chip,
+    prog: &Program,
+    f: &Function,
+    launch: &Launch,
+    mem: &mut GlobalMemory,
+    opts: SimOptions,
 ) -> Result<Vec<LaneResult>, SimError> {
     let entry = *prog
         .labels
@@ -163,7 +197,7 @@ pub fn run(
         if kernel {
             setup_kernel(&mut cpu, f, &desc, launch, &lanes)?;
         } else {
-            setup_function(&mut cpu, f, launch, &lanes)?;
+            setup_function(&mut cpu, f, launch, &lanes, opts)?;
         }
         let steps = execute(&mut cpu, launch.max_steps)?;
         for (k, &lane) in lanes.iter().enumerate() {
@@ -252,6 +286,7 @@ fn setup_function(
     f: &Function,
     launch: &Launch,
     lanes: &[u32],
+    opts: SimOptions,
 ) -> Result<(), SimError> {
     let mut reg = 0usize;
     for n in 0..f.params.len() {
@@ -259,7 +294,11 @@ fn setup_function(
         for (k, &lane) in lanes.iter().enumerate() {
             let v = arg(f, launch, n, lane)?;
             let mut words = value_words(&v);
-            if let (Some(w), Some(bits @ 1..=31)) = (words.first_mut(), Some(v.ty().bits())) {
+            if let (Some(w), Some(bits @ 1..=31), false) = (
+                words.first_mut(),
+                Some(v.ty().bits()),
+                opts.zero_narrow_args,
+            ) {
                 *w |= undefined_bits(lane) & !((1u32 << bits) - 1);
             }
             width = words.len();
