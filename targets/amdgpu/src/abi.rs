@@ -4,9 +4,12 @@
 //!
 //! The hardware and ABI facts served:
 //! - Arguments are split into 32-bit words (low first; `<2 x i16>` and
-//!   `<2 x half>` packed in one; `i1`..`i16` and `half` zero-extended) and
-//!   passed in `v0`, `v1`, ... (at most 32 words, `v0..v31`); the result
-//!   comes back in `v0`, `v1`, ...
+//!   `<2 x half>` packed in one; above `i1`..`i16` and `half` the bits are
+//!   undefined, and legalization clears them on entry) and passed in `v0`,
+//!   `v1`, ... (at most 31 words, `v0..v30`: `v31` brings the packed
+//!   work-item ids, and LLVM passes further words on the stack, which this
+//!   back end does not); the result comes back in `v0`, `v1`, ... (at
+//!   most 32 words).
 //! - The return address arrives in `s[30:31]` and the function returns
 //!   with `s_setpc_b64 s[30:31]`.
 //! - `s[0:3]` hold the scratch resource descriptor, `s32` the stack
@@ -35,8 +38,11 @@ use regdesc_runtime::{Reg, RegisterInfo};
 
 use crate::Gfx;
 
-/// VGPRs that carry arguments and results.
-pub const ARG_VGPRS: usize = 32;
+/// VGPRs that carry arguments (`v31` holds the packed work-item ids).
+pub const ARG_VGPRS: usize = 31;
+
+/// VGPRs that carry the result.
+pub const RET_VGPRS: usize = 32;
 
 fn vgpr(k: usize) -> Option<Reg> {
     Gfx::Gfx900.tables().reg_by_name(&format!("VGPR{k}"))
@@ -46,16 +52,22 @@ fn sgpr(k: usize) -> Option<Reg> {
     Gfx::Gfx900.tables().reg_by_name(&format!("SGPR{k}"))
 }
 
-fn words(what: String, n: usize, first: usize, span: &Span) -> Result<Vec<WordLoc>, TargetError> {
+fn words(
+    what: String,
+    n: usize,
+    first: usize,
+    available: usize,
+    span: &Span,
+) -> Result<Vec<WordLoc>, TargetError> {
     (first..first + n)
         .map(|k| {
             vgpr(k)
-                .filter(|_| k < ARG_VGPRS)
+                .filter(|_| k < available)
                 .map(WordLoc::Reg)
                 .ok_or_else(|| TargetError::AbiOverflow {
                     what: what.clone(),
                     words: first + n,
-                    available: ARG_VGPRS,
+                    available,
                     span: span.clone(),
                 })
         })
@@ -85,6 +97,7 @@ pub fn abi(f: &Function) -> Result<Abi, TargetError> {
             format!("argument {} (`{}`) and those before it", n + 1, def.ty),
             w,
             next,
+            ARG_VGPRS,
             &def.span,
         )?);
         next += w;
@@ -93,6 +106,7 @@ pub fn abi(f: &Function) -> Result<Abi, TargetError> {
         format!("the result (`{}`)", f.ret_ty),
         words_of(f.ret_ty),
         0,
+        RET_VGPRS,
         &f.span,
     )?;
     Ok(Abi {

@@ -7,9 +7,9 @@
 //! default).
 //!
 //! The simulator keeps LLVM's calling convention: the bits above an `i1`,
-//! `i8`, `i16` or `half` argument are undefined. Functions whose code
-//! assumes them zero are listed in [`ASSUMES_ZERO_EXTENDED`]; they must
-//! fail that way and pass with `SimOptions::zero_narrow_args`.
+//! `i8`, `i16` or `half` argument are undefined (it fills them with a
+//! pattern), so code that reads them as zero fails here (the back end
+//! clears them on entry: `Abi::narrow_args`).
 
 mod common;
 
@@ -17,10 +17,7 @@ use regdesc_amdgpu::sim::check::{compare, CheckConfig};
 use regdesc_amdgpu::sim::{parse, Chip, SimOptions};
 use regdesc_amdgpu::Gfx;
 use regdesc_codegen::pipeline::{compile_function, Options};
-
-/// Functions whose code reads the high bits of a narrow argument as zero
-/// (LLVM's callers leave them undefined): a back-end bug to fix.
-const ASSUMES_ZERO_EXTENDED: &[&str] = &["collatz_steps", "casts", "ops_16", "bools"];
+use regdesc_codegen::target::Target as _;
 
 /// Functions of `tests/sim/*.ll` the back end refuses, and why.
 const NOT_COMPILED: &[(&str, &str)] = &[(
@@ -80,29 +77,21 @@ fn backend_output_simulates_to_the_interpreter() {
                     continue;
                 }
             };
-            let zero_ext = ASSUMES_ZERO_EXTENDED.contains(&f.name.as_str());
-            let cfg = |zero_narrow_args| CheckConfig {
+            let cfg = CheckConfig {
                 chip: chip(gfx),
                 lanes: t.wave_size(),
                 inputs: cases,
                 seed: 0x51a ^ u64::from(t.wave_size()),
                 asm_file: format!("{}.{}.s", f.name, t.cpu()),
                 ir_file: path.display().to_string(),
-                options: SimOptions { zero_narrow_args },
+                options: SimOptions {
+                    zero_narrow_args: false,
+                },
             };
             runs += 1;
-            match (compare(&prog, f, &cfg(false)), zero_ext) {
-                (Ok(r), false) => lanes += r.compared,
-                (Ok(_), true) => failures.push(format!(
-                    "{} @{} passes with undefined high argument bits now: remove it from ASSUMES_ZERO_EXTENDED",
-                    t.cpu(),
-                    f.name
-                )),
-                (Err(_), true) => match compare(&prog, f, &cfg(true)) {
-                    Ok(r) => lanes += r.compared,
-                    Err(mm) => failures.push(format!("{} @{} (zero-extended arguments): {mm}", t.cpu(), f.name)),
-                },
-                (Err(mm), false) => failures.push(format!("{} @{}: {mm}", t.cpu(), f.name)),
+            match compare(&prog, f, &cfg) {
+                Ok(r) => lanes += r.compared,
+                Err(mm) => failures.push(format!("{} @{}: {mm}", t.cpu(), f.name)),
             }
         }
     }
