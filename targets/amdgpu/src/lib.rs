@@ -79,6 +79,34 @@ pub enum Gfx {
 }
 
 impl Gfx {
+    pub const ALL: [Gfx; 3] = [Gfx::Gfx900, Gfx::Gfx90a, Gfx::Gfx1030];
+
+    /// The `-mcpu` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Gfx::Gfx900 => "gfx900",
+            Gfx::Gfx90a => "gfx90a",
+            Gfx::Gfx1030 => "gfx1030",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Gfx> {
+        Gfx::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Lanes per wave: wave64 on gfx9, wave32 on gfx10.
+    pub fn wave_size(self) -> usize {
+        if self.is_gfx10() {
+            32
+        } else {
+            64
+        }
+    }
+
+    pub fn is_gfx10(self) -> bool {
+        self == Gfx::Gfx1030
+    }
+
     /// Whether vector tuples must start at an even register.
     pub fn needs_aligned_vgprs(self) -> bool {
         self == Gfx::Gfx90a

@@ -97,11 +97,7 @@ impl Amdgpu {
 
     /// The `-mcpu` name.
     pub fn cpu(&self) -> &'static str {
-        match self.gfx {
-            Gfx::Gfx900 => "gfx900",
-            Gfx::Gfx90a => "gfx90a",
-            Gfx::Gfx1030 => "gfx1030",
-        }
+        self.gfx.name()
     }
 
     pub fn isa(&self) -> &Isa {
@@ -138,11 +134,7 @@ impl Target for Amdgpu {
 
     /// 64 lanes on gfx9, 32 on gfx10 (wave32).
     fn wave_size(&self) -> u32 {
-        if self.gfx == Gfx::Gfx1030 {
-            32
-        } else {
-            64
-        }
+        self.gfx.wave_size() as u32
     }
 
     fn value_class(&self, uniform: bool) -> RegClass {

@@ -14,8 +14,7 @@
 mod common;
 
 use regdesc_amdgpu::sim::check::{compare, CheckConfig};
-use regdesc_amdgpu::sim::{parse, Chip, SimOptions};
-use regdesc_amdgpu::Gfx;
+use regdesc_amdgpu::sim::{parse, SimOptions};
 use regdesc_codegen::pipeline::{compile_function, Options};
 use regdesc_codegen::target::Target as _;
 
@@ -24,14 +23,6 @@ const NOT_COMPILED: &[(&str, &str)] = &[(
     "many_args",
     "its 35 argument words need the stack; the back end passes arguments in registers only",
 )];
-
-fn chip(g: Gfx) -> Chip {
-    match g {
-        Gfx::Gfx900 => Chip::Gfx900,
-        Gfx::Gfx90a => Chip::Gfx90a,
-        Gfx::Gfx1030 => Chip::Gfx1030,
-    }
-}
 
 #[test]
 fn backend_output_simulates_to_the_interpreter() {
@@ -78,7 +69,7 @@ fn backend_output_simulates_to_the_interpreter() {
                 }
             };
             let cfg = CheckConfig {
-                chip: chip(gfx),
+                chip: gfx,
                 lanes: t.wave_size(),
                 inputs: cases,
                 seed: 0x51a ^ u64::from(t.wave_size()),

@@ -1,7 +1,7 @@
 //! The simulator's diagnostics (snapshots) and a few semantics checked by
 //! hand: SDWA `dst_unused`, out-of-order scalar loads, EXEC masking.
 
-use regdesc_amdgpu::sim::{simulate, Chip};
+use regdesc_amdgpu::sim::{simulate, Gfx};
 use regdesc_codegen::interp::{GlobalMemory, LaneArg, Launch};
 use regdesc_codegen::value::Value;
 use regdesc_codegen::{read_module, Source};
@@ -9,7 +9,7 @@ use regdesc_codegen::{read_module, Source};
 /// Simulates `asm`'s @f (signature from `ir`) on `lanes` lanes with
 /// per-lane i32 arguments; gives the rendered error or the results.
 fn sim(
-    chip: Chip,
+    chip: Gfx,
     ir: &str,
     asm: &str,
     args: Vec<LaneArg>,
@@ -36,7 +36,7 @@ fn i32s(v: &[i32]) -> LaneArg {
     LaneArg::PerLane(v.iter().map(|x| Value::int(32, i128::from(*x))).collect())
 }
 
-fn err(chip: Chip, ir: &str, asm: &str, args: Vec<LaneArg>) -> String {
+fn err(chip: Gfx, ir: &str, asm: &str, args: Vec<LaneArg>) -> String {
     match sim(chip, ir, asm, args, 1) {
         Ok(r) => format!("unexpected success: {r:?}"),
         Err(e) => e,
@@ -46,35 +46,35 @@ fn err(chip: Chip, ir: &str, asm: &str, args: Vec<LaneArg>) -> String {
 #[test]
 fn unknown_instruction() {
     let asm = "f:\n\tv_frobnicate_b32 v0, v1\n\ts_setpc_b64 s[30:31]\n";
-    insta::assert_snapshot!(err(Chip::Gfx900, I32_FN, asm, vec![i32s(&[1]), i32s(&[2])]));
+    insta::assert_snapshot!(err(Gfx::Gfx900, I32_FN, asm, vec![i32s(&[1]), i32s(&[2])]));
 }
 
 #[test]
 fn read_before_waitcnt() {
     let asm = "f:\n\ts_waitcnt vmcnt(0) lgkmcnt(0)\n\tglobal_load_dword v2, v[0:1], off\n\tv_add_u32_e32 v0, 1, v2\n\ts_waitcnt vmcnt(0)\n\ts_setpc_b64 s[30:31]\n";
     let p = LaneArg::Uniform(Value::Ptr(8));
-    insta::assert_snapshot!(err(Chip::Gfx900, LOAD_FN, asm, vec![p]));
+    insta::assert_snapshot!(err(Gfx::Gfx900, LOAD_FN, asm, vec![p]));
 }
 
 #[test]
 fn returned_before_waitcnt() {
     let asm = "f:\n\tglobal_load_dword v0, v[0:1], off\n\ts_setpc_b64 s[30:31]\n";
     let p = LaneArg::Uniform(Value::Ptr(8));
-    insta::assert_snapshot!(err(Chip::Gfx1030, LOAD_FN, asm, vec![p]));
+    insta::assert_snapshot!(err(Gfx::Gfx1030, LOAD_FN, asm, vec![p]));
 }
 
 #[test]
 fn bad_operand() {
     let asm = "f:\n\ts_mov_b32 s0, v[0:1]\n\ts_setpc_b64 s[30:31]\n";
-    insta::assert_snapshot!(err(Chip::Gfx900, I32_FN, asm, vec![i32s(&[1]), i32s(&[2])]));
+    insta::assert_snapshot!(err(Gfx::Gfx900, I32_FN, asm, vec![i32s(&[1]), i32s(&[2])]));
 }
 
 #[test]
 fn unknown_label_and_missing_function() {
     let asm = "f:\n\ts_branch .LBB0_7\n";
-    insta::assert_snapshot!(err(Chip::Gfx900, I32_FN, asm, vec![i32s(&[1]), i32s(&[2])]));
+    insta::assert_snapshot!(err(Gfx::Gfx900, I32_FN, asm, vec![i32s(&[1]), i32s(&[2])]));
     insta::assert_snapshot!(err(
-        Chip::Gfx900,
+        Gfx::Gfx900,
         I32_FN,
         "g:\n\ts_setpc_b64 s[30:31]\n",
         vec![i32s(&[1]), i32s(&[2])]
@@ -89,7 +89,7 @@ fn sdwa_dst_unused() {
             "f:\n\tv_add_u16_sdwa v0, v0, v1 dst_sel:BYTE_1 dst_unused:{unused} src0_sel:WORD_0 src1_sel:BYTE_0\n\ts_setpc_b64 s[30:31]\n"
         );
         sim(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             I32_FN,
             &asm,
             vec![i32s(&[0x1234_8001]), i32s(&[0xff])],
@@ -106,7 +106,7 @@ fn sdwa_dst_unused() {
     // Byte 1 of 0x0000_8000 is 0x80; WORD_0 gets 0x0080, bit 15 clear: no sign.
     assert_eq!(
         sim(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             I32_FN,
             asm,
             vec![i32s(&[0x8000]), i32s(&[0])],
@@ -117,7 +117,7 @@ fn sdwa_dst_unused() {
     let asm = "f:\n\tv_mov_b32_sdwa v0, sext(v0) dst_sel:WORD_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_1\n\ts_setpc_b64 s[30:31]\n";
     assert_eq!(
         sim(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             I32_FN,
             asm,
             vec![i32s(&[0x8000]), i32s(&[0])],
@@ -132,7 +132,7 @@ fn exec_masking_and_wave32() {
     // Lanes with a < b take b; the others keep a.
     let asm = "f:\n\tv_cmp_lt_i32_e32 vcc_lo, v0, v1\n\ts_and_saveexec_b32 s4, vcc_lo\n\tv_mov_b32_e32 v0, v1\n\ts_or_b32 exec_lo, exec_lo, s4\n\ts_setpc_b64 s[30:31]\n";
     let r = sim(
-        Chip::Gfx1030,
+        Gfx::Gfx1030,
         I32_FN,
         asm,
         vec![i32s(&[1, 5, -3]), i32s(&[2, 4, -4])],
@@ -157,7 +157,7 @@ fn scalar_loads_return_out_of_order() {
         LaneArg::Uniform(Value::Ptr(0)),
         LaneArg::Uniform(Value::int(32, 7)),
     ];
-    insta::assert_snapshot!(err(Chip::Gfx900, ir, asm, args));
+    insta::assert_snapshot!(err(Gfx::Gfx900, ir, asm, args));
 }
 
 /// Mangled llc output (characters dropped, operands swapped, lines moved,
@@ -170,17 +170,17 @@ fn mangled_assembly_never_panics() {
         (
             "tests/sim/kernel_memory.gfx900.s",
             "../codegen/tests/fixtures/kernel_memory.ll",
-            Chip::Gfx900,
+            Gfx::Gfx900,
         ),
         (
             "tests/sim/half_bits.gfx1030.s",
             "../codegen/tests/fixtures/half_bits.ll",
-            Chip::Gfx1030,
+            Gfx::Gfx1030,
         ),
         (
             "tests/sim/wide_shifts.gfx90a.s",
             "../codegen/tests/fixtures/wide_shifts.ll",
-            Chip::Gfx90a,
+            Gfx::Gfx90a,
         ),
     ];
     let mut rng = Rng::new(14);
@@ -264,7 +264,7 @@ fn mismatch_gives_a_reproducing_command() {
         panic!("cannot read the test input");
     };
     let cfg = CheckConfig {
-        chip: Chip::Gfx900,
+        chip: Gfx::Gfx900,
         lanes: 64,
         inputs: 256,
         seed: 1,

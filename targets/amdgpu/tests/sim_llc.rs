@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use regdesc_amdgpu::sim::check::{compare, CheckConfig};
-use regdesc_amdgpu::sim::{parse, Chip};
+use regdesc_amdgpu::sim::{parse, Gfx};
 use regdesc_codegen::read_module;
 
 /// Whole files llc does not compile, and why.
@@ -132,7 +132,7 @@ fn llc_output_simulates_to_the_interpreter() {
             }
         };
         for (version, llc) in &llcs {
-            for chip in Chip::ALL {
+            for chip in Gfx::ALL {
                 let asm = match compile(llc, *version, chip.name(), file, &text) {
                     Ok(a) => a,
                     Err(e) => {

@@ -1,14 +1,14 @@
 //! Instruction semantics checked by hand on small programs: `@f(i32 a,
 //! i32 b)` with `a` in v0 and `b` in v1, its result in v0.
 
-use regdesc_amdgpu::sim::{simulate, Chip};
+use regdesc_amdgpu::sim::{simulate, Gfx};
 use regdesc_codegen::interp::{GlobalMemory, LaneArg, Launch};
 use regdesc_codegen::read_module;
 use regdesc_codegen::value::Value;
 
 const IR: &str = "define i32 @f(i32 %a, i32 %b) {\n  ret i32 %a\n}\n";
 
-fn run(chip: Chip, body: &str, a: u32, b: u32) -> Result<u32, String> {
+fn run(chip: Gfx, body: &str, a: u32, b: u32) -> Result<u32, String> {
     let m = read_module("f.ll", IR).map_err(|d| d.to_string())?;
     let f = m.function("f").ok_or("no @f")?;
     let asm = format!("f:\n{body}\n\ts_setpc_b64 s[30:31]\n");
@@ -27,7 +27,7 @@ fn run(chip: Chip, body: &str, a: u32, b: u32) -> Result<u32, String> {
 
 #[test]
 fn permutes_and_bitfields() {
-    let g = Chip::Gfx900;
+    let g = Gfx::Gfx900;
     // v_perm_b32: selector bytes 0-3 pick from src1, 4-7 from src0, 12 is
     // zero, 13+ is 0xff.
     assert_eq!(
@@ -95,7 +95,7 @@ fn permutes_and_bitfields() {
 
 #[test]
 fn carries_and_wide_multiply() {
-    let g = Chip::Gfx900;
+    let g = Gfx::Gfx900;
     // 0xffffffff + 1: carry into the high word.
     let body = "\tv_add_co_u32_e32 v0, vcc, v0, v1\n\tv_addc_co_u32_e64 v0, s[4:5], 0, 0, vcc";
     assert_eq!(run(g, body, u32::MAX, 1), Ok(1));
@@ -103,7 +103,7 @@ fn carries_and_wide_multiply() {
     let body = "\tv_mov_b32_e32 v2, -1\n\tv_mov_b32_e32 v3, -1\n\tv_mad_u64_u32 v[4:5], s[6:7], v0, v1, v[2:3]\n\tv_cndmask_b32_e64 v0, 0, 1, s[6:7]";
     assert_eq!(run(g, body, u32::MAX, u32::MAX), Ok(1));
     let body = "\tv_mov_b32_e32 v2, 0\n\tv_mov_b32_e32 v3, 0\n\tv_mad_u64_u32 v[4:5], null, v0, v1, v[2:3]\n\tv_mov_b32_e32 v0, v5";
-    assert_eq!(run(Chip::Gfx1030, body, u32::MAX, 3), Ok(2));
+    assert_eq!(run(Gfx::Gfx1030, body, u32::MAX, 3), Ok(2));
     // Borrow chains: 0 - 1 borrows.
     let body = "\tv_sub_co_u32_e32 v0, vcc, v0, v1\n\tv_subb_co_u32_e32 v0, vcc, 0, 0, vcc";
     assert_eq!(run(g, body, 0, 1), Ok(u32::MAX));
@@ -120,19 +120,19 @@ fn carries_and_wide_multiply() {
 fn sixteen_bit_results_by_generation() {
     // gfx9 zeroes the high half of a 16-bit result; gfx10 keeps it.
     let body = "\tv_add_u16_e32 v0, v0, v1";
-    assert_eq!(run(Chip::Gfx900, body, 0x1234_ffff, 2), Ok(0x0000_0001));
+    assert_eq!(run(Gfx::Gfx900, body, 0x1234_ffff, 2), Ok(0x0000_0001));
     assert_eq!(
-        run(Chip::Gfx1030, "\tv_add_nc_u16 v0, v0, v1", 0x1234_ffff, 2),
+        run(Gfx::Gfx1030, "\tv_add_nc_u16 v0, v0, v1", 0x1234_ffff, 2),
         Ok(0x1234_0001)
     );
     // gfx9's v_mad_u16 keeps it; v_mad_legacy_u16 zeroes it.
     assert_eq!(
-        run(Chip::Gfx900, "\tv_mad_u16 v0, v0, v1, 1", 0x1234_0003, 5),
+        run(Gfx::Gfx900, "\tv_mad_u16 v0, v0, v1, 1", 0x1234_0003, 5),
         Ok(0x1234_0010)
     );
     assert_eq!(
         run(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             "\tv_mad_legacy_u16 v0, v0, v1, 1",
             0x1234_0003,
             5
@@ -142,7 +142,7 @@ fn sixteen_bit_results_by_generation() {
     // op_sel: high halves in, high half out.
     assert_eq!(
         run(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             "\tv_add_u16_e64 v0, v0, v1 op_sel:[1,1,1]",
             0x0005_1111,
             0x0007_2222
@@ -152,7 +152,7 @@ fn sixteen_bit_results_by_generation() {
     // Packed: op_sel_hi:[1,0] applies the constant to both halves.
     assert_eq!(
         run(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             "\tv_pk_add_u16 v0, v0, 1 op_sel_hi:[1,0]",
             0x0001_ffff,
             0
@@ -161,7 +161,7 @@ fn sixteen_bit_results_by_generation() {
     );
     assert_eq!(
         run(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             "\tv_pk_add_f16 v0, v0, 1.0 op_sel_hi:[1,0]",
             0x3c00_4000,
             0
@@ -171,14 +171,14 @@ fn sixteen_bit_results_by_generation() {
     // SDWA: WORD_1 sources, WORD_1 destination, the low half zeroed.
     let body = "\tv_add_f16_sdwa v0, v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_1";
     assert_eq!(
-        run(Chip::Gfx900, body, 0x3c00_1234, 0x3c00_5678),
+        run(Gfx::Gfx900, body, 0x3c00_1234, 0x3c00_5678),
         Ok(0x4000_0000)
     );
 }
 
 #[test]
 fn scalar_flags_and_masks() {
-    let g = Chip::Gfx900;
+    let g = Gfx::Gfx900;
     let body = "\tv_readfirstlane_b32 s4, v0\n\tv_readfirstlane_b32 s5, v1\n\ts_cmp_lt_i32 s4, s5\n\ts_cselect_b32 s6, 1, 2\n\tv_mov_b32_e32 v0, s6";
     assert_eq!(run(g, body, (-3i32) as u32, 2), Ok(1));
     assert_eq!(run(g, body, 3, 2), Ok(2));
@@ -190,8 +190,8 @@ fn scalar_flags_and_masks() {
     assert_eq!(run(g, body, 5, 0), Ok(7));
     // v_cmpx on gfx10 writes EXEC only: the move runs in no lane.
     let body = "\ts_mov_b32 s4, exec_lo\n\tv_cmpx_eq_u32_e32 0, v0\n\tv_mov_b32_e32 v0, 9\n\ts_mov_b32 exec_lo, s4";
-    assert_eq!(run(Chip::Gfx1030, body, 1, 0), Ok(1));
-    assert_eq!(run(Chip::Gfx1030, body, 0, 0), Ok(9));
+    assert_eq!(run(Gfx::Gfx1030, body, 1, 0), Ok(1));
+    assert_eq!(run(Gfx::Gfx1030, body, 0, 0), Ok(9));
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn narrow_arguments_have_undefined_high_bits() {
             zero_narrow_args: zero,
         };
         simulate_with(
-            Chip::Gfx900,
+            Gfx::Gfx900,
             asm,
             f,
             &launch,

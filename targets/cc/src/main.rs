@@ -439,7 +439,7 @@ fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
             }),
         );
     }
-    let chip = regdesc_amdgpu::sim::Chip::from_name(&a.target).ok_or_else(|| Failure {
+    let chip = regdesc_amdgpu::sim::Gfx::from_name(&a.target).ok_or_else(|| Failure {
         status: 2,
         text: format!(
             "error: no simulator for target `{}`\nhelp: the simulated targets are gfx900, gfx90a, gfx1030, gen9, gen11, gen12lp\n",

@@ -24,7 +24,8 @@ use regdesc_codegen::rng::Rng;
 use regdesc_codegen::value::Value;
 
 use super::parse::Program;
-use super::{Chip, SimError};
+use super::SimError;
+use crate::Gfx;
 
 /// Bytes of global memory each pointer argument gets (64 lanes of 16-byte
 /// elements past a work-item offset of up to 4, and room to spare).
@@ -33,7 +34,7 @@ pub const REGION: u64 = 4096;
 /// What to compare.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
-    pub chip: Chip,
+    pub chip: Gfx,
     /// Lanes per launch.
     pub lanes: u32,
     /// Lanes to compare in all.

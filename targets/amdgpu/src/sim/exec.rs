@@ -21,7 +21,8 @@ use regdesc_codegen::source::Span;
 use super::error::SimError;
 use super::parse::{enc, Inst, Operand, Opnd, Program};
 use super::state::Wave;
-use super::{mem, salu, sdwa, valu, Chip};
+use super::{mem, salu, sdwa, valu};
+use crate::Gfx;
 
 /// The instruction families, each in its own module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +75,7 @@ pub enum Fp {
 /// The machine: a wave and the memories it sees.
 pub struct Cpu<'a> {
     pub w: Wave,
-    pub chip: Chip,
+    pub chip: Gfx,
     pub prog: &'a Program,
     pub mem: &'a mut GlobalMemory,
     pub kernarg: Vec<u8>,

@@ -59,47 +59,11 @@ use regdesc_codegen::interp::{GlobalMemory, LaneResult, Launch};
 use regdesc_codegen::ir::{Function, Scalar, Type};
 use regdesc_codegen::value::Value;
 
+pub use crate::Gfx;
 pub use error::SimError;
 use exec::{Cpu, Flow, DISPATCH_BASE, KERNARG_BASE, RETURN_ADDRESS};
 use parse::{enc, KernelDesc, Program};
 use state::Wave;
-
-/// The chips the simulator runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chip {
-    Gfx900,
-    Gfx90a,
-    Gfx1030,
-}
-
-impl Chip {
-    pub const ALL: [Chip; 3] = [Chip::Gfx900, Chip::Gfx90a, Chip::Gfx1030];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Chip::Gfx900 => "gfx900",
-            Chip::Gfx90a => "gfx90a",
-            Chip::Gfx1030 => "gfx1030",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Chip> {
-        Chip::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    /// Lanes per wave.
-    pub fn wave_size(self) -> usize {
-        if self.is_gfx10() {
-            32
-        } else {
-            64
-        }
-    }
-
-    pub fn is_gfx10(self) -> bool {
-        self == Chip::Gfx1030
-    }
-}
 
 /// How the simulator sets up a call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,7 +78,7 @@ pub struct SimOptions {
 /// Parses `asm` and runs function `f` (its label in the text) with
 /// `launch`, on `mem`.
 pub fn simulate(
-    chip: Chip,
+    chip: Gfx,
     asm: &str,
     f: &Function,
     launch: &Launch,
@@ -125,7 +89,7 @@ pub fn simulate(
 
 /// [`simulate`] with options.
 pub fn simulate_with(
-    chip: Chip,
+    chip: Gfx,
     asm: &str,
     f: &Function,
     launch: &Launch,
@@ -138,7 +102,7 @@ pub fn simulate_with(
 
 /// Runs function `f` of a parsed program.
 pub fn run(
-    chip: Chip,
+    chip: Gfx,
     prog: &Program,
     f: &Function,
     launch: &Launch,
@@ -149,7 +113,7 @@ pub fn run(
 
 /// [`run`] with options.
 pub fn run_with(
-    chip: Chip,
+    chip: Gfx,
     prog: &Program,
     f: &Function,
     launch: &Launch,
