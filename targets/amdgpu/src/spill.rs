@@ -10,7 +10,7 @@
 //! spill code, and emission refuses it.
 
 use regdesc_codegen::mir::{FrameIdx, MFunction, MInst, Operand, RegOperand, RegRef, VReg};
-use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
+use regdesc_codegen::regalloc::{SpillError, SpillHook};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
 use crate::semantics::is_vgpr_class;
@@ -126,10 +126,7 @@ impl SpillHook for Amdgpu {
     ) -> Result<Vec<MInst>, SpillError> {
         match self.lane_moves(f, v, rc, slot, true)? {
             Some(m) => Ok(m),
-            None => GenericSpill {
-                instrs: &self.isa().instrs,
-            }
-            .store(f, v, rc, slot),
+            None => self.isa().instrs.store(f, v, rc, slot),
         }
     }
 
@@ -142,10 +139,7 @@ impl SpillHook for Amdgpu {
     ) -> Result<Vec<MInst>, SpillError> {
         match self.lane_moves(f, v, rc, slot, false)? {
             Some(m) => Ok(m),
-            None => GenericSpill {
-                instrs: &self.isa().instrs,
-            }
-            .load(f, v, rc, slot),
+            None => self.isa().instrs.load(f, v, rc, slot),
         }
     }
 }

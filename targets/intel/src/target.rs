@@ -12,8 +12,8 @@
 
 use regdesc_codegen::ir::Function;
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
-use regdesc_codegen::mir::{FrameIdx, InstrSet, MFunction, MInst, VReg};
-use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
+use regdesc_codegen::mir::{InstrSet, MFunction};
+use regdesc_codegen::regalloc::SpillHook;
 use regdesc_codegen::target::{Abi, Target, TargetError};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
@@ -180,7 +180,7 @@ impl Target for Gen {
     }
 
     fn spill_hook(&self) -> &dyn SpillHook {
-        self
+        &self.instrs
     }
 
     fn reserved(&self) -> Vec<Reg> {
@@ -189,34 +189,6 @@ impl Target for Gen {
 
     fn emit(&self, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
         crate::emit::emit(self, f, ir)
-    }
-}
-
-impl SpillHook for Gen {
-    fn store(
-        &self,
-        f: &MFunction,
-        v: VReg,
-        rc: RegClass,
-        slot: FrameIdx,
-    ) -> Result<Vec<MInst>, SpillError> {
-        GenericSpill {
-            instrs: &self.instrs,
-        }
-        .store(f, v, rc, slot)
-    }
-
-    fn load(
-        &self,
-        f: &MFunction,
-        v: VReg,
-        rc: RegClass,
-        slot: FrameIdx,
-    ) -> Result<Vec<MInst>, SpillError> {
-        GenericSpill {
-            instrs: &self.instrs,
-        }
-        .load(f, v, rc, slot)
     }
 }
 

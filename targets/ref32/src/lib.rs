@@ -27,8 +27,8 @@ use regdesc_codegen::ir::Function;
 use regdesc_codegen::legalize::words_of;
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::print::print_function;
-use regdesc_codegen::mir::{FrameIdx, InstrSet, MFunction, MInst, VReg};
-use regdesc_codegen::regalloc::{GenericSpill, SpillError, SpillHook};
+use regdesc_codegen::mir::{InstrSet, MFunction};
+use regdesc_codegen::regalloc::SpillHook;
 use regdesc_codegen::target::{Abi, NarrowArgs, Target, TargetError, WordLoc};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
 
@@ -156,7 +156,7 @@ impl Target for Ref32 {
     }
 
     fn spill_hook(&self) -> &dyn SpillHook {
-        self
+        &self.instrs
     }
 
     fn emit(&self, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
@@ -166,33 +166,5 @@ impl Target for Ref32 {
         );
         out.push_str(&print_function(f, &regs::Ref32, &self.instrs));
         Ok(out)
-    }
-}
-
-impl SpillHook for Ref32 {
-    fn store(
-        &self,
-        f: &MFunction,
-        v: VReg,
-        rc: RegClass,
-        slot: FrameIdx,
-    ) -> Result<Vec<MInst>, SpillError> {
-        GenericSpill {
-            instrs: &self.instrs,
-        }
-        .store(f, v, rc, slot)
-    }
-
-    fn load(
-        &self,
-        f: &MFunction,
-        v: VReg,
-        rc: RegClass,
-        slot: FrameIdx,
-    ) -> Result<Vec<MInst>, SpillError> {
-        GenericSpill {
-            instrs: &self.instrs,
-        }
-        .load(f, v, rc, slot)
     }
 }

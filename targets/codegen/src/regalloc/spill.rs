@@ -68,14 +68,11 @@ pub trait SpillHook {
     ) -> Result<Vec<MInst>, SpillError>;
 }
 
-/// The generic hook: `SPILL_STORE %v, %stack.N` and `%v = SPILL_LOAD
-/// %stack.N`, which the machine-IR interpreter runs.
-#[derive(Clone, Copy, Debug)]
-pub struct GenericSpill<'a> {
-    pub instrs: &'a InstrSet,
-}
-
-impl SpillHook for GenericSpill<'_> {
+/// The generic hook every instruction set has: `SPILL_STORE %v,
+/// %stack.N` and `%v = SPILL_LOAD %stack.N`, which the machine-IR
+/// interpreter runs. A target without spill instructions of its own
+/// returns its [`InstrSet`] as its [`SpillHook`].
+impl SpillHook for InstrSet {
     fn store(
         &self,
         _f: &MFunction,
@@ -84,7 +81,7 @@ impl SpillHook for GenericSpill<'_> {
         slot: FrameIdx,
     ) -> Result<Vec<MInst>, SpillError> {
         Ok(vec![MInst::new(
-            self.instrs.spill_store,
+            self.spill_store,
             vec![
                 Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None)),
                 Operand::Frame(slot),
@@ -100,12 +97,41 @@ impl SpillHook for GenericSpill<'_> {
         slot: FrameIdx,
     ) -> Result<Vec<MInst>, SpillError> {
         Ok(vec![MInst::new(
-            self.instrs.spill_load,
+            self.spill_load,
             vec![
                 Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None)),
                 Operand::Frame(slot),
             ],
         )])
+    }
+}
+
+/// [`InstrSet`]'s generic hook by a name (for callers holding the set by
+/// reference).
+#[derive(Clone, Copy, Debug)]
+pub struct GenericSpill<'a> {
+    pub instrs: &'a InstrSet,
+}
+
+impl SpillHook for GenericSpill<'_> {
+    fn store(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, SpillError> {
+        self.instrs.store(f, v, rc, slot)
+    }
+
+    fn load(
+        &self,
+        f: &MFunction,
+        v: VReg,
+        rc: RegClass,
+        slot: FrameIdx,
+    ) -> Result<Vec<MInst>, SpillError> {
+        self.instrs.load(f, v, rc, slot)
     }
 }
 
