@@ -13,11 +13,12 @@
 use std::fmt::Write;
 
 use regdesc_codegen::ir::Function;
-use regdesc_codegen::mir::{MBlockId, MFunction, Operand, RegRef, Sem};
+use regdesc_codegen::mir::{MBlockId, MFunction, MInst, Operand, RegRef, Sem};
 use regdesc_codegen::target::{Target, TargetError};
 use regdesc_runtime::{Reg, RegisterInfo};
 
 use crate::isa::Kind;
+use crate::sdwa::SdwaOp;
 use crate::{Amdgpu, Gfx};
 
 fn unsupported(f: &MFunction, what: String) -> TargetError {
@@ -102,6 +103,25 @@ impl Emitter<'_> {
         })
     }
 
+    /// An SDWA instruction: its operands, then its selectors by name.
+    fn sdwa(&self, op: SdwaOp, i: &MInst) -> Result<String, TargetError> {
+        let bad = || {
+            unsupported(
+                self.f,
+                format!("malformed SDWA operands of `{}`", op.mir_name()),
+            )
+        };
+        let fields = crate::sdwa::fields(op, i).ok_or_else(bad)?;
+        let regs = i
+            .ops
+            .get(..=op.num_srcs())
+            .ok_or_else(bad)?
+            .iter()
+            .map(|o| self.operand(o))
+            .collect::<Result<Vec<_>, _>>()?;
+        crate::sdwa::asm(op, self.t.gfx, &regs, &fields).ok_or_else(bad)
+    }
+
     fn line(&mut self, s: &str) {
         let _ = writeln!(self.out, "\t{s}");
     }
@@ -124,6 +144,11 @@ impl Emitter<'_> {
                     let Some(def) = self.t.isa().def(i.opcode) else {
                         return Err(unsupported(f, format!("no assembly for `{}`", d.name)));
                     };
+                    if let Kind::Sdwa(op) = def.kind {
+                        let text = self.sdwa(op, i)?;
+                        self.line(&text);
+                        continue;
+                    }
                     let mut text = def.asm.clone();
                     for k in (0..i.ops.len()).rev() {
                         let pat = format!("{{{k}}}");

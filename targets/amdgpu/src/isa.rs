@@ -23,6 +23,7 @@ use regdesc_codegen::mir::instr::{BinOp, FBinOp, FloatFmt, InstrDesc, IntPredica
 use regdesc_codegen::mir::{InstrSet, Opcode, Sem};
 use regdesc_runtime::Reg;
 
+use crate::sdwa::SdwaOp;
 use crate::Gfx;
 
 /// What an instruction does (for [`crate::semantics`]).
@@ -111,6 +112,9 @@ pub enum Kind {
     WorkitemId,
     /// `s_mov_b32 d, s6`: the work-group id the hardware puts in `s6`.
     WorkgroupId,
+    /// An SDWA instruction ([`crate::sdwa`]): the operation, its sources
+    /// through selectors, its result placed by `dst_sel`/`dst_unused`.
+    Sdwa(SdwaOp),
 }
 
 /// A bitwise op on lane masks.
@@ -233,6 +237,7 @@ impl Builder {
                 | Kind::VMad64
                 | Kind::VCndmask
                 | Kind::VCmp(_)
+                | Kind::Sdwa(_)
         ) {
             d.operands.clear();
             d = d.variadic();
@@ -592,6 +597,12 @@ impl Isa {
                 );
             }
         }
+        // SDWA forms (crate::sdwa): the assembly is built from the operands.
+        for op in SdwaOp::all() {
+            if op.mnemonic(gfx).is_some() {
+                b.add(&op.mir_name(), 1, &[], Kind::Sdwa(op), "", (false, false));
+            }
+        }
         // Lane masks and EXEC.
         for (name, op) in [
             ("and", MaskOp::And),
@@ -779,6 +790,17 @@ impl Isa {
     /// The opcode named `name` (an opcode this table defines).
     pub fn op(&self, name: &str) -> Opcode {
         self.instrs.op(name)
+    }
+
+    /// The opcode of `op`'s SDWA form, when this chip has one.
+    pub fn sdwa(&self, op: SdwaOp) -> Option<Opcode> {
+        op.mnemonic(self.gfx)?;
+        self.instrs.by_name(&op.mir_name())
+    }
+
+    /// What `op` does, when it is a GCN instruction.
+    pub fn kind(&self, op: Opcode) -> Option<Kind> {
+        self.def(op).map(|d| d.kind)
     }
 
     /// The table entry of `op`, when it is a GCN instruction.

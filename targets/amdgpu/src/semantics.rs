@@ -386,6 +386,28 @@ impl GcnSemantics {
                 let g = cx.workgroup_id();
                 cx.write(0, 0, b32(u64::from(g)))?;
             }
+            Kind::Sdwa(op) => {
+                let f = crate::sdwa::fields(op, i).ok_or_else(|| err("malformed SDWA operands"))?;
+                let keep = match (f.unused, f.preserved) {
+                    (crate::sdwa::Unused::Preserve, None) => {
+                        return Err(err("UNUSED_PRESERVE without its preserved operand"))
+                    }
+                    (crate::sdwa::Unused::Preserve, Some(k)) => Some(k),
+                    _ => None,
+                };
+                let n = op.num_srcs();
+                Self::per_lane(cx, 0, &mut |cx, l| {
+                    let mut srcs = Vec::with_capacity(n);
+                    for k in 1..=n {
+                        srcs.push(rd(cx, k, l)? as u32);
+                    }
+                    let old = match keep {
+                        Some(k) => rd(cx, k, l)? as u32,
+                        None => 0,
+                    };
+                    Ok(u64::from(crate::sdwa::eval(op, &f, &srcs, old)))
+                })?
+            }
         }
         Ok(Flow::Next)
     }

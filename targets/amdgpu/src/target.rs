@@ -160,7 +160,16 @@ impl Target for Amdgpu {
         crate::select::select(f, self.isa(), self.cls, words.as_deref())
     }
 
+    /// The SDWA peephole ([`crate::sdwa_peephole`]).
+    fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::sdwa_peephole::run(f, self.isa(), self.cls.vgpr);
+        Ok(())
+    }
+
+    /// SDWA preserve merge ([`crate::sdwa_preserve_merge`]), then EXEC
+    /// masking ([`crate::cf`]).
     fn after_phi_elim(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::sdwa_preserve_merge::merge(f, self.isa());
         crate::cf::lower_control_flow(f, self.isa(), self.cls)
     }
 

@@ -10,11 +10,11 @@
 //! `REGDESC_REQUIRE_ORACLES=1`. llc's output is cached under the target
 //! directory (`sim-llc-cache/`), keyed by the llc, the chip and the file.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+use common::llc::{cache_dir, compile, llc};
 use regdesc_amdgpu::sim::check::{compare, CheckConfig};
 use regdesc_amdgpu::sim::{parse, Gfx};
 use regdesc_codegen::read_module;
@@ -28,60 +28,8 @@ const LLC_FAILS: &[(&str, &str)] = &[(
 /// Functions not simulated: (llc version or "*", function, reason).
 const NOT_SIMULATED: &[(&str, &str, &str)] = &[];
 
-fn llc(version: u32) -> Option<PathBuf> {
-    [
-        PathBuf::from(format!("/usr/lib/llvm-{version}/bin/llc")),
-        PathBuf::from(format!("/usr/bin/llc-{version}")),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-}
-
-fn cache_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap_or_default();
-    // target/<profile>/deps/sim_llc-HASH
-    let profile = exe.parent().and_then(Path::parent).map(Path::to_path_buf);
-    profile
-        .unwrap_or_else(std::env::temp_dir)
-        .join("sim-llc-cache")
-}
-
-/// llc's assembly for `file` on `cpu`, or its error message.
-fn compile(llc: &Path, version: u32, cpu: &str, file: &Path, text: &str) -> Result<String, String> {
-    let mut h = DefaultHasher::new();
-    (llc, cpu, text).hash(&mut h);
-    let dir = cache_dir();
-    let out = dir.join(format!("{version}-{cpu}-{:016x}.s", h.finish()));
-    if let Ok(s) = std::fs::read_to_string(&out) {
-        return Ok(s);
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let tmp = dir.join(format!(
-        "{version}-{cpu}-{:016x}.tmp{}",
-        h.finish(),
-        std::process::id()
-    ));
-    let mut cmd = Command::new(llc);
-    cmd.args(["-mtriple=amdgcn-amd-amdhsa", &format!("-mcpu={cpu}"), "-O2"]);
-    if version == 14 {
-        cmd.arg("-opaque-pointers");
-    }
-    cmd.arg(file).arg("-o").arg(&tmp);
-    let o = cmd.output().map_err(|e| e.to_string())?;
-    if !o.status.success() {
-        let err = String::from_utf8_lossy(&o.stderr);
-        return Err(err
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or("llc failed")
-            .to_string());
-    }
-    std::fs::rename(&tmp, &out).map_err(|e| e.to_string())?;
-    std::fs::read_to_string(&out).map_err(|e| e.to_string())
-}
-
 fn inputs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for dir in [
         root.join("../../../shared/bench/amdgpu/ll"),

@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod llc;
+
 use std::path::{Path, PathBuf};
 
 use regdesc_amdgpu::{Amdgpu, Gfx};
