@@ -39,6 +39,7 @@ use crate::isa::{Cond, Dst, Flag, Inst, Line, Op, Pred, RegName, Region, Src, Ty
 use crate::regs::Intel;
 use crate::target::{Gen, Platform};
 
+mod carry;
 mod cf;
 mod limb;
 
@@ -476,6 +477,13 @@ impl Em<'_> {
                 Ok(())
             }
             Sem::Limb(l) => self.limb(i, l),
+            Sem::Target(id) => match crate::iadd64_split::Split::from_id(id) {
+                Some(sp) => self.split(i, sp),
+                None => Err(unsupported(
+                    self.f,
+                    format!("`{}` has no Gen emission", self.name(i)),
+                )),
+            },
             Sem::Branch | Sem::CondBranch | Sem::Return if self.divergent => self.set_pc(i, d.sem),
             Sem::Branch => {
                 let t = i.block_targets().next();
