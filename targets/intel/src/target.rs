@@ -99,6 +99,7 @@ impl Gen {
         let mut instrs = InstrSet::generic();
         crate::select::add_instructions(&mut instrs);
         crate::iadd64_split::add_instructions(&mut instrs);
+        crate::mul64::add_instructions(&mut instrs);
         Gen {
             platform,
             simd,
@@ -134,10 +135,13 @@ impl TargetSemantics for LaneSemantics {
         t.contains(classes::SIMD8_LANE, r) || t.contains(classes::SIMD16_LANE, r)
     }
 
-    /// The split 64-bit adds ([`crate::iadd64_split`]), the only target
-    /// instructions.
+    /// The split 64-bit adds ([`crate::iadd64_split`]) and `mul64`
+    /// ([`crate::mul64`]), the only target instructions.
     fn execute(&self, id: u16, inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
         let _ = inst;
+        if id == crate::mul64::MUL64 {
+            return crate::mul64::execute(cx);
+        }
         match crate::iadd64_split::Split::from_id(id) {
             Some(sp) => crate::iadd64_split::execute(sp, cx),
             None => Err(regdesc_codegen::mir::interp::err(format!(
@@ -193,7 +197,10 @@ impl Target for Gen {
     }
 
     fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::mul64::expand(f, &self.instrs);
         crate::iadd64_split::run(f, &self.instrs);
+        crate::mul64::narrow(f, &self.instrs);
+        crate::mul64::remove_dead(f, &self.instrs);
         Ok(())
     }
 

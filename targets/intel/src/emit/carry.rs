@@ -86,14 +86,14 @@ struct Operands {
 
 /// A candidate sequence: the instructions, and for each the sources it
 /// reads that must still hold the split add's operands.
-struct Cand {
-    insts: Vec<Inst>,
-    orig: Vec<Vec<Src>>,
+pub(super) struct Cand {
+    pub(super) insts: Vec<Inst>,
+    pub(super) orig: Vec<Vec<Src>>,
 }
 
 impl Cand {
     /// Whether no instruction overwrites an operand a later one reads.
-    fn valid(&self) -> bool {
+    pub(super) fn valid(&self) -> bool {
         let mut written: Vec<u32> = Vec::new();
         for (i, orig) in self.insts.iter().zip(&self.orig) {
             for s in orig {
@@ -121,7 +121,15 @@ fn null() -> Dst {
 
 impl Em<'_> {
     /// Appends `i`, recording which of its sources are the operands.
-    fn step(&mut self, cand: &mut Cand, c: Chunk, op: Op, dst: Dst, srcs: Vec<Src>, orig: &[Src]) {
+    pub(super) fn step(
+        &mut self,
+        cand: &mut Cand,
+        c: Chunk,
+        op: Op,
+        dst: Dst,
+        srcs: Vec<Src>,
+        orig: &[Src],
+    ) {
         let mark = self.out.len();
         self.push(c, op, dst, srcs);
         if let Some(Line::Inst(i)) = self.out.drain(mark..).next() {
@@ -130,7 +138,7 @@ impl Em<'_> {
         }
     }
 
-    fn last(cand: &mut Cand) -> Option<&mut Inst> {
+    pub(super) fn last(cand: &mut Cand) -> Option<&mut Inst> {
         cand.insts.last_mut()
     }
 
