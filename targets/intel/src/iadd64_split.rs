@@ -311,7 +311,8 @@ pub fn run(f: &mut MFunction, s: &InstrSet) {
     let is_zero = |v: &VReg| {
         du.def.get(v).is_some_and(|&(b, k)| {
             let i = &f.blocks[MBlockId(b as u32)].insts[k];
-            i.opcode == ops.movi && matches!(i.ops.get(1), Some(Operand::Imm(0)))
+            s.get(i.opcode).map(|d| d.sem) == Some(Sem::MovImm)
+                && matches!(i.ops.get(1), Some(Operand::Imm(0)))
         })
     };
     let mut edits: Vec<Edit> = Vec::new();
