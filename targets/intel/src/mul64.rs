@@ -24,6 +24,9 @@ use regdesc_codegen::mir::{InstrSet, MFunction, MInst, Operand, RegOperand, RegR
 /// The [`Sem::Target`] number of `mul64`.
 pub const MUL64: u16 = 0x200;
 
+/// The [`Sem::Target`] number of `muladd32`.
+pub const MULADD32: u16 = 0x201;
+
 /// Adds `lo, hi = mul64 a, b` to `s` (the defs may share the sources'
 /// registers: the emitter orders around it).
 pub fn add_instructions(s: &mut InstrSet) {
@@ -33,6 +36,96 @@ pub fn add_instructions(s: &mut InstrSet) {
         &[OpKind::Reg, OpKind::Reg],
         Sem::Target(MUL64),
     ));
+}
+
+/// Adds `d = muladd32 a, b, x` (`a * b + x` modulo 2^32) to `s`.
+pub fn add_muladd(s: &mut InstrSet) {
+    s.add(InstrDesc::new(
+        "muladd32",
+        1,
+        &[OpKind::Reg, OpKind::Reg, OpKind::Reg],
+        Sem::Target(MULADD32),
+    ));
+}
+
+/// Runs `muladd32` in the machine interpreter (every active lane).
+pub fn execute_muladd(cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
+    let exec = cx.exec();
+    for lane in (0..cx.lanes()).filter(|l| exec & (1u64 << l) != 0) {
+        let a = cx.read(1, lane)?.to_u128() as u32;
+        let b = cx.read(2, lane)?.to_u128() as u32;
+        let x = cx.read(3, lane)?.to_u128() as u32;
+        let v = a.wrapping_mul(b).wrapping_add(x);
+        cx.write(0, lane, Bits::from_u128(32, u128::from(v)))?;
+    }
+    Ok(Flow::Next)
+}
+
+/// On Gen11, where `add` reads `acc0` as `src0` and a dword x dword
+/// product's low half comes from the accumulator (`mul acc0`, `mach null`,
+/// 3 instructions per SIMD8 chunk), `d = mul a, b` read only by
+/// `e = add d, x` becomes `e = muladd32 a, b, x`: the `add` reads `acc0`
+/// instead of a `mov` out of it (3 instructions, not 4). Only for values
+/// of one SIMD8 chunk or uniform scalars (`one_chunk`): at SIMD16 the
+/// full-width dword x word products are cheaper.
+pub fn fuse_mul_add(f: &mut MFunction, s: &InstrSet, one_chunk: &dyn Fn(VReg) -> bool) {
+    let (Some(mul), Some(add), Some(muladd)) =
+        (s.by_name("mul"), s.by_name("add"), s.by_name("muladd32"))
+    else {
+        return;
+    };
+    let mut uses: std::collections::HashMap<VReg, usize> = std::collections::HashMap::new();
+    for b in f.blocks.iter() {
+        for i in &b.insts {
+            for (_, r) in i.reg_ops() {
+                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            }
+        }
+    }
+    for b in f.blocks.iter_mut() {
+        let mut k = 0;
+        while k < b.insts.len() {
+            let i = &b.insts[k];
+            let d = i.ops.first().and_then(Operand::vreg);
+            let fusable = i.opcode == mul
+                && i.ops.len() == 3
+                && d.is_some_and(|d| uses.get(&d) == Some(&1) && one_chunk(d));
+            if !fusable {
+                k += 1;
+                continue;
+            }
+            let (Some(d), Some(a), Some(bb)) = (d, i.ops[1].vreg(), i.ops[2].vreg()) else {
+                k += 1;
+                continue;
+            };
+            // The add reading it, later in the block.
+            let at = b.insts[k + 1..]
+                .iter()
+                .position(|u| u.opcode == add && u.ops.iter().skip(1).any(|o| o.vreg() == Some(d)))
+                .map(|p| p + k + 1);
+            let Some(at) = at else {
+                k += 1;
+                continue;
+            };
+            let u = &b.insts[at];
+            let (Some(e), Some(p), Some(q)) = (u.ops[0].vreg(), u.ops[1].vreg(), u.ops[2].vreg())
+            else {
+                k += 1;
+                continue;
+            };
+            let x = if p == d { q } else { p };
+            if x == d {
+                k += 1;
+                continue;
+            }
+            let mut n = MInst::new(muladd, vec![def(e), use_(a), use_(bb), use_(x)]);
+            n.span = u.span.clone();
+            b.insts[at] = n;
+            b.insts.remove(k);
+        }
+    }
 }
 
 /// Runs `mul64` in the machine interpreter (every active lane).

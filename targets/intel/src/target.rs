@@ -100,6 +100,7 @@ impl Gen {
         crate::select::add_instructions(&mut instrs);
         crate::iadd64_split::add_instructions(&mut instrs);
         crate::mul64::add_instructions(&mut instrs);
+        crate::mul64::add_muladd(&mut instrs);
         Gen {
             platform,
             simd,
@@ -141,6 +142,9 @@ impl TargetSemantics for LaneSemantics {
         let _ = inst;
         if id == crate::mul64::MUL64 {
             return crate::mul64::execute(cx);
+        }
+        if id == crate::mul64::MULADD32 {
+            return crate::mul64::execute_muladd(cx);
         }
         match crate::iadd64_split::Split::from_id(id) {
             Some(sp) => crate::iadd64_split::execute(sp, cx),
@@ -201,6 +205,17 @@ impl Target for Gen {
         crate::iadd64_split::run(f, &self.instrs);
         crate::mul64::narrow(f, &self.instrs);
         crate::mul64::remove_dead(f, &self.instrs);
+        if self.platform == Platform::Gen11 {
+            let classes = f.vregs.clone();
+            let one_chunk = |v: regdesc_codegen::mir::VReg| {
+                classes
+                    .get(v)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|c| c == classes::SIMD8_LANE || c == classes::GRF_D)
+            };
+            crate::mul64::fuse_mul_add(f, &self.instrs, &one_chunk);
+        }
         Ok(())
     }
 

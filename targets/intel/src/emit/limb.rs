@@ -73,6 +73,36 @@ impl Em<'_> {
         );
     }
 
+    /// `d = muladd32 a, b, x` ([`crate::mul64::fuse_mul_add`], Gen11):
+    /// `mul acc0`, `mach null {AccWrEn}`, `add d acc0 x` per SIMD8 chunk.
+    pub(super) fn muladd32(&mut self, i: &MInst) -> Result<(), TargetError> {
+        let ud = Ty::Ud;
+        let (dl, al, bl, xl) = (
+            self.loc(i, 0)?,
+            self.loc(i, 1)?,
+            self.loc(i, 2)?,
+            self.loc(i, 3)?,
+        );
+        let n = Dst {
+            reg: RegName::Null,
+            h: 1,
+            ty: ud,
+        };
+        for c in self.acc_chunks(dl) {
+            let a = Self::src(c, al, ud);
+            self.push(
+                c,
+                Op::Mul,
+                Self::acc_dst(ud),
+                vec![a, Self::src_word(c, bl, false)],
+            );
+            self.push(c, Op::Mach, n, vec![a, Self::src(c, bl, ud)])
+                .acc_wr = true;
+            self.alu(c, Op::Add, dl, Self::acc_src(c), Some(Self::src(c, xl, ud)));
+        }
+        Ok(())
+    }
+
     /// `lo, hi = mul64 a, b` ([`crate::mul64`]): `mul acc0`, `mach hi`,
     /// `mov lo acc0` per SIMD8 chunk. The defs may share registers with
     /// the sources (each chunk reads its sources before writing); where a

@@ -458,6 +458,7 @@ impl Em<'_> {
             }
             Sem::Limb(l) => self.limb(i, l),
             Sem::Target(crate::mul64::MUL64) => self.mul64(i),
+            Sem::Target(crate::mul64::MULADD32) => self.muladd32(i),
             Sem::Target(id) => match crate::iadd64_split::Split::from_id(id) {
                 Some(sp) => self.split(i, sp),
                 None => Err(unsupported(
