@@ -417,3 +417,117 @@ impl Em<'_> {
         Some(())
     }
 }
+
+impl Em<'_> {
+    /// `d, c = addc.cin a, b, cin` (`G_UADDE`, defs early-clobber): the
+    /// accumulator (`addc`, `mov c acc0`, `addc`, then `add c acc0 c` on
+    /// Gen9/Gen11 or `mov`, `or` on Gen12LP, per SIMD8 chunk) or flags at
+    /// full width (`add`, `cmp (lt)` into a mask, `add` of the carry in,
+    /// `cmp (lt)`, and `c = -mask1 - mask2`: the two carries are never
+    /// both set), whichever is fewer instructions, the flags on a tie.
+    pub(super) fn addc_cin(&mut self, i: &MInst) -> Result<(), TargetError> {
+        let (dl, cl, al, bl, inl) = (
+            self.loc(i, 0)?,
+            self.loc(i, 1)?,
+            self.loc(i, 2)?,
+            self.loc(i, 3)?,
+            self.loc(i, 4)?,
+        );
+        let lane = matches!(dl, Loc::Lane(_));
+        let mut flag = Cand {
+            insts: Vec::new(),
+            orig: Vec::new(),
+        };
+        let (m1, m2) = (self.tmp(3, lane), self.tmp(2, lane));
+        for c in self.full(dl) {
+            let (a, b, cin) = (
+                Self::src(c, al, UD),
+                Self::src(c, bl, UD),
+                Self::src(c, inl, UD),
+            );
+            let d = Self::dst(c, dl, UD);
+            let sd = Self::src(c, dl, UD);
+            self.step(&mut flag, c, Op::Add, d, vec![a, b], &[]);
+            self.step(
+                &mut flag,
+                c,
+                Op::Cmp,
+                Self::dst(c, m1, UD),
+                vec![sd, b],
+                &[],
+            );
+            if let Some(x) = Self::last(&mut flag) {
+                x.cond = Some((Cond::Lt, F0));
+            }
+            self.step(&mut flag, c, Op::Add, d, vec![sd, cin], &[]);
+            self.step(
+                &mut flag,
+                c,
+                Op::Cmp,
+                Self::dst(c, m2, UD),
+                vec![sd, cin],
+                &[],
+            );
+            if let Some(x) = Self::last(&mut flag) {
+                x.cond = Some((Cond::Lt, F0));
+            }
+            let (n1, n2) = (
+                Self::src(c, m1, UD).negated(true),
+                Self::src(c, m2, UD).negated(true),
+            );
+            self.step(
+                &mut flag,
+                c,
+                Op::Add,
+                Self::dst(c, cl, UD),
+                vec![n1, n2],
+                &[],
+            );
+        }
+        let mut acc = Cand {
+            insts: Vec::new(),
+            orig: Vec::new(),
+        };
+        let t = self.tmp(0, lane);
+        let via_mov = self.gen.platform == Platform::Gen12lp;
+        for c in self.acc_chunks(dl) {
+            let (a, b, cin) = (
+                Self::src(c, al, UD),
+                Self::src(c, bl, UD),
+                Self::src(c, inl, UD),
+            );
+            let (d, sd) = (Self::dst(c, dl, UD), Self::src(c, dl, UD));
+            let (dc, sc) = (Self::dst(c, cl, UD), Self::src(c, cl, UD));
+            self.step(&mut acc, c, Op::Addc, d, vec![a, b], &[]);
+            if let Some(x) = Self::last(&mut acc) {
+                x.acc_wr = true;
+            }
+            self.step(&mut acc, c, Op::Mov, dc, vec![Self::acc_src(c)], &[]);
+            self.step(&mut acc, c, Op::Addc, d, vec![sd, cin], &[]);
+            if let Some(x) = Self::last(&mut acc) {
+                x.acc_wr = true;
+            }
+            if via_mov {
+                let st = Self::src(c, t, UD);
+                self.step(
+                    &mut acc,
+                    c,
+                    Op::Mov,
+                    Self::dst(c, t, UD),
+                    vec![Self::acc_src(c)],
+                    &[],
+                );
+                self.step(&mut acc, c, Op::Or, dc, vec![sc, st], &[]);
+            } else {
+                self.step(&mut acc, c, Op::Add, dc, vec![Self::acc_src(c), sc], &[]);
+            }
+        }
+        let best = if acc.insts.len() < flag.insts.len() {
+            acc
+        } else {
+            flag
+        };
+        self.out.extend(best.insts.into_iter().map(Line::Inst));
+        Ok(())
+    }
+}

@@ -185,7 +185,8 @@ impl Em<'_> {
     pub(super) fn limb(&mut self, i: &MInst, l: LimbOp) -> Result<(), TargetError> {
         let ud = Ty::Ud;
         match l {
-            LimbOp::UAddO | LimbOp::USubO | LimbOp::UAddE | LimbOp::USubE => {
+            LimbOp::UAddE => self.addc_cin(i),
+            LimbOp::UAddO | LimbOp::USubO | LimbOp::USubE => {
                 let (dl, cl, al, bl) = (
                     self.loc(i, 0)?,
                     self.loc(i, 1)?,
