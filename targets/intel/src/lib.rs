@@ -8,6 +8,8 @@
 //! | [`target`] | platforms and SIMD widths; the [`Target`](regdesc_codegen::target::Target) implementation |
 //! | [`abi`] | the thread payload shape: arguments preloaded per channel from `r1` |
 //! | [`select`] | Gen's integer instructions, carries through `acc0`, `mul`/`mach` |
+//! | [`iadd64_split`] | no 64-bit integer ALU on Gen11/Gen12LP: the seed's split 64-bit adds, formed after selection |
+//! | [`mul64`] | `mul acc0` + `mach` give both halves of a 32x32 product: the legalizer's multiply-adds as that product and a split add |
 //! | [`emit`] | execution size, NoMask scalars, SIMD8 chunks for the accumulator; control flow (`jmpi` for uniform branches, predication over a per-lane block number for divergent ones) |
 //! | [`regions`] | region rules and the two-GRF operand limit |
 //! | [`swsb`] | Gen12LP's software scoreboard |
@@ -128,7 +130,9 @@ pub mod regs {
 
 pub mod abi;
 pub mod emit;
+pub mod iadd64_split;
 pub mod isa;
+pub mod mul64;
 pub mod regions;
 pub mod select;
 pub mod sim;

@@ -11,9 +11,10 @@
 //! - **an operand spans at most 2 GRFs.** IGA does not check this for
 //!   strided regions (`<16;8,2>` at SIMD16 and `<2>` destinations), so the
 //!   emitter does: a violation is a compiler error naming the instruction;
-//! - the accumulator is a source only of `mov`, and on Gen12LP not of
-//!   anything else (`acc0` as an ALU `src0` exists only on Gen9 and Gen11,
-//!   and this back end never relies on it).
+//! - the accumulator is a source of `mov`, and on Gen9 and Gen11 also
+//!   `src0` of `add` (the carry of `addc` added in: `iga64 -Wall -p=9|11`
+//!   accept it as `src0` and reject it as `src1`); on Gen12LP this back
+//!   end reads it only through `mov`.
 
 use std::fmt;
 
@@ -131,10 +132,11 @@ pub fn check(i: &Inst, platform: Platform) -> Result<(), RegionError> {
                 }
             }
             RegName::Acc { .. } => {
-                if i.op != Op::Mov || k != 0 {
+                let add_src0 = i.op == Op::Add && platform != Platform::Gen12lp;
+                if !(i.op == Op::Mov || add_src0) || k != 0 {
                     let why = match platform {
                         Platform::Gen12lp => "Gen12LP reads the accumulator only through mov",
-                        _ => "this back end reads the accumulator only through mov",
+                        _ => "the accumulator is src0 of mov or add only",
                     };
                     return Err(fail(format!("src{k} is the accumulator: {why}")));
                 }

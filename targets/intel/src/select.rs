@@ -19,14 +19,15 @@
 //! |---|---|
 //! | `mov` `mov.imm` | `mov` |
 //! | `add` `sub` | `add` (`sub`: negated src1) |
-//! | `mul` | `mul :ud×:uw` twice, `shl`, `add` (no dword×dword multiply on Gen11+) |
+//! | `mul` | Gen9: `mul :ud` (dword×dword); Gen11/Gen12LP: `mul acc0`, `mach null`, `mov acc0` per SIMD8 chunk, or `mul :ud×:uw` twice, `shl`, `add` where fewer (no dword×dword multiply on Gen11+) |
 //! | `and` `or` `xor` `shl` `shr` `asr` | the same |
 //! | `cmp.P` | `cmp (P)f0.0`, `and 1` |
 //! | `sel` | `cmp (ne)f0.0`, `(f0.0) sel` |
 //! | `addc` `subb` | `addc`/`subb {AccWrEn}`, `mov acc0` |
-//! | `addc.cin` `subb.bin` | two `addc`/`subb`, two `mov acc0`, `or` |
+//! | `addc.cin` | flags (`add`, `cmp`, `add`, `cmp`, `add` of the masks) or `addc`, `mov acc0`, `addc`, `add acc0` (Gen9/Gen11), whichever is fewer ([`crate::emit`]'s carry lowering) |
+//! | `subb.bin` | two `subb`, two `mov acc0`, `or` |
 //! | `mach.u` `mach.s` | `mul acc0`, `mach` |
-//! | `mad64` | `mul acc0`, `mach`, `mov acc0`, `addc`, `mov acc0`, 2 `add` |
+//! | `mad64` | after selection, `mul64` (`mul acc0`, `mach`, `mov acc0`) and a split add ([`crate::mul64`], [`crate::iadd64_split`]) |
 //! | `zext` `sext` | `and`; `shl` + `asr` |
 //! | `fadd.f` `fsub.f` `fmul.f` | `add`/`mul` on `:f` (`fsub`: negated src1) |
 //! | `fadd.hf` ... | `mov :f` from each `:hf`, the `:f` operation, `mov <2>:hf`, `and 0xFFFF` (exact: f32 holds every f16 result before its one rounding) |

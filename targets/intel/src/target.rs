@@ -11,8 +11,8 @@
 //! scoreboard annotations ([`crate::swsb`]).
 
 use regdesc_codegen::ir::Function;
-use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
-use regdesc_codegen::mir::{InstrSet, MFunction};
+use regdesc_codegen::mir::interp::{ExecModel, Flow, InterpError, MachineCx, TargetSemantics};
+use regdesc_codegen::mir::{InstrSet, MFunction, MInst};
 use regdesc_codegen::regalloc::SpillHook;
 use regdesc_codegen::target::{Abi, Target, TargetError};
 use regdesc_runtime::{Reg, RegClass, RegisterInfo};
@@ -98,6 +98,9 @@ impl Gen {
     pub fn new(platform: Platform, simd: Simd) -> Gen {
         let mut instrs = InstrSet::generic();
         crate::select::add_instructions(&mut instrs);
+        crate::iadd64_split::add_instructions(&mut instrs);
+        crate::mul64::add_instructions(&mut instrs);
+        crate::mul64::add_muladd(&mut instrs);
         Gen {
             platform,
             simd,
@@ -131,6 +134,24 @@ impl TargetSemantics for LaneSemantics {
     fn per_lane_reg(&self, r: Reg) -> bool {
         let t = Intel.tables();
         t.contains(classes::SIMD8_LANE, r) || t.contains(classes::SIMD16_LANE, r)
+    }
+
+    /// The split 64-bit adds ([`crate::iadd64_split`]) and `mul64`
+    /// ([`crate::mul64`]), the only target instructions.
+    fn execute(&self, id: u16, inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
+        let _ = inst;
+        if id == crate::mul64::MUL64 {
+            return crate::mul64::execute(cx);
+        }
+        if id == crate::mul64::MULADD32 {
+            return crate::mul64::execute_muladd(cx);
+        }
+        match crate::iadd64_split::Split::from_id(id) {
+            Some(sp) => crate::iadd64_split::execute(sp, cx),
+            None => Err(regdesc_codegen::mir::interp::err(format!(
+                "no Gen target instruction {id}"
+            ))),
+        }
     }
 }
 
@@ -177,6 +198,25 @@ impl Target for Gen {
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
         crate::select::select(f, &self.instrs, self.lane_class())
+    }
+
+    fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::mul64::expand(f, &self.instrs);
+        crate::iadd64_split::run(f, &self.instrs);
+        crate::mul64::narrow(f, &self.instrs);
+        crate::mul64::remove_dead(f, &self.instrs);
+        if self.platform == Platform::Gen11 {
+            let classes = f.vregs.clone();
+            let one_chunk = |v: regdesc_codegen::mir::VReg| {
+                classes
+                    .get(v)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|c| c == classes::SIMD8_LANE || c == classes::GRF_D)
+            };
+            crate::mul64::fuse_mul_add(f, &self.instrs, &one_chunk);
+        }
+        Ok(())
     }
 
     fn spill_hook(&self) -> &dyn SpillHook {

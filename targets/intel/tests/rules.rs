@@ -67,24 +67,29 @@ fn a_strided_destination_over_two_grfs_is_an_error() {
 }
 
 #[test]
-fn the_accumulator_is_read_only_by_mov() {
+fn the_accumulator_is_read_by_mov_and_as_src0_of_add_before_gen12lp() {
     let acc = Src::Reg {
         reg: RegName::Acc { nr: 0, sub: 0 },
         region: Region::PACKED,
         ty: Ty::Ud,
         neg: false,
     };
-    let add = Inst::new(
-        Op::Add,
-        8,
-        dst(10, 1, Ty::Ud),
-        vec![acc, src(12, Region::PACKED, Ty::Ud)],
-    );
-    for p in Platform::ALL {
-        assert!(check(&add, p).is_err(), "{p:?}");
-    }
+    let r12 = src(12, Region::PACKED, Ty::Ud);
+    // iga64 -Wall -p=9|11 accept acc0 as src0 of add (the carry added in).
+    let add = Inst::new(Op::Add, 8, dst(10, 1, Ty::Ud), vec![acc, r12]);
+    assert!(check(&add, Platform::Gen9).is_ok());
+    assert!(check(&add, Platform::Gen11).is_ok());
     let e = check(&add, Platform::Gen12lp).unwrap_err();
     assert!(e.rule.contains("Gen12LP"), "{e}");
+    // ... and reject it as src1.
+    let add1 = Inst::new(Op::Add, 8, dst(10, 1, Ty::Ud), vec![r12, acc]);
+    for p in Platform::ALL {
+        assert!(check(&add1, p).is_err(), "{p:?}");
+    }
+    let xor = Inst::new(Op::Xor, 8, dst(10, 1, Ty::Ud), vec![acc, r12]);
+    for p in Platform::ALL {
+        assert!(check(&xor, p).is_err(), "{p:?}");
+    }
     let mov = Inst::new(Op::Mov, 8, dst(10, 1, Ty::Ud), vec![acc]);
     assert!(check(&mov, Platform::Gen12lp).is_ok());
 }

@@ -12,14 +12,181 @@ use regdesc_codegen::mir::instr::{FBinOp, FloatFmt};
 use regdesc_codegen::mir::{LimbOp, MInst};
 use regdesc_codegen::target::TargetError;
 
-use super::{unsupported, Em, Loc};
-use crate::isa::{Op, Src, Ty};
+use super::carry::Cand;
+use super::{unsupported, Chunk, Em, Loc};
+use crate::isa::{Dst, Line, Op, RegName, Src, Ty};
+use crate::target::Platform;
 
 impl Em<'_> {
+    /// The low 32 bits of `a * b` in chunk `c` (of the def's full width).
+    ///
+    /// Gen9 multiplies dword by dword (PRM Vol 2a "mul": the destination
+    /// gets the low dword); Gen11 and Gen12LP do not, and take the product
+    /// from two dword x word products (`mul`, `mul`, `shl`, `add`) or,
+    /// where fewer instructions, from the accumulator (`mul acc0`,
+    /// `mach null {AccWrEn}`, `mov`: 3 per SIMD8 chunk).
+    pub(super) fn mul32(&mut self, c: Chunk, dl: Loc, al: Loc, bl: Loc) {
+        let ud = Ty::Ud;
+        let (a, b) = (Self::src(c, al, ud), Self::src(c, bl, ud));
+        if self.gen.platform == Platform::Gen9 {
+            self.alu(c, Op::Mul, dl, a, Some(b));
+            return;
+        }
+        let chunks = self.acc_chunks(dl);
+        if 3 * chunks.len() < 4 {
+            for c in chunks {
+                let a = Self::src(c, al, ud);
+                self.push(
+                    c,
+                    Op::Mul,
+                    Self::acc_dst(ud),
+                    vec![a, Self::src_word(c, bl, false)],
+                );
+                let n = Dst {
+                    reg: RegName::Null,
+                    h: 1,
+                    ty: ud,
+                };
+                self.push(c, Op::Mach, n, vec![a, Self::src(c, bl, ud)])
+                    .acc_wr = true;
+                self.alu(c, Op::Mov, dl, Self::acc_src(c), None);
+            }
+            return;
+        }
+        // dword x dword low half from two dword x word products.
+        let t = self.tmp(0, matches!(dl, Loc::Lane(_)));
+        self.alu(c, Op::Mul, t, a, Some(Self::src_word(c, bl, false)));
+        self.alu(c, Op::Mul, dl, a, Some(Self::src_word(c, bl, true)));
+        self.alu(
+            c,
+            Op::Shl,
+            dl,
+            Self::src(c, dl, ud),
+            Some(Self::imm_src(16)),
+        );
+        self.alu(
+            c,
+            Op::Add,
+            dl,
+            Self::src(c, dl, ud),
+            Some(Self::src(c, t, ud)),
+        );
+    }
+
+    /// `d = muladd32 a, b, x` ([`crate::mul64::fuse_mul_add`], Gen11):
+    /// `mul acc0`, `mach null {AccWrEn}`, `add d acc0 x` per SIMD8 chunk.
+    pub(super) fn muladd32(&mut self, i: &MInst) -> Result<(), TargetError> {
+        let ud = Ty::Ud;
+        let (dl, al, bl, xl) = (
+            self.loc(i, 0)?,
+            self.loc(i, 1)?,
+            self.loc(i, 2)?,
+            self.loc(i, 3)?,
+        );
+        let n = Dst {
+            reg: RegName::Null,
+            h: 1,
+            ty: ud,
+        };
+        for c in self.acc_chunks(dl) {
+            let a = Self::src(c, al, ud);
+            self.push(
+                c,
+                Op::Mul,
+                Self::acc_dst(ud),
+                vec![a, Self::src_word(c, bl, false)],
+            );
+            self.push(c, Op::Mach, n, vec![a, Self::src(c, bl, ud)])
+                .acc_wr = true;
+            self.alu(c, Op::Add, dl, Self::acc_src(c), Some(Self::src(c, xl, ud)));
+        }
+        Ok(())
+    }
+
+    /// `lo, hi = mul64 a, b` ([`crate::mul64`]): `mul acc0`, `mach hi`,
+    /// `mov lo acc0` per SIMD8 chunk. The defs may share registers with
+    /// the sources (each chunk reads its sources before writing); where a
+    /// chunk's write would reach a source a later chunk reads (a uniform
+    /// source inside a def's GRFs at SIMD16), the halves go through
+    /// scratch and are moved into place last.
+    pub(super) fn mul64(&mut self, i: &MInst) -> Result<(), TargetError> {
+        let (lo, hi, al, bl) = (
+            self.loc(i, 0)?,
+            self.loc(i, 1)?,
+            self.loc(i, 2)?,
+            self.loc(i, 3)?,
+        );
+        let lane = matches!(lo, Loc::Lane(_));
+        for direct in [true, false] {
+            let (l, h) = if direct {
+                (lo, hi)
+            } else {
+                (self.tmp(0, lane), self.tmp(1, lane))
+            };
+            let mut cand = Cand {
+                insts: Vec::new(),
+                orig: Vec::new(),
+            };
+            for c in self.acc_chunks(lo) {
+                let (a, b) = (Self::src(c, al, Ty::Ud), Self::src(c, bl, Ty::Ud));
+                let bw = Self::src_word(c, bl, false);
+                self.step(
+                    &mut cand,
+                    c,
+                    Op::Mul,
+                    Self::acc_dst(Ty::Ud),
+                    vec![a, bw],
+                    &[a, bw],
+                );
+                self.step(
+                    &mut cand,
+                    c,
+                    Op::Mach,
+                    Self::dst(c, h, Ty::Ud),
+                    vec![a, b],
+                    &[a, b],
+                );
+                if let Some(m) = Self::last(&mut cand) {
+                    m.acc_wr = true;
+                }
+                let acc = Self::acc_src(c);
+                self.step(
+                    &mut cand,
+                    c,
+                    Op::Mov,
+                    Self::dst(c, l, Ty::Ud),
+                    vec![acc],
+                    &[],
+                );
+            }
+            if !direct {
+                for c in self.full(lo) {
+                    for (d, t) in [(lo, l), (hi, h)] {
+                        let st = Self::src(c, t, Ty::Ud);
+                        self.step(
+                            &mut cand,
+                            c,
+                            Op::Mov,
+                            Self::dst(c, d, Ty::Ud),
+                            vec![st],
+                            &[],
+                        );
+                    }
+                }
+            }
+            if cand.valid() || !direct {
+                self.out.extend(cand.insts.into_iter().map(Line::Inst));
+                break;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn limb(&mut self, i: &MInst, l: LimbOp) -> Result<(), TargetError> {
         let ud = Ty::Ud;
         match l {
-            LimbOp::UAddO | LimbOp::USubO | LimbOp::UAddE | LimbOp::USubE => {
+            LimbOp::UAddE => self.addc_cin(i),
+            LimbOp::UAddO | LimbOp::USubO | LimbOp::USubE => {
                 let (dl, cl, al, bl) = (
                     self.loc(i, 0)?,
                     self.loc(i, 1)?,

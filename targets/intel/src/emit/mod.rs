@@ -39,6 +39,7 @@ use crate::isa::{Cond, Dst, Flag, Inst, Line, Op, Pred, RegName, Region, Src, Ty
 use crate::regs::Intel;
 use crate::target::{Gen, Platform};
 
+mod carry;
 mod cf;
 mod limb;
 
@@ -360,27 +361,7 @@ impl Em<'_> {
                             let nb = b.negated(true);
                             self.alu(c, Op::Add, dl, a, Some(nb));
                         }
-                        B::Mul => {
-                            // dword x dword low half from two dword x word
-                            // products (Gen11+ has no D*D multiply).
-                            let t = self.tmp(0, matches!(dl, Loc::Lane(_)));
-                            self.alu(c, Op::Mul, t, a, Some(Self::src_word(c, bl, false)));
-                            self.alu(c, Op::Mul, dl, a, Some(Self::src_word(c, bl, true)));
-                            self.alu(
-                                c,
-                                Op::Shl,
-                                dl,
-                                Self::src(c, dl, ud),
-                                Some(Self::imm_src(16)),
-                            );
-                            self.alu(
-                                c,
-                                Op::Add,
-                                dl,
-                                Self::src(c, dl, ud),
-                                Some(Self::src(c, t, ud)),
-                            );
-                        }
+                        B::Mul => self.mul32(c, dl, al, bl),
                         B::And => {
                             self.alu(c, Op::And, dl, a, Some(b));
                         }
@@ -476,6 +457,15 @@ impl Em<'_> {
                 Ok(())
             }
             Sem::Limb(l) => self.limb(i, l),
+            Sem::Target(crate::mul64::MUL64) => self.mul64(i),
+            Sem::Target(crate::mul64::MULADD32) => self.muladd32(i),
+            Sem::Target(id) => match crate::iadd64_split::Split::from_id(id) {
+                Some(sp) => self.split(i, sp),
+                None => Err(unsupported(
+                    self.f,
+                    format!("`{}` has no Gen emission", self.name(i)),
+                )),
+            },
             Sem::Branch | Sem::CondBranch | Sem::Return if self.divergent => self.set_pc(i, d.sem),
             Sem::Branch => {
                 let t = i.block_targets().next();
