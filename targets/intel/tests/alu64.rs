@@ -1,7 +1,7 @@
 //! The 64-bit arithmetic of issue 17: the seed's split-add rewrite rules
 //! (each rule, and the pass on machine IR with literal zeros), the SIMD16
 //! 64-bit add's instruction count, and 64/128-bit functions in loops and
-//! under divergent branches (`tests/alu/loops.ll`) simulated against the
+//! under divergent branches (`tests/fixtures/loops64.ll`, also a fixture) simulated against the
 //! interpreter and assembled by `iga64 -Wall`. The functions of
 //! `tests/fixtures/alu64.ll` go through `iga.rs`, `sim_differential.rs` and
 //! `machine.rs` with every other fixture.
@@ -243,8 +243,8 @@ fn iga_present() -> bool {
 #[test]
 fn loops_and_divergent_branches_simulate_and_assemble() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = here.join("tests/alu/loops.ll");
-    let text = std::fs::read_to_string(&path).expect("tests/alu/loops.ll");
+    let path = here.join("tests/fixtures/loops64.ll");
+    let text = std::fs::read_to_string(&path).expect("tests/fixtures/loops64.ll");
     let m = read_module("loops.ll", &text).unwrap_or_else(|d| panic!("{}", d.render(false)));
     let iga = iga_present();
     if !iga && common::require_oracles() {
