@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use regdesc_runtime::{LaneBits, LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{LiveInterval, Liveness, Segment};
+use crate::mir::liveness::{union, LiveInterval, Liveness, Segment};
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, RegOperand, RegRef, Sem, VReg};
 use crate::regalloc::matrix::Matrix;
 use crate::regalloc::temps::{self, Groups, TempSite};
@@ -508,12 +508,8 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
     /// `self.cache` says where `iv` occupies it (lanes a unit does not
     /// cover, or that are dead, leave it free; such units are left out).
     /// `one`: the interval's lanes and segments when it has one part.
-    fn footprint(
-        &mut self,
-        iv: &'a LiveInterval<R::Lanes>,
-        one: Option<(LaneMask<R::Lanes>, &'a [Segment])>,
-        p: Reg,
-    ) {
+    fn footprint(&mut self, v: VReg, one: Option<(LaneMask<R::Lanes>, &'a [Segment])>, p: Reg) {
+        let input: &'a RoundInput<'a, R::Lanes> = self.input;
         let t = self.ri.tables();
         self.fp.clear();
         for (u, m) in t.unit_lane_masks(p) {
@@ -521,14 +517,29 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
             let k = match self.cache.iter().position(|(l, _)| *l == lanes) {
                 Some(k) => k,
                 None => {
-                    let segs = match (one, iv.parts.as_slice()) {
-                        (Some((l, segs)), _) if l.intersects(lanes) => Cow::Borrowed(segs),
-                        (Some(_), _) => Cow::Borrowed(&[][..]),
-                        (None, [only]) if only.lanes.intersects(lanes) => {
-                            Cow::Borrowed(only.segments.as_slice())
-                        }
-                        (None, [_]) => Cow::Borrowed(&[][..]),
-                        (None, _) => Cow::Owned(iv.segments_for(lanes)),
+                    // The interval itself is read only when it has
+                    // several parts (see `gather`).
+                    let parts = || match input.intervals.get(v.index()).copied().flatten() {
+                        Some(iv) => iv.parts.as_slice(),
+                        None => &[],
+                    };
+                    let segs = match one {
+                        Some((l, segs)) if l.intersects(lanes) => Cow::Borrowed(segs),
+                        Some(_) => Cow::Borrowed(&[][..]),
+                        None => match parts() {
+                            [only] if only.lanes.intersects(lanes) => {
+                                Cow::Borrowed(only.segments.as_slice())
+                            }
+                            [] | [_] => Cow::Borrowed(&[][..]),
+                            several => {
+                                let lists: Vec<&[Segment]> = several
+                                    .iter()
+                                    .filter(|p| p.lanes.intersects(lanes))
+                                    .map(|p| p.segments.as_slice())
+                                    .collect();
+                                Cow::Owned(union(&lists))
+                            }
+                        },
                     };
                     self.cache.push((lanes, segs));
                     self.cache.len() - 1
@@ -563,13 +574,13 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         let input: &'a RoundInput<'a, R::Lanes> = self.input;
         for v in std::mem::take(&mut self.deferred) {
             self.cache.clear();
-            let (Some(iv), Some(p)) = (
+            let (Some(_), Some(p)) = (
                 input.intervals.get(v.index()).copied().flatten(),
                 self.assignment[v.index()],
             ) else {
                 continue;
             };
-            self.footprint(iv, None, p);
+            self.footprint(v, None, p);
             for &(u, k) in &self.fp {
                 self.matrix.insert(u, &self.cache[k].1);
             }
@@ -611,11 +622,7 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         let one = item
             .one
             .map(|(l, a, b)| (l, &segments[a as usize..b as usize]));
-        let input: &'a RoundInput<'a, R::Lanes> = self.input;
-        let Some(iv) = input.intervals.get(v.index()).copied().flatten() else {
-            return false;
-        };
-        self.footprint(iv, one, p);
+        self.footprint(v, one, p);
         let reserved = self
             .fp
             .iter()
