@@ -166,6 +166,16 @@ impl<L: LaneBits> LiveInterval<L> {
 
     /// Number of slots covered.
     pub fn size(&self) -> u32 {
+        // One part whose segments are in order and apart (as liveness
+        // makes them) is its own union: no list to build.
+        if let [only] = self.parts.as_slice() {
+            let apart = only.segments.iter().try_fold(0u32, |prev_end, s| {
+                (s.start >= prev_end && s.start < s.end).then_some(s.end)
+            });
+            if apart.is_some() {
+                return only.segments.iter().map(|s| s.end - s.start).sum();
+            }
+        }
         self.main_range().iter().map(|s| s.end - s.start).sum()
     }
 }

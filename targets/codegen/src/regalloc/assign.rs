@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use regdesc_runtime::{LaneBits, LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{LiveInterval, Liveness, Segment};
+use crate::mir::liveness::{union, LiveInterval, Liveness, Segment};
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, RegOperand, RegRef, Sem, VReg};
 use crate::regalloc::matrix::Matrix;
 use crate::regalloc::temps::{self, Groups, TempSite};
@@ -61,16 +61,88 @@ pub(crate) struct RoundInput<'a, L: LaneBits> {
 /// Where an interval occupies units of one lane mask.
 type LaneSegments<'a, L> = (LaneMask<L>, Cow<'a, [Segment]>);
 
+/// A queued id and what assignment reads of it, gathered in queue order
+/// before the round (see [`gather`]).
+#[derive(Clone, Copy)]
+struct Item<L: LaneBits> {
+    v: VReg,
+    class: RegClass,
+    /// A one-part interval (the common case): its lanes and its
+    /// segments, `segments[a..b]` of the round; `None`: several parts
+    /// (read from the interval itself).
+    one: Option<(LaneMask<L>, u32, u32)>,
+    /// Its copy partners, `hint_list[a..b]` of the round.
+    hints: (u32, u32),
+}
+
+/// The buffers of a round, kept from one round to the next: on a large
+/// function they are tens of MB, and memory freed and allocated again
+/// each round comes back from the system as fresh pages to be zeroed.
+pub(crate) struct RoundScratch<L: LaneBits> {
+    matrix: Matrix,
+    queue: Vec<((bool, u8, u32), Reverse<u32>)>,
+    by_id: Vec<(Option<LaneMask<L>>, u32, u32)>,
+    by_id_segs: Vec<Segment>,
+    items: Vec<Item<L>>,
+    segments: Vec<Segment>,
+    hint_list: Vec<Hint>,
+    /// The rounds of one liveness: an id's interval never changes from
+    /// one round to the next (it may only go: a spilled register), and
+    /// new ids come after the old ones, so `by_id` is kept and extended
+    /// instead of being read again from the intervals.
+    same_intervals: bool,
+}
+
+impl<L: LaneBits> Default for RoundScratch<L> {
+    fn default() -> Self {
+        RoundScratch {
+            matrix: Matrix::new(0, 0),
+            queue: Vec::new(),
+            by_id: Vec::new(),
+            by_id_segs: Vec::new(),
+            items: Vec::new(),
+            segments: Vec::new(),
+            hint_list: Vec::new(),
+            same_intervals: false,
+        }
+    }
+}
+
+impl<L: LaneBits> RoundScratch<L> {
+    /// Buffers for rounds over one liveness, in which the interval of an
+    /// id stays the same or goes, and new ids are added after the others
+    /// (see [`crate::regalloc::rounds`]).
+    pub(crate) fn for_rounds_of_one_liveness() -> Self {
+        RoundScratch {
+            same_intervals: true,
+            ..RoundScratch::default()
+        }
+    }
+
+    /// The segments of id `v`'s interval when it has one part, as the
+    /// rounds so far read it (`None`: several parts, or not read).
+    pub(crate) fn one_part_segments(&self, v: VReg) -> Option<&[Segment]> {
+        match self.by_id.get(v.index()) {
+            Some(&(Some(_), a, b)) => self.by_id_segs.get(a as usize..b as usize),
+            _ => None,
+        }
+    }
+}
+
 struct Assigner<'a, R: RegisterInfo> {
     ri: &'a R,
     input: &'a RoundInput<'a, R::Lanes>,
-    matrix: Matrix,
+    matrix: &'a mut Matrix,
     reserved_units: Vec<bool>,
     assignment: Vec<Option<Reg>>,
-    /// The order of assignment: (cannot be spilled, class priority,
-    /// weight, lower id first), largest first. Nothing is queued again
-    /// during a round, so this is one sort.
-    queue: Vec<((bool, u8, u32), Reverse<u32>)>,
+    /// The segments of the queued one-part intervals, in queue order
+    /// ([`Item::one`] indexes it).
+    segments: &'a [Segment],
+    /// The copy partners of the queued registers, in queue order
+    /// ([`Item::hints`] indexes it).
+    hint_list: &'a [Hint],
+    /// Scratch: the registers a register's hints have offered.
+    tried: Vec<Reg>,
     /// Scratch: per distinct unit lane mask of the candidate, where the
     /// interval occupies it.
     cache: Vec<LaneSegments<'a, R::Lanes>>,
@@ -167,7 +239,7 @@ pub fn assign_round<R: RegisterInfo>(
         first_temp: f.vregs.len(),
         temps: &[],
     };
-    run_round(ri, &input, reserved)
+    run_round(ri, &input, reserved, &mut RoundScratch::default())
 }
 
 /// One round of assignment over `input`: every id with an interval, most
@@ -177,11 +249,12 @@ pub(crate) fn run_round<R: RegisterInfo>(
     ri: &R,
     input: &RoundInput<'_, R::Lanes>,
     reserved: &[Reg],
+    scratch: &mut RoundScratch<R::Lanes>,
 ) -> Round {
     let t = ri.tables();
-    let mut matrix = Matrix::new(t.num_units(), input.num_slots);
+    scratch.matrix.reset(t.num_units(), input.num_slots);
     for (u, segs) in input.fixed {
-        matrix.insert(*u, segs);
+        scratch.matrix.insert(*u, segs);
     }
     let mut reserved_units = vec![false; t.num_units()];
     for &r in reserved {
@@ -192,35 +265,52 @@ pub(crate) fn run_round<R: RegisterInfo>(
         }
     }
     let n = input.intervals.len();
+    // The order of assignment: (cannot be spilled, class priority,
+    // weight, lower id first), largest first. Nothing is queued again
+    // during a round, so this is one sort.
+    let queue = &mut scratch.queue;
+    queue.clear();
+    for (v, iv) in input.intervals.iter().enumerate() {
+        if let Some(iv) = iv {
+            queue.push((
+                queue_key(t, input, VReg(v as u32), iv.class),
+                Reverse(v as u32),
+            ));
+        }
+    }
+    queue.sort_unstable_by(|x, y| y.cmp(x));
+    gather(input, scratch);
+    let RoundScratch {
+        matrix,
+        items,
+        segments,
+        hint_list,
+        ..
+    } = scratch;
     let mut a = Assigner {
         ri,
         input,
         matrix,
         reserved_units,
         assignment: vec![None; n],
-        queue: Vec::with_capacity(n),
+        segments,
+        hint_list,
+        tried: Vec::new(),
         cache: Vec::new(),
         fp: Vec::new(),
         groups: Groups::new(input.temps),
         deferred: Vec::new(),
     };
-    for (v, iv) in input.intervals.iter().enumerate() {
-        if let Some(iv) = iv {
-            a.enqueue(VReg(v as u32), iv.class);
-        }
-    }
     let mut failed = Vec::new();
-    let mut queue = std::mem::take(&mut a.queue);
-    queue.sort_unstable_by(|x, y| y.cmp(x));
-    for &(_, Reverse(v)) in &queue {
-        let v = VReg(v);
+    for item in items.iter() {
+        let v = item.v;
         if a.assignment[v.index()].is_some() {
             continue;
         }
         if v.index() < input.first_temp && !a.deferred.is_empty() {
             a.place_deferred();
         }
-        if !a.try_assign(v) {
+        if !a.try_assign(item) {
             failed.push(v);
         }
     }
@@ -229,6 +319,90 @@ pub(crate) fn run_round<R: RegisterInfo>(
         assignment: a.assignment,
         failed,
     }
+}
+
+/// The queue key of `v` (see [`run_round`]).
+fn queue_key<L: LaneBits>(
+    t: &regdesc_runtime::Tables<L>,
+    input: &RoundInput<'_, L>,
+    v: VReg,
+    rc: RegClass,
+) -> (bool, u8, u32) {
+    let prio = t.allocation_priority(rc);
+    let w = input.weight.get(v.index()).copied().unwrap_or(0.0);
+    let unspillable = input.unspillable.get(v.index()).copied().unwrap_or(false);
+    (unspillable, prio, w.max(0.0).to_bits())
+}
+
+/// What assignment reads of each queued id (`scratch.queue`), copied
+/// into arrays in queue order: the items, the one-part intervals'
+/// segments and the copy partners.
+///
+/// Why: the queue visits the function in priority order, not in program
+/// order, so reading each interval where liveness left it (a pointer to
+/// the interval, to its parts, to their segments, and to the hints) is a
+/// chain of cache misses per register once the function's intervals
+/// outgrow the caches (tens of MB at 100k instructions), and the work
+/// between them keeps the processor from overlapping the chains. Here
+/// the intervals are first read in id order (the order liveness made
+/// them in), then gathered in queue order in a loop whose loads do not
+/// depend on each other, and the round reads its input in order.
+fn gather<L: LaneBits>(input: &RoundInput<'_, L>, scratch: &mut RoundScratch<L>) {
+    let RoundScratch {
+        queue,
+        by_id,
+        by_id_segs,
+        items,
+        segments,
+        hint_list,
+        same_intervals,
+        ..
+    } = scratch;
+    // By id, in id order: (one-part lanes, segments in `by_id_segs`).
+    if !scratch_keeps(*same_intervals, by_id.len(), input.intervals.len()) {
+        by_id.clear();
+        by_id_segs.clear();
+    }
+    for iv in &input.intervals[by_id.len()..] {
+        let entry = match iv.map(|iv| iv.parts.as_slice()) {
+            Some([only]) => {
+                let a = by_id_segs.len() as u32;
+                by_id_segs.extend_from_slice(&only.segments);
+                (Some(only.lanes), a, by_id_segs.len() as u32)
+            }
+            _ => (None, 0, 0),
+        };
+        by_id.push(entry);
+    }
+    items.clear();
+    segments.clear();
+    hint_list.clear();
+    for &(_, Reverse(v)) in queue.iter() {
+        let v = VReg(v);
+        let Some(iv) = input.intervals[v.index()] else {
+            continue;
+        };
+        let (lanes, a, b) = by_id[v.index()];
+        let one = lanes.map(|l| {
+            let s = segments.len() as u32;
+            segments.extend_from_slice(&by_id_segs[a as usize..b as usize]);
+            (l, s, segments.len() as u32)
+        });
+        let h = hint_list.len() as u32;
+        hint_list.extend_from_slice(input.hints.get(v));
+        items.push(Item {
+            v,
+            class: iv.class,
+            one,
+            hints: (h, hint_list.len() as u32),
+        });
+    }
+}
+
+/// Whether the `kept` entries by id of earlier rounds still hold for a
+/// round of `ids` ids.
+fn scratch_keeps(same_intervals: bool, kept: usize, ids: usize) -> bool {
+    same_intervals && kept <= ids
 }
 
 /// Each register's copy partners, in the order of the copies: one list
@@ -330,24 +504,12 @@ pub(crate) fn hint_pairs(
 }
 
 impl<'a, R: RegisterInfo> Assigner<'a, R> {
-    fn enqueue(&mut self, v: VReg, rc: RegClass) {
-        let t = self.ri.tables();
-        let prio = t.allocation_priority(rc);
-        let w = self.input.weight.get(v.index()).copied().unwrap_or(0.0);
-        let unspillable = self
-            .input
-            .unspillable
-            .get(v.index())
-            .copied()
-            .unwrap_or(false);
-        self.queue
-            .push(((unspillable, prio, w.max(0.0).to_bits()), Reverse(v.0)));
-    }
-
     /// Fills `self.fp` with the units of `p` and, for each, which entry of
     /// `self.cache` says where `iv` occupies it (lanes a unit does not
     /// cover, or that are dead, leave it free; such units are left out).
-    fn footprint(&mut self, iv: &'a LiveInterval<R::Lanes>, p: Reg) {
+    /// `one`: the interval's lanes and segments when it has one part.
+    fn footprint(&mut self, v: VReg, one: Option<(LaneMask<R::Lanes>, &'a [Segment])>, p: Reg) {
+        let input: &'a RoundInput<'a, R::Lanes> = self.input;
         let t = self.ri.tables();
         self.fp.clear();
         for (u, m) in t.unit_lane_masks(p) {
@@ -355,12 +517,29 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
             let k = match self.cache.iter().position(|(l, _)| *l == lanes) {
                 Some(k) => k,
                 None => {
-                    let segs = match iv.parts.as_slice() {
-                        [only] if only.lanes.intersects(lanes) => {
-                            Cow::Borrowed(only.segments.as_slice())
-                        }
-                        [_] => Cow::Borrowed(&[][..]),
-                        _ => Cow::Owned(iv.segments_for(lanes)),
+                    // The interval itself is read only when it has
+                    // several parts (see `gather`).
+                    let parts = || match input.intervals.get(v.index()).copied().flatten() {
+                        Some(iv) => iv.parts.as_slice(),
+                        None => &[],
+                    };
+                    let segs = match one {
+                        Some((l, segs)) if l.intersects(lanes) => Cow::Borrowed(segs),
+                        Some(_) => Cow::Borrowed(&[][..]),
+                        None => match parts() {
+                            [only] if only.lanes.intersects(lanes) => {
+                                Cow::Borrowed(only.segments.as_slice())
+                            }
+                            [] | [_] => Cow::Borrowed(&[][..]),
+                            several => {
+                                let lists: Vec<&[Segment]> = several
+                                    .iter()
+                                    .filter(|p| p.lanes.intersects(lanes))
+                                    .map(|p| p.segments.as_slice())
+                                    .collect();
+                                Cow::Owned(union(&lists))
+                            }
+                        },
                     };
                     self.cache.push((lanes, segs));
                     self.cache.len() - 1
@@ -395,13 +574,13 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         let input: &'a RoundInput<'a, R::Lanes> = self.input;
         for v in std::mem::take(&mut self.deferred) {
             self.cache.clear();
-            let (Some(iv), Some(p)) = (
+            let (Some(_), Some(p)) = (
                 input.intervals.get(v.index()).copied().flatten(),
                 self.assignment[v.index()],
             ) else {
                 continue;
             };
-            self.footprint(iv, p);
+            self.footprint(v, None, p);
             for &(u, k) in &self.fp {
                 self.matrix.insert(u, &self.cache[k].1);
             }
@@ -433,12 +612,17 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
     }
 
     /// Whether `p` is free for `iv`; if so, takes it for `v`.
-    fn take_if_free(&mut self, v: VReg, iv: &'a LiveInterval<R::Lanes>, p: Reg) -> bool {
+    fn take_if_free(&mut self, item: &Item<R::Lanes>, p: Reg) -> bool {
+        let v = item.v;
         let is_temp = v.index() >= self.input.first_temp;
         if is_temp && self.clashes_with_temps(v, p) {
             return false;
         }
-        self.footprint(iv, p);
+        let segments: &'a [Segment] = self.segments;
+        let one = item
+            .one
+            .map(|(l, a, b)| (l, &segments[a as usize..b as usize]));
+        self.footprint(v, one, p);
         let reserved = self
             .fp
             .iter()
@@ -462,18 +646,17 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         true
     }
 
-    fn try_assign(&mut self, v: VReg) -> bool {
-        let input: &'a RoundInput<'a, R::Lanes> = self.input;
-        let Some(iv) = input.intervals.get(v.index()).copied().flatten() else {
-            return true;
-        };
-        let rc = iv.class;
+    fn try_assign(&mut self, item: &Item<R::Lanes>) -> bool {
+        let rc = item.class;
         let order = self.ri.allocation_order(rc);
         self.cache.clear();
         // Hinted registers first (those in the allocation order), each
         // once, then the order.
-        let hints = input.hints.get(v);
-        let mut tried: Vec<Reg> = Vec::new();
+        let hint_list: &'a [Hint] = self.hint_list;
+        let hints = &hint_list[item.hints.0 as usize..item.hints.1 as usize];
+        let mut tried = std::mem::take(&mut self.tried);
+        tried.clear();
+        let mut done = false;
         for h in hints {
             let Some(p) = self.hinted(h, rc) else {
                 continue;
@@ -482,15 +665,17 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
                 continue;
             }
             tried.push(p);
-            if self.take_if_free(v, iv, p) {
-                return true;
+            if self.take_if_free(item, p) {
+                done = true;
+                break;
             }
         }
-        for &p in order {
-            if !tried.contains(&p) && self.take_if_free(v, iv, p) {
-                return true;
-            }
+        if !done {
+            done = order
+                .iter()
+                .any(|&p| !tried.contains(&p) && self.take_if_free(item, p));
         }
-        false
+        self.tried = tried;
+        done
     }
 }

@@ -137,6 +137,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
     let mut temps: Vec<Temp<R::Lanes>> = Vec::new();
     // (instruction, spilled register) -> id of its temporary.
     let mut temp_of: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    let mut scratch = assign::RoundScratch::for_rounds_of_one_liveness();
     loop {
         stats.rounds += 1;
         if stats.rounds > opts.max_rounds {
@@ -144,7 +145,15 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         }
         let start = Instant::now();
         if !temps.is_empty() {
-            renumbered_weights(&live, &freq, &spilled, &reloads_at, &stores_at, &mut weight);
+            renumbered_weights(
+                &live,
+                &scratch,
+                &freq,
+                &spilled,
+                &reloads_at,
+                &stores_at,
+                &mut weight,
+            );
         }
         let mut intervals: Vec<Option<&LiveInterval<R::Lanes>>> =
             Vec::with_capacity(nbase + temps.len());
@@ -165,7 +174,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
             first_temp: nbase,
             temps: &sites,
         };
-        let round = assign::run_round(ri, &input, &opts.reserved);
+        let round = assign::run_round(ri, &input, &opts.reserved, &mut scratch);
         stats.time.assignment += start.elapsed();
 
         if let Some(&id) = round.failed.iter().find(|v| v.index() >= nbase) {
@@ -305,6 +314,7 @@ fn temp_segment(n: u32, s: &spill::Site) -> Option<Segment> {
 /// edge, past that instruction's reloads or stores).
 fn renumbered_weights<L: regdesc_runtime::LaneBits>(
     live: &Liveness<L>,
+    scratch: &assign::RoundScratch<L>,
     freq: &[f32],
     spilled: &[bool],
     reloads_at: &[u32],
@@ -352,6 +362,16 @@ fn renumbered_weights<L: regdesc_runtime::LaneBits>(
     };
     for (v, w) in weight.iter_mut().enumerate().take(spilled.len()) {
         if spilled[v] {
+            continue;
+        }
+        // A one-part interval's segments as the rounds gathered them (in
+        // one array, read in order), else from the interval.
+        if let Some(segs) = scratch.one_part_segments(VReg(v as u32)) {
+            let size: u32 = segs
+                .iter()
+                .map(|s| map_end(s.end) - map_start(s.start))
+                .sum();
+            *w = assign::weight_of(freq[v], size);
             continue;
         }
         let Some(iv) = live.interval(VReg(v as u32)) else {

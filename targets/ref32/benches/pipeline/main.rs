@@ -19,7 +19,8 @@
 //!   control: one walk over every operand of every instruction of the
 //!   legalized function (as `legalize` laid it out in memory), the least
 //!   a pass over the machine code costs, to tell memory effects from
-//!   algorithmic growth;
+//!   algorithmic growth; and the minor page faults of a compile (fresh
+//!   zeroed pages from the system; the fewest of the runs);
 //! - the growth of each stage and of the total from one size to the next,
 //!   with `!` where it exceeds 12x per tenfold of IR instructions (the
 //!   bound for a step of r times the instructions is 12^log10(r): 11.9x
@@ -80,6 +81,25 @@ struct Row {
     alloc_phases: [Duration; 5],
     spilled: usize,
     rounds: usize,
+    /// Minor page faults of a compile (the fewest of the runs): memory
+    /// the process got from the system as fresh zeroed pages.
+    faults: u64,
+}
+
+/// The process's minor page faults so far (`/proc/self/stat`, field 10);
+/// 0 where there is no such file.
+fn minor_faults() -> u64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0;
+    };
+    // The fields after the command name (which is in parentheses).
+    let Some(rest) = stat.rfind(')').map(|k| &stat[k + 1..]) else {
+        return 0;
+    };
+    rest.split_whitespace()
+        .nth(7)
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0)
 }
 
 fn main() {
@@ -168,6 +188,7 @@ fn main() {
         let mut walk = Duration::MAX;
         let mut alloc_phases = [Duration::MAX; 5];
         let (mut spilled, mut rounds) = (0, 0);
+        let mut faults = u64::MAX;
         for _ in 0..runs.max(1) {
             let start = Instant::now();
             std::hint::black_box(walk_operands(&legalized));
@@ -175,12 +196,14 @@ fn main() {
             let start = Instant::now();
             std::hint::black_box(Uniformity::analyze(f));
             uniformity = uniformity.min(start.elapsed());
+            let faults_before = minor_faults();
             let start = Instant::now();
             let c = match compile_function(f, &target, &Options::default()) {
                 Ok(c) => c,
                 Err(e) => panic!("{name}: {e}"),
             };
             let t = start.elapsed();
+            faults = faults.min(minor_faults().saturating_sub(faults_before));
             total = total.min(t);
             final_insts = c.mir.num_insts();
             if let Some(a) = &c.alloc {
@@ -216,6 +239,7 @@ fn main() {
             alloc_phases,
             spilled,
             rounds,
+            faults,
         });
     }
     print_tables(&rows);
@@ -322,14 +346,14 @@ fn print_tables(rows: &[Row]) {
     let names: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
     println!("\ncompile_function with ref32: time per stage in ms (fastest of the runs for each stage; total: fastest whole run)\n");
     println!(
-        "| IR instrs | machine instrs after legalize | after final | runs | {} | total | uniformity (in legalize) | walk (control) |",
+        "| IR instrs | machine instrs after legalize | after final | runs | {} | total | uniformity (in legalize) | walk (control) | page faults |",
         names.join(" | ")
     );
-    println!("| ---: | ---: | ---: | ---: |{}", " ---: |".repeat(11));
+    println!("| ---: | ---: | ---: | ---: |{}", " ---: |".repeat(12));
     for r in rows {
         let stages: Vec<String> = r.stages.iter().map(|d| ms(*d)).collect();
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.ir_insts,
             r.legalized,
             r.final_insts,
@@ -337,7 +361,8 @@ fn print_tables(rows: &[Row]) {
             stages.join(" | "),
             ms(r.total),
             ms(r.uniformity),
-            ms(r.walk)
+            ms(r.walk),
+            r.faults
         );
     }
     println!("\nthe allocator's phases in ms (fastest run of each)\n");
