@@ -92,6 +92,9 @@ pub struct Gen {
     name: String,
     pub(crate) instrs: InstrSet,
     sem: LaneSemantics,
+    /// Kernels' payload layouts, by function name, from [`Target::abi`]
+    /// (which sees the IR) for selection (which does not).
+    kernels: std::sync::Mutex<std::collections::BTreeMap<String, crate::abi::KernelLayout>>,
 }
 
 impl Gen {
@@ -104,6 +107,7 @@ impl Gen {
             name: platform.name().to_string(),
             instrs,
             sem: LaneSemantics,
+            kernels: Default::default(),
         }
     }
 
@@ -131,6 +135,15 @@ impl TargetSemantics for LaneSemantics {
     fn per_lane_reg(&self, r: Reg) -> bool {
         let t = Intel.tables();
         t.contains(classes::SIMD8_LANE, r) || t.contains(classes::SIMD16_LANE, r)
+    }
+
+    fn execute(
+        &self,
+        id: u16,
+        inst: &regdesc_codegen::mir::MInst,
+        cx: &mut dyn regdesc_codegen::mir::interp::MachineCx,
+    ) -> Result<regdesc_codegen::mir::interp::Flow, regdesc_codegen::mir::interp::InterpError> {
+        crate::select::memory::execute(id, inst, cx)
     }
 }
 
@@ -172,11 +185,36 @@ impl Target for Gen {
         // The IR is seen here first: constructs the back end cannot
         // compile are reported at their source location.
         unsupported_in(f)?;
+        if f.cconv.is_kernel() {
+            let k = crate::abi::kernel_layout(f)?;
+            if let Ok(mut m) = self.kernels.lock() {
+                m.insert(f.name.clone(), k);
+            }
+        }
         crate::abi::assign(f, self.simd)
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
-        crate::select::select(f, &self.instrs, self.lane_class())
+        let layout = self
+            .kernels
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&f.name).cloned());
+        crate::select::select(
+            f,
+            &self.instrs,
+            self.lane_class(),
+            layout.as_ref(),
+            self.simd,
+        )
+    }
+
+    fn lower_mul(
+        &self,
+        plan: &regdesc_codegen::legalize::MulPlan,
+        b: &mut regdesc_codegen::legalize::MirBuilder<'_>,
+    ) -> Option<Vec<regdesc_codegen::legalize::Limb>> {
+        crate::select::memory::lower_scaled_index(plan, b)
     }
 
     fn spill_hook(&self) -> &dyn SpillHook {
@@ -214,11 +252,14 @@ fn unsupported_in(f: &Function) -> Result<(), TargetError> {
     use regdesc_codegen::ir::Op;
     for i in &f.insts {
         let what = match &i.op {
-            Op::Load { .. } | Op::Store { .. } => {
-                "global memory access (A64 stateless send messages are the next Intel issue)"
+            Op::Load { .. } | Op::Store { .. } | Op::Call { .. } if !f.cconv.is_kernel() => {
+                "global memory and work-item ids outside a kernel (a kernel's payload brings its arguments and ids)"
             }
-            Op::Call { .. } => {
-                "work-item and work-group ids (the kernel payload ABI is the next Intel issue)"
+            Op::Load { ty, align, .. } if align.is_some_and(|a| a < ty.store_size().min(4)) => {
+                "an under-aligned global load (A64 dword messages need dword alignment)"
+            }
+            Op::Store { val, align, .. } if align.is_some_and(|a| a < val.ty.store_size().min(4)) => {
+                "an under-aligned global store (A64 dword messages need dword alignment)"
             }
             _ => continue,
         };
