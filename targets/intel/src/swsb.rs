@@ -102,7 +102,7 @@ fn step_send(p: &mut Pending, s: &SendInst) -> Option<u8> {
     // Reads after in-order writes, writes after in-order writes and
     // reads.
     let hit = |k: usize, b: &[u32]| {
-        (k % 2 == 0 && (overlaps(b, &reads) || overlaps(b, &writes)))
+        (k.is_multiple_of(2) && (overlaps(b, &reads) || overlaps(b, &writes)))
             || (k % 2 == 1 && overlaps(b, &writes))
     };
     let dist = p
@@ -131,7 +131,7 @@ fn step(p: &mut Pending, at: usize, i: &Inst) -> Option<u8> {
     }
     let dist = p
         .iter()
-        .filter(|(k, (w, age))| *k % 2 == 0 && *age <= IN_FLIGHT && overlaps(w, &reads))
+        .filter(|(k, (w, age))| k.is_multiple_of(2) && *age <= IN_FLIGHT && overlaps(w, &reads))
         .map(|(_, (_, age))| *age)
         .min()
         .map(|d| d.min(MAX_DIST) as u8);
@@ -139,7 +139,7 @@ fn step(p: &mut Pending, at: usize, i: &Inst) -> Option<u8> {
         // Every writer the instruction waited for has retired.
         let done: Vec<usize> = p
             .iter()
-            .filter(|(k, (w, _))| *k % 2 == 0 && overlaps(w, &reads))
+            .filter(|(k, (w, _))| k.is_multiple_of(2) && overlaps(w, &reads))
             .map(|(k, _)| k / 2)
             .collect();
         p.retain(|k, _| !done.contains(&(k / 2)));

@@ -335,11 +335,8 @@ pub fn select(
                 Some(Sem::Limb(LimbOp::Store)) => true,
                 _ => continue,
             };
-            let (val, lo, hi, n) = if store {
-                (v(i, 0), v(i, 1), v(i, 2), imm(i, 3))
-            } else {
-                (v(i, 0), v(i, 1), v(i, 2), imm(i, 3))
-            };
+            // G_LOAD d, lo, hi, n and G_STORE v, lo, hi, n alike.
+            let (val, lo, hi, n) = (v(i, 0), v(i, 1), v(i, 2), imm(i, 3));
             let (Some(val), Some(lo), Some(hi), Some(n)) = (val, lo, hi, n) else {
                 return Err(TargetError::Unsupported {
                     what: format!("@{name}: a global access with constant operands"),
