@@ -14,8 +14,10 @@ pub const SIMDS: [Simd; 2] = [Simd::Simd8, Simd::Simd16];
 /// Functions the back end does not compile, and why: (file, function,
 /// the construct the error names). On Gen12LP, global memory in a
 /// function with jumps: send tokens are tracked along straight-line code
-/// only.
-pub const UNSUPPORTED: [(&str, &str, &str); 5] = [
+/// only; a store narrower than its access's dword alignment (the packed
+/// struct of `layouts`): A64 dword messages need dword alignment.
+pub const UNSUPPORTED: [(&str, &str, &str); 6] = [
+    ("opencl_typed.ll", "layouts", "under-aligned"),
     ("kernel_memory.ll", "scale", "jumps on Gen12LP"),
     ("kernel_memory.ll", "count_down", "jumps on Gen12LP"),
     ("uniformity.ll", "diamond", "jumps on Gen12LP"),
