@@ -351,10 +351,48 @@ impl fmt::Display for Pred {
 }
 
 /// Software scoreboard annotation (Gen12LP, PRM "Software Scoreboard"):
-/// an in-order distance `@N`.
+/// an in-order distance `@N`, and a scoreboard token (SBID): a send
+/// allocates one (`$N`), an instruction waits for a send's response
+/// (`$N.dst`) or for it to have read its payload (`$N.src`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Swsb {
     pub dist: Option<u8>,
+    pub token: Option<Token>,
+}
+
+/// The token part of an SWSB annotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Token {
+    /// `$N` on a send: the token it sets.
+    Set(u8),
+    /// `$N.dst`: wait until send N has written its response.
+    Dst(u8),
+    /// `$N.src`: wait until send N has read its payload.
+    Src(u8),
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Set(n) => write!(f, "${n}"),
+            Token::Dst(n) => write!(f, "${n}.dst"),
+            Token::Src(n) => write!(f, "${n}.src"),
+        }
+    }
+}
+
+impl Swsb {
+    /// The annotation's options (`@N`, `$N...`), in IGA's order.
+    pub fn opts(&self) -> Vec<String> {
+        let mut o = Vec::new();
+        if let Some(d) = self.dist {
+            o.push(format!("@{d}"));
+        }
+        if let Some(t) = self.token {
+            o.push(t.to_string());
+        }
+        o
+    }
 }
 
 /// One Gen instruction.
@@ -427,9 +465,7 @@ impl fmt::Display for Inst {
         if self.switch {
             opts.push("Switch".to_string());
         }
-        if let Some(d) = self.swsb.dist {
-            opts.push(format!("@{d}"));
-        }
+        opts.extend(self.swsb.opts());
         if !opts.is_empty() {
             write!(f, " {{{}}}", opts.join(", "))?;
         }
@@ -437,9 +473,122 @@ impl fmt::Display for Inst {
     }
 }
 
-/// A line of a function's assembly: a label or an instruction.
+/// A message to a shared function (PRM Vol 2a "send", "sends"; Vol 2d
+/// "Message Descriptor"): `mlen` payload GRFs from `src0`, `ex_mlen` more
+/// from `src1` (a split send), `rlen` response GRFs into `dst`. Printed
+/// as IGA disassembles it on each platform: Gen9/Gen11 `send (16|M0) r40
+/// r32 0xC 0x084415FF`, `sends (16|M0) null:ud r32 r36 0x10C 0x080695FF`
+/// (ExDesc holds the SFID in bits 3:0 and `ex_mlen` in bits 9:6); Gen12LP
+/// `send.dc1 (16|M0) r40 r32 null 0x0 0x084415FF` (the SFID is the
+/// mnemonic's suffix, ExDesc keeps `ex_mlen`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SendInst {
+    /// Gen12LP syntax.
+    pub gen12: bool,
+    pub nomask: bool,
+    pub pred: Option<Pred>,
+    pub exec: u8,
+    pub offset: u8,
+    /// The shared function (ExDesc bits 3:0 on Gen9/Gen11).
+    pub sfid: u8,
+    /// First response GRF (`None`: `null`).
+    pub dst: Option<u8>,
+    pub src0: u8,
+    /// The split send's second payload.
+    pub src1: Option<u8>,
+    pub mlen: u8,
+    pub ex_mlen: u8,
+    pub rlen: u8,
+    pub desc: u32,
+    pub eot: bool,
+    pub swsb: Swsb,
+}
+
+impl SendInst {
+    /// IGA's Gen12 mnemonic suffix of a shared function.
+    fn sfid_name(sfid: u8) -> &'static str {
+        match sfid {
+            7 => "ts",
+            0xA => "dc0",
+            0xC => "dc1",
+            _ => "null",
+        }
+    }
+
+    /// The GRFs the payload occupies (`src0`'s then `src1`'s).
+    pub fn payload_grfs(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = (0..self.mlen).map(|k| self.src0 + k).collect();
+        if let Some(s) = self.src1 {
+            v.extend((0..self.ex_mlen).map(|k| s + k));
+        }
+        v
+    }
+
+    /// The GRFs the response writes.
+    pub fn response_grfs(&self) -> Vec<u8> {
+        match self.dst {
+            Some(d) => (0..self.rlen).map(|k| d + k).collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for SendInst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.nomask, self.pred) {
+            (true, Some(p)) => write!(f, "(W&{p}) ")?,
+            (true, None) => f.write_str("(W) ")?,
+            (false, Some(p)) => write!(f, "({p}) ")?,
+            (false, None) => {}
+        }
+        let dst = self.dst.map_or("null".to_string(), |d| format!("r{d}"));
+        if self.gen12 {
+            let src1 = self.src1.map_or("null".to_string(), |s| format!("r{s}"));
+            let ex = u32::from(self.ex_mlen) << 6;
+            write!(
+                f,
+                "send.{} ({}|M{}) {dst} r{} {src1} 0x{ex:X} 0x{:08X}",
+                Self::sfid_name(self.sfid),
+                self.exec,
+                self.offset,
+                self.src0,
+                self.desc
+            )?;
+        } else {
+            let ex =
+                u32::from(self.sfid) | (u32::from(self.ex_mlen) << 6) | (u32::from(self.eot) << 5);
+            match self.src1 {
+                Some(s) => write!(
+                    f,
+                    "sends ({}|M{}) {dst}:ud r{} r{s} 0x{ex:X} 0x{:08X}",
+                    self.exec, self.offset, self.src0, self.desc
+                )?,
+                None => write!(
+                    f,
+                    "send ({}|M{}) {dst} r{} 0x{ex:X} 0x{:08X}",
+                    self.exec, self.offset, self.src0, self.desc
+                )?,
+            }
+        }
+        let mut opts = Vec::new();
+        if self.eot {
+            opts.push("EOT".to_string());
+        }
+        opts.extend(self.swsb.opts());
+        if !opts.is_empty() {
+            write!(f, " {{{}}}", opts.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// A line of a function's assembly: a label, an instruction, a send, or
+/// Gen12LP's `sync.nop` carrying a token wait.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {
     Label(String),
     Inst(Inst),
+    Send(SendInst),
+    /// `(W) sync.nop null {$N.dst}`.
+    Sync(Swsb),
 }

@@ -6,13 +6,13 @@
 //! | module | hardware fact it serves |
 //! |---|---|
 //! | [`target`] | platforms and SIMD widths; the [`Target`](regdesc_codegen::target::Target) implementation |
-//! | [`abi`] | the thread payload shape: arguments preloaded per channel from `r1` |
-//! | [`select`] | Gen's integer instructions, carries through `acc0`, `mul`/`mach` |
+//! | [`abi`] | the thread payload shape: arguments preloaded per channel from `r1`; a kernel's payload as IGC lays it out (`r0` group id, `r1..r3` local ids, cross-thread data from `r4`, as `ocloc` reports) |
+//! | [`select`] | Gen's integer instructions, carries through `acc0`, `mul`/`mach`; [`select::memory`]: global accesses as A64 scattered messages, the payload reads |
 //! | [`iadd64_split`] | no 64-bit integer ALU on Gen11/Gen12LP: the seed's split 64-bit adds, formed after selection |
 //! | [`mul64`] | `mul acc0` + `mach` give both halves of a 32x32 product: the legalizer's multiply-adds as that product and a split add |
 //! | [`emit`] | execution size, NoMask scalars, SIMD8 chunks for the accumulator; control flow (`jmpi` for uniform branches, predication over a per-lane block number for divergent ones) |
 //! | [`regions`] | region rules and the two-GRF operand limit |
-//! | [`swsb`] | Gen12LP's software scoreboard |
+//! | [`swsb`] | Gen12LP's software scoreboard: in-order distances and send tokens |
 //! | [`isa`] | IGA's instruction syntax, shared by emitter and simulator |
 //! | [`sim`] | what each emitted instruction does (PRM citations) |
 //!
@@ -51,10 +51,13 @@
 //! ```
 //!
 //! Without `--simd` the width is chosen by register pressure
-//! ([`default_simd`]). Not supported yet (a located `target::unsupported`
-//! error naming the construct): global memory (A64 stateless sends),
-//! work-item and work-group ids (the kernel payload ABI), spills.
-//!
+//! ([`default_simd`]). Kernels (`spir_kernel`, `amdgpu_kernel`) read their
+//! arguments and ids from the thread payload ([`abi`]) and reach global
+//! memory through A64 stateless sends ([`select::memory`]). Not supported
+//! (a located `target::unsupported` error naming the construct): global
+//! memory and ids outside a kernel, sends in functions with jumps on
+//! Gen12LP (tokens are tracked along straight-line code), spills.
+
 //! # The register description
 //!
 //! One hardware thread's

@@ -43,6 +43,8 @@ use regdesc_codegen::target::TargetError;
 
 use crate::regs::classes;
 
+pub mod memory;
+
 /// The Gen name of a generic meaning, with whether it is a sequence
 /// (its defs early-clobber) — `None`: not supported.
 fn gen_name(sem: Sem) -> Option<(String, bool)> {
@@ -110,6 +112,7 @@ pub fn add_instructions(s: &mut InstrSet) {
         }
         s.add(n);
     }
+    memory::add_instructions(s);
 }
 
 /// What the back end cannot compile, by generic meaning.
@@ -130,7 +133,10 @@ pub fn select(
     f: &mut MFunction,
     s: &InstrSet,
     lane_class: regdesc_runtime::RegClass,
+    layout: Option<&crate::abi::KernelLayout>,
+    simd: crate::target::Simd,
 ) -> Result<(), TargetError> {
+    memory::select(f, s, layout, simd)?;
     let name = f.name.clone();
     let lane_of = |v: Option<regdesc_codegen::mir::VReg>| {
         v.and_then(|v| f.class_of(v))
@@ -163,7 +169,10 @@ pub fn select(
                 continue;
             };
             match d.sem {
-                Sem::Copy | Sem::Phi | Sem::RegSequence | Sem::ImplicitDef => continue,
+                Sem::Copy | Sem::Phi | Sem::RegSequence | Sem::ImplicitDef | Sem::Target(_) => {
+                    continue
+                }
+                _ if d.name.starts_with("payload.") => continue,
                 _ => {}
             }
             let Some(op) = gen_name(d.sem).and_then(|(n, _)| s.by_name(&n)) else {

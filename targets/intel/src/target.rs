@@ -92,6 +92,9 @@ pub struct Gen {
     name: String,
     pub(crate) instrs: InstrSet,
     sem: LaneSemantics,
+    /// Kernels' payload layouts, by function name, from [`Target::abi`]
+    /// (which sees the IR) for selection (which does not).
+    kernels: std::sync::Mutex<std::collections::BTreeMap<String, crate::abi::KernelLayout>>,
 }
 
 impl Gen {
@@ -107,6 +110,7 @@ impl Gen {
             name: platform.name().to_string(),
             instrs,
             sem: LaneSemantics,
+            kernels: Default::default(),
         }
     }
 
@@ -136,10 +140,10 @@ impl TargetSemantics for LaneSemantics {
         t.contains(classes::SIMD8_LANE, r) || t.contains(classes::SIMD16_LANE, r)
     }
 
-    /// The split 64-bit adds ([`crate::iadd64_split`]) and `mul64`
-    /// ([`crate::mul64`]), the only target instructions.
+    /// The split 64-bit adds ([`crate::iadd64_split`]), `mul64`
+    /// ([`crate::mul64`]) and the memory instructions
+    /// ([`crate::select::memory`]).
     fn execute(&self, id: u16, inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
-        let _ = inst;
         if id == crate::mul64::MUL64 {
             return crate::mul64::execute(cx);
         }
@@ -148,9 +152,7 @@ impl TargetSemantics for LaneSemantics {
         }
         match crate::iadd64_split::Split::from_id(id) {
             Some(sp) => crate::iadd64_split::execute(sp, cx),
-            None => Err(regdesc_codegen::mir::interp::err(format!(
-                "no Gen target instruction {id}"
-            ))),
+            None => crate::select::memory::execute(id, inst, cx),
         }
     }
 }
@@ -193,11 +195,36 @@ impl Target for Gen {
         // The IR is seen here first: constructs the back end cannot
         // compile are reported at their source location.
         unsupported_in(f)?;
+        if f.cconv.is_kernel() {
+            let k = crate::abi::kernel_layout(f)?;
+            if let Ok(mut m) = self.kernels.lock() {
+                m.insert(f.name.clone(), k);
+            }
+        }
         crate::abi::assign(f, self.simd)
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
-        crate::select::select(f, &self.instrs, self.lane_class())
+        let layout = self
+            .kernels
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&f.name).cloned());
+        crate::select::select(
+            f,
+            &self.instrs,
+            self.lane_class(),
+            layout.as_ref(),
+            self.simd,
+        )
+    }
+
+    fn lower_mul(
+        &self,
+        plan: &regdesc_codegen::legalize::MulPlan,
+        b: &mut regdesc_codegen::legalize::MirBuilder<'_>,
+    ) -> Option<Vec<regdesc_codegen::legalize::Limb>> {
+        crate::select::memory::lower_scaled_index(plan, b)
     }
 
     fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
@@ -254,11 +281,14 @@ fn unsupported_in(f: &Function) -> Result<(), TargetError> {
     use regdesc_codegen::ir::Op;
     for i in &f.insts {
         let what = match &i.op {
-            Op::Load { .. } | Op::Store { .. } => {
-                "global memory access (A64 stateless send messages are the next Intel issue)"
+            Op::Load { .. } | Op::Store { .. } | Op::Call { .. } if !f.cconv.is_kernel() => {
+                "global memory and work-item ids outside a kernel (a kernel's payload brings its arguments and ids)"
             }
-            Op::Call { .. } => {
-                "work-item and work-group ids (the kernel payload ABI is the next Intel issue)"
+            Op::Load { ty, align, .. } if align.is_some_and(|a| a < ty.store_size().min(4)) => {
+                "an under-aligned global load (A64 dword messages need dword alignment)"
+            }
+            Op::Store { val, align, .. } if align.is_some_and(|a| a < val.ty.store_size().min(4)) => {
+                "an under-aligned global store (A64 dword messages need dword alignment)"
             }
             _ => continue,
         };

@@ -42,6 +42,7 @@ use crate::target::{Gen, Platform};
 mod carry;
 mod cf;
 mod limb;
+mod send;
 
 /// Where a value lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -456,6 +457,10 @@ impl Em<'_> {
                 }
                 Ok(())
             }
+            Sem::Limb(LimbOp::WorkitemId | LimbOp::WorkgroupId | LimbOp::WorkgroupSize) => {
+                self.payload(i)
+            }
+            Sem::Target(id) => self.target_op(i, id),
             Sem::Limb(l) => self.limb(i, l),
             Sem::Target(crate::mul64::MUL64) => self.mul64(i),
             Sem::Target(crate::mul64::MULADD32) => self.muladd32(i),
@@ -525,8 +530,9 @@ pub fn block_label(name: &str, b: MBlockId) -> String {
     format!("{}_bb{}", label_of(name), b.0)
 }
 
-/// The Gen instructions of allocated function `f`.
-pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
+/// The Gen instructions of allocated function `f` (a kernel ends with
+/// the end-of-thread message).
+pub fn lines(gen: &Gen, f: &MFunction, kernel: bool) -> Result<Vec<Line>, TargetError> {
     let mut targets: HashSet<MBlockId> = HashSet::new();
     for b in &f.blocks {
         for i in &b.insts {
@@ -647,6 +653,9 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
     if jumps_to_ret {
         em.out.push(Line::Label(ret));
     }
+    if kernel {
+        em.end_of_thread();
+    }
     // Labels only where a jump lands (a fall-through needs none).
     let func = label_of(&f.name);
     let used: HashSet<String> = em
@@ -654,7 +663,7 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
         .iter()
         .filter_map(|l| match l {
             Line::Inst(i) => i.label.clone(),
-            Line::Label(_) => None,
+            Line::Label(_) | Line::Send(_) | Line::Sync(_) => None,
         })
         .collect();
     let mut out: Vec<Line> = em
@@ -668,6 +677,16 @@ pub fn lines(gen: &Gen, f: &MFunction) -> Result<Vec<Line>, TargetError> {
         }
     }
     if gen.platform == Platform::Gen12lp {
+        let sends = out.iter().any(|l| matches!(l, Line::Send(s) if !s.eot));
+        let jumps = out
+            .iter()
+            .any(|l| matches!(l, Line::Inst(i) if i.label.is_some()));
+        if sends && jumps {
+            return Err(unsupported(
+                f,
+                "global memory in a function with jumps on Gen12LP (send tokens are tracked along straight-line code only)".into(),
+            ));
+        }
         crate::swsb::annotate(&mut out);
     }
     Ok(out)
@@ -687,6 +706,16 @@ pub fn text(lines: &[Line]) -> String {
                 s.push_str(&i.to_string());
                 s.push('\n');
             }
+            Line::Send(i) => {
+                s.push_str("        ");
+                s.push_str(&i.to_string());
+                s.push('\n');
+            }
+            Line::Sync(w) => {
+                s.push_str("        (W) sync.nop null {");
+                s.push_str(&w.opts().join(","));
+                s.push_str("}\n");
+            }
         }
     }
     s
@@ -694,6 +723,5 @@ pub fn text(lines: &[Line]) -> String {
 
 /// IGA text of allocated function `f` (compiled from `ir`).
 pub fn emit(gen: &Gen, f: &MFunction, ir: &Function) -> Result<String, TargetError> {
-    let _ = ir;
-    Ok(text(&lines(gen, f)?))
+    Ok(text(&lines(gen, f, ir.cconv.is_kernel())?))
 }

@@ -154,8 +154,14 @@ pub fn run(t: &mut Thread, lines: &[Line], max_steps: u64) -> Result<u64, SimErr
     while let Some(l) = lines.get(pc) {
         pc += 1;
         let i: &Inst = match l {
-            Line::Label(_) => continue,
+            Line::Label(_) | Line::Sync(_) => continue,
             Line::Inst(i) => i,
+            Line::Send(s) => {
+                return Err(SimError::Exec {
+                    inst: s.to_string(),
+                    message: "send messages are not simulated".to_string(),
+                })
+            }
         };
         steps += 1;
         if steps > max_steps {

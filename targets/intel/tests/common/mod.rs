@@ -12,20 +12,17 @@ use regdesc_intel::{Gen, Platform, Simd};
 pub const SIMDS: [Simd; 2] = [Simd::Simd8, Simd::Simd16];
 
 /// Functions the back end does not compile, and why: (file, function,
-/// the construct the error names). They all need the kernel payload ABI
-/// (work-item ids) or global memory (A64 stateless sends), the next Intel
-/// issue's.
-pub const UNSUPPORTED: [(&str, &str, &str); 10] = [
-    ("kernel_memory.ll", "scale", "work-item"),
-    ("kernel_memory.ll", "add_i128", "work-item"),
-    ("kernel_memory.ll", "count_down", "work-item"),
-    ("mul128_uniform.ll", "mul128_uniform", "global memory"),
-    ("mul128_uniform.ll", "mul128_uniform", "global memory"),
-    ("spir_kernel.ll", "add64", "work-item"),
-    ("spir_kernel.ll", "ptroff", "work-item"),
-    ("uniformity.ll", "diamond", "work-item"),
-    ("uniformity.ll", "uniform_loop", "work-item"),
-    ("uniformity.ll", "divergent_exit", "work-item"),
+/// the construct the error names). On Gen12LP, global memory in a
+/// function with jumps: send tokens are tracked along straight-line code
+/// only; a store narrower than its access's dword alignment (the packed
+/// struct of `layouts`): A64 dword messages need dword alignment.
+pub const UNSUPPORTED: [(&str, &str, &str); 6] = [
+    ("opencl_typed.ll", "layouts", "under-aligned"),
+    ("kernel_memory.ll", "scale", "jumps on Gen12LP"),
+    ("kernel_memory.ll", "count_down", "jumps on Gen12LP"),
+    ("uniformity.ll", "diamond", "jumps on Gen12LP"),
+    ("uniformity.ll", "uniform_loop", "jumps on Gen12LP"),
+    ("uniformity.ll", "divergent_exit", "jumps on Gen12LP"),
 ];
 
 fn files(dir: &Path) -> Vec<PathBuf> {
@@ -101,7 +98,7 @@ pub fn compile_all(mods: &[(String, Module)]) -> (Vec<Compiled<'_>>, Vec<(String
                                 "{file}: @{} on {p:?} {s:?} is not on the UNSUPPORTED list: {msg}",
                                 f.name
                             );
-                            if p == Platform::Gen9 && s == Simd::Simd8 {
+                            if p == Platform::Gen12lp && s == Simd::Simd8 {
                                 rejected.push((format!("{file}: @{}", f.name), e));
                             }
                         }
