@@ -250,7 +250,11 @@ pub fn remove_dead(f: &mut MFunction, s: &InstrSet) {
         };
         let sem_pure = match d.sem {
             Sem::MovImm | Sem::Binary(_) | Sem::Compare(_) | Sem::Select | Sem::Copy => true,
-            Sem::Target(_) => true,
+            // This crate's arithmetic; the memory messages
+            // (`select::memory`) have effects.
+            Sem::Target(id) => {
+                id == MUL64 || id == MULADD32 || crate::iadd64_split::Split::from_id(id).is_some()
+            }
             Sem::Limb(l) => !matches!(
                 l,
                 LimbOp::Load

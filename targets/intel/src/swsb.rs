@@ -151,7 +151,11 @@ fn step(p: &mut Pending, at: usize, i: &Inst) -> Option<u8> {
     // A jump does not retire the oldest writer: the first instruction
     // after a `jmpi` still waits for a writer 11 instructions back (IGA's
     // `-Xauto-deps` model, probed with iga64 in `tests/swsb.rs`).
-    let window = if i.label.is_some() { IN_FLIGHT + 1 } else { IN_FLIGHT };
+    let window = if i.label.is_some() {
+        IN_FLIGHT + 1
+    } else {
+        IN_FLIGHT
+    };
     p.retain(|_, (_, age)| *age <= window);
     let writes = i
         .dst

@@ -460,16 +460,12 @@ impl Em<'_> {
             Sem::Limb(LimbOp::WorkitemId | LimbOp::WorkgroupId | LimbOp::WorkgroupSize) => {
                 self.payload(i)
             }
-            Sem::Target(id) => self.target_op(i, id),
             Sem::Limb(l) => self.limb(i, l),
             Sem::Target(crate::mul64::MUL64) => self.mul64(i),
             Sem::Target(crate::mul64::MULADD32) => self.muladd32(i),
             Sem::Target(id) => match crate::iadd64_split::Split::from_id(id) {
                 Some(sp) => self.split(i, sp),
-                None => Err(unsupported(
-                    self.f,
-                    format!("`{}` has no Gen emission", self.name(i)),
-                )),
+                None => self.target_op(i, id),
             },
             Sem::Branch | Sem::CondBranch | Sem::Return if self.divergent => self.set_pc(i, d.sem),
             Sem::Branch => {
