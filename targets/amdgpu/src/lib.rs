@@ -134,6 +134,7 @@ pub mod combine;
 pub mod copies;
 pub mod emit;
 pub mod isa;
+pub mod legalize_wide_mul;
 pub mod select;
 pub mod semantics;
 pub mod spill;

@@ -10,6 +10,7 @@
 //! emission ([`crate::emit`]).
 
 use regdesc_codegen::ir::Function;
+use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::{InstrSet, MFunction};
 use regdesc_codegen::regalloc::SpillHook;
@@ -153,6 +154,11 @@ impl Target for Amdgpu {
             self.kernargs.borrow_mut().insert(f.name.clone(), words);
         }
         Ok(abi)
+    }
+
+    /// The multiply cascade ([`crate::legalize_wide_mul`]).
+    fn lower_mul(&self, plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
+        crate::legalize_wide_mul::lower_mul(plan, b, self.isa().op("G_AMD_MAD64_CO"))
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {

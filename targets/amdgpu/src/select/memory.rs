@@ -11,7 +11,7 @@ use regdesc_codegen::mir::{MFunction, MInst, Operand, RegOperand, RegRef, Sem, V
 
 use super::{def, use_, Sel};
 use crate::abi::KernargWord;
-use crate::isa::Isa;
+use crate::isa::{Isa, Kind};
 
 impl Sel<'_> {
     /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
@@ -127,4 +127,96 @@ pub(super) fn address_offsets(
         }
     }
     out
+}
+
+/// Kernel arguments in as few scalar loads as llc uses: the entry block's
+/// whole-dword kernarg loads (`s_load_dword`) at consecutive offsets become
+/// `s_load_dwordx8`/`x4`/`x2` into an SGPR tuple (4-aligned, or 2-aligned
+/// for a pair, as the scalar unit requires) and sub-register copies out of
+/// it, which coalescing removes. The hardware fact served: one scalar
+/// memory instruction reads up to 16 consecutive dwords.
+pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_runtime::RegClass) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let load = isa.op("S_LOAD_DWORD");
+    let Some(entry) = f.blocks.iter().next() else {
+        return;
+    };
+    // (offset, def, implicit word register) of each whole-dword load.
+    let mut words: Vec<(i128, VReg, RegOperand)> = Vec::new();
+    let mut ptr = None;
+    for i in &entry.insts {
+        if i.opcode != load {
+            continue;
+        }
+        if let (Some(d), Some(Operand::Reg(p)), Some(Operand::Imm(off)), Some(Operand::Reg(w))) =
+            (i.ops.first().and_then(Operand::vreg), i.ops.get(1), i.ops.get(2), i.ops.get(3))
+        {
+            if off % 4 == 0 && f.class_of(d) == Some(sgpr) {
+                words.push((*off, d, w.clone()));
+                ptr = Some(p.clone());
+            }
+        }
+    }
+    let Some(ptr) = ptr else { return };
+    words.sort_by_key(|w| w.0);
+    words.dedup_by_key(|w| w.0);
+    let sub = |k: usize| {
+        t.all_sub_reg_indices()
+            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
+    };
+    let mut loads = Vec::new();
+    let mut copies = Vec::new();
+    let mut merged: Vec<VReg> = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let mut run = 1;
+        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i128 {
+            run += 1;
+        }
+        let mut at = k;
+        let end = k + run;
+        while end - at >= 2 {
+            let n = [8usize, 4, 2].into_iter().find(|n| *n <= end - at).unwrap_or(2);
+            let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1))
+            else {
+                break;
+            };
+            let tuple = f.new_vreg(rc);
+            let mut ops = vec![
+                def(tuple),
+                Operand::Reg(ptr.clone()),
+                Operand::Imm(words[at].0),
+            ];
+            for (m, w) in words[at..at + n].iter().enumerate() {
+                ops.push(Operand::Reg(w.2.clone()));
+                if let Some(s) = sub(m) {
+                    copies.push(MInst::new(
+                        isa.instrs.copy,
+                        vec![
+                            def(w.1),
+                            Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(s))),
+                        ],
+                    ));
+                    merged.push(w.1);
+                }
+            }
+            loads.push(MInst::new(isa.op(&format!("S_LOAD_DWORDX{n}")), ops));
+            at += n;
+        }
+        k = end;
+    }
+    if loads.is_empty() {
+        return;
+    }
+    let Some(entry) = f.blocks.iter_mut().next() else {
+        return;
+    };
+    entry.insts.retain(|i| {
+        i.opcode != load || !i.ops.first().and_then(Operand::vreg).is_some_and(|d| merged.contains(&d))
+    });
+    entry.insts.splice(0..0, loads);
+    let kinds = |i: &MInst| matches!(isa.def(i.opcode).map(|d| d.kind), Some(Kind::KernargLoad | Kind::KernargLoadWide(_)));
+    let after = entry.insts.iter().rposition(kinds).map_or(0, |p| p + 1);
+    entry.insts.splice(after..after, copies);
 }

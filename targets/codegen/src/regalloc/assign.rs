@@ -67,10 +67,11 @@ struct Assigner<'a, R: RegisterInfo> {
     matrix: Matrix,
     reserved_units: Vec<bool>,
     assignment: Vec<Option<Reg>>,
-    /// The order of assignment: (cannot be spilled, class priority,
-    /// weight, lower id first), largest first. Nothing is queued again
-    /// during a round, so this is one sort.
-    queue: Vec<((bool, u8, u32), Reverse<u32>)>,
+    /// The order of assignment: (cannot be spilled, copied from or to a
+    /// physical register, class priority, weight, lower id first),
+    /// largest first. Nothing is queued again during a round, so this is
+    /// one sort.
+    queue: Vec<((bool, bool, u8, u32), Reverse<u32>)>,
     /// Scratch: per distinct unit lane mask of the candidate, where the
     /// interval occupies it.
     cache: Vec<LaneSegments<'a, R::Lanes>>,
@@ -340,8 +341,20 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
             .get(v.index())
             .copied()
             .unwrap_or(false);
-        self.queue
-            .push(((unspillable, prio, w.max(0.0).to_bits()), Reverse(v.0)));
+        // A value the calling convention places (an argument or result
+        // copied from or to a physical register) chooses first, so that
+        // wider values allocated around it do not take its register and
+        // leave a copy (additive: the rest of the order is unchanged).
+        let pinned = self
+            .input
+            .hints
+            .get(v)
+            .iter()
+            .any(|h| matches!(h.other, RegRef::Phys(_)));
+        self.queue.push((
+            (unspillable, pinned, prio, w.max(0.0).to_bits()),
+            Reverse(v.0),
+        ));
     }
 
     /// Fills `self.fp` with the units of `p` and, for each, which entry of
