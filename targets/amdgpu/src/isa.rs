@@ -100,6 +100,9 @@ pub enum Kind {
     GlobalLoad(u32),
     /// `global_store_* v[lo:hi], v, off offset:K`.
     GlobalStore(u32),
+    /// `global_store_dwordx{2,4} v[lo:hi], v[..], off offset:K`: that many
+    /// dwords of a VGPR tuple.
+    GlobalStoreWide(u8),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
     /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
@@ -726,6 +729,16 @@ impl Isa {
                 &[R, R, I],
                 Kind::GlobalStore(n),
                 &format!("global_store_{st} {{0}}, {{1}}, off offset:{{2}}"),
+                (false, false),
+            );
+        }
+        for n in [2u8, 4] {
+            b.add(
+                &format!("GLOBAL_STORE_DWORDX{n}"),
+                0,
+                &[R, R, I],
+                Kind::GlobalStoreWide(n),
+                &format!("global_store_dwordx{n} {{0}}, {{1}}, off offset:{{2}}"),
                 (false, false),
             );
         }

@@ -144,7 +144,13 @@ fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<
     for k in 0..n - 1 {
         // Column k + 1's carries (from chain k - 1) join the high half.
         for c in std::mem::take(&mut carries[k + 1]) {
-            hi = add_carry(b, hi, c, &mut carries[k + 2], limb(&addend, k + 1) == Limb::Const(0));
+            hi = add_carry(
+                b,
+                hi,
+                c,
+                &mut carries[k + 2],
+                limb(&addend, k + 1) == Limb::Const(0),
+            );
         }
         for &(i, j) in &plan.columns[k] {
             let (x, y) = (limb(fa, i), limb(fb, j));
@@ -190,41 +196,38 @@ fn add_carry(
 }
 
 /// Uniform factors: SALU rows added as multi-limb numbers (module doc).
+/// Each number's multiplies come right before its add chain (they do not
+/// touch SCC, so the chain keeps its carry there), which keeps few
+/// partial products live at once.
 fn scalar_rows(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
-    // Every partial product's halves, multiplies first (they do not touch
-    // SCC, so the add chains below keep their carry in it).
-    let mut nums: Vec<Vec<Limb>> = Vec::new();
+    let mut acc = match &plan.addend {
+        Some(add) => (0..n).map(|k| limb(add, k)).collect(),
+        None => vec![Limb::Const(0); n],
+    };
     let rows = fa.len().min(n);
     for i in 0..rows {
-        let ai = limb(fa, i);
-        if ai == Limb::Const(0) {
+        if limb(fa, i) == Limb::Const(0) {
             continue;
         }
-        let mut lows = vec![Limb::Const(0); n];
-        let mut highs = vec![Limb::Const(0); n];
-        for (k, col) in plan.columns.iter().enumerate() {
-            for &(pi, j) in col {
-                if pi != i {
-                    continue;
-                }
-                let bj = limb(fb, j);
-                lows[k] = b.bin(BinOp::Mul, ai, bj);
-                if k + 1 < n {
-                    highs[k + 1] = b.umulh(ai, bj);
+        for high in [false, true] {
+            let mut num = vec![Limb::Const(0); n];
+            for (k, col) in plan.columns.iter().enumerate() {
+                for &(pi, j) in col {
+                    if pi != i {
+                        continue;
+                    }
+                    let (ai, bj) = (limb(fa, i), limb(fb, j));
+                    if !high {
+                        num[k] = b.bin(BinOp::Mul, ai, bj);
+                    } else if k + 1 < n {
+                        num[k + 1] = b.umulh(ai, bj);
+                    }
                 }
             }
+            acc = add_limbs(b, &acc, &num);
         }
-        nums.push(lows);
-        nums.push(highs);
-    }
-    if let Some(add) = &plan.addend {
-        nums.push((0..n).map(|k| limb(add, k)).collect());
-    }
-    let mut acc = vec![Limb::Const(0); n];
-    for num in nums {
-        acc = add_limbs(b, &acc, &num);
     }
     acc
 }

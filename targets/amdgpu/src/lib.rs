@@ -132,6 +132,7 @@ pub mod abi;
 pub mod cf;
 pub mod combine;
 pub mod copies;
+pub mod copy_forward;
 pub mod emit;
 pub mod isa;
 pub mod legalize_wide_mul;

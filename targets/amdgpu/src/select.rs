@@ -29,7 +29,7 @@ use regdesc_codegen::mir::{
     MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_codegen::target::TargetError;
-use regdesc_runtime::{Reg, RegClass, SubRegIdx};
+use regdesc_runtime::{Reg, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::abi::KernargWord;
 use crate::isa::{s_cmp_name, v_cmp_name, Isa};
@@ -440,15 +440,15 @@ impl Sel<'_> {
             };
             if whole.is_none() {
                 self.emit(
-                self.isa.instrs.reg_sequence,
-                vec![
-                    def(acc),
-                    use_(vl),
-                    Operand::SubIdx(self.cls.sub0),
-                    use_(vh),
-                    Operand::SubIdx(self.cls.sub1),
-                ],
-            );
+                    self.isa.instrs.reg_sequence,
+                    vec![
+                        def(acc),
+                        use_(vl),
+                        Operand::SubIdx(self.cls.sub0),
+                        use_(vh),
+                        Operand::SubIdx(self.cls.sub1),
+                    ],
+                );
             }
             self.emit(
                 self.op("V_MAD_U64_U32"),
@@ -810,6 +810,12 @@ pub fn select(
     }
     memory::widen_kernarg_loads(f, isa, cls.sgpr);
     dead_code(f, isa);
+    if let (Some(v64), Some(v128)) = (
+        Gfx::Gfx900.tables().class_by_name("VReg_64"),
+        Gfx::Gfx900.tables().class_by_name("VReg_128"),
+    ) {
+        memory::widen_stores(f, isa, [v64, v128]);
+    }
     Ok(())
 }
 

@@ -373,6 +373,18 @@ impl GcnSemantics {
                         .map_err(|e| err(e.to_string()))?;
                 }
             }
+            Kind::GlobalStoreWide(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let off = cx.read(2, lane)?.to_u128() as u64;
+                    let addr = (cx.read(0, lane)?.to_u128() as u64).wrapping_add(off);
+                    let v = cx.read(1, lane)?;
+                    let bytes: Vec<u8> = v.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    cx.memory()
+                        .write_bytes(addr, &bytes[..4 * usize::from(n)])
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
             Kind::Wait => {}
             Kind::KernargLoad => {
                 let off = rd(cx, 2, 0)?;

@@ -181,6 +181,7 @@ impl Target for Amdgpu {
     }
 
     fn lower_copies(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::copy_forward::forward_copies(f, self.isa(), &self.gfx);
         crate::copies::lower_copies(f, self.isa(), &self.gfx)
     }
 

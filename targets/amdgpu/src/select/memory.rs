@@ -129,6 +129,9 @@ pub(super) fn address_offsets(
     out
 }
 
+/// The most kernarg words loaded with wide loads.
+const MAX_WIDE_WORDS: usize = 12;
+
 /// Kernel arguments in as few scalar loads as llc uses: the entry block's
 /// whole-dword kernarg loads (`s_load_dword`) at consecutive offsets become
 /// `s_load_dwordx8`/`x4`/`x2` into an SGPR tuple (4-aligned, or 2-aligned
@@ -149,9 +152,12 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
         if i.opcode != load {
             continue;
         }
-        if let (Some(d), Some(Operand::Reg(p)), Some(Operand::Imm(off)), Some(Operand::Reg(w))) =
-            (i.ops.first().and_then(Operand::vreg), i.ops.get(1), i.ops.get(2), i.ops.get(3))
-        {
+        if let (Some(d), Some(Operand::Reg(p)), Some(Operand::Imm(off)), Some(Operand::Reg(w))) = (
+            i.ops.first().and_then(Operand::vreg),
+            i.ops.get(1),
+            i.ops.get(2),
+            i.ops.get(3),
+        ) {
             if off % 4 == 0 && f.class_of(d) == Some(sgpr) {
                 words.push((*off, d, w.clone()));
                 ptr = Some(p.clone());
@@ -159,6 +165,13 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
         }
     }
     let Some(ptr) = ptr else { return };
+    // The allocator does not split a tuple's live range: a kernel with
+    // many argument words would keep several wide SGPR tuples (4-aligned)
+    // live and run out of scalar registers (a 2 x i256 kernel on gfx1030
+    // does). Up to 12 words (llc's x8 + x2 + x2) are loaded wide.
+    if words.len() > MAX_WIDE_WORDS {
+        return;
+    }
     words.sort_by_key(|w| w.0);
     words.dedup_by_key(|w| w.0);
     let sub = |k: usize| {
@@ -177,7 +190,10 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
         let mut at = k;
         let end = k + run;
         while end - at >= 2 {
-            let n = [8usize, 4, 2].into_iter().find(|n| *n <= end - at).unwrap_or(2);
+            let n = [8usize, 4, 2]
+                .into_iter()
+                .find(|n| *n <= end - at)
+                .unwrap_or(2);
             let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1))
             else {
                 break;
@@ -213,10 +229,123 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
         return;
     };
     entry.insts.retain(|i| {
-        i.opcode != load || !i.ops.first().and_then(Operand::vreg).is_some_and(|d| merged.contains(&d))
+        i.opcode != load
+            || !i
+                .ops
+                .first()
+                .and_then(Operand::vreg)
+                .is_some_and(|d| merged.contains(&d))
     });
     entry.insts.splice(0..0, loads);
-    let kinds = |i: &MInst| matches!(isa.def(i.opcode).map(|d| d.kind), Some(Kind::KernargLoad | Kind::KernargLoadWide(_)));
+    let kinds = |i: &MInst| {
+        matches!(
+            isa.def(i.opcode).map(|d| d.kind),
+            Some(Kind::KernargLoad | Kind::KernargLoadWide(_))
+        )
+    };
     let after = entry.insts.iter().rposition(kinds).map_or(0, |p| p + 1);
     entry.insts.splice(after..after, copies);
+}
+
+/// Stores of consecutive dwords to one address as one
+/// `global_store_dwordx4`/`x2` of a VGPR tuple (built by `REG_SEQUENCE`,
+/// whose copies coalescing removes), as llc stores an `i128`. The hardware
+/// fact served: one vector memory instruction writes up to four
+/// consecutive dwords per lane. Only stores with no other memory
+/// instruction between them are joined (the order of memory accesses is
+/// kept), at the place of the last one, where every stored value is
+/// defined.
+pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime::RegClass; 2]) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let store = isa.op("GLOBAL_STORE_DWORD");
+    let sub = |k: usize| {
+        t.all_sub_reg_indices()
+            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
+    };
+    let is_mem = |i: &MInst| {
+        matches!(
+            isa.def(i.opcode).map(|d| d.kind),
+            Some(Kind::GlobalLoad(_) | Kind::GlobalStore(_) | Kind::GlobalStoreWide(_))
+        )
+    };
+    let blocks: Vec<_> = f.block_ids().collect();
+    for blk in blocks {
+        let mut k = 0;
+        while k < f.blocks[blk].insts.len() {
+            let insts = &f.blocks[blk].insts;
+            let i = &insts[k];
+            let (Some(addr), Some(Operand::Imm(off))) =
+                (i.ops.first().and_then(Operand::vreg), i.ops.get(2))
+            else {
+                k += 1;
+                continue;
+            };
+            if i.opcode != store {
+                k += 1;
+                continue;
+            }
+            // The following memory instructions: stores to addr at off + 4m.
+            let mut group = vec![k];
+            let mut m = k + 1;
+            while m < insts.len() && group.len() < 4 {
+                let j = &insts[m];
+                if is_mem(j) {
+                    let next = j.opcode == store
+                        && j.ops.first().and_then(Operand::vreg) == Some(addr)
+                        && j.ops.get(2) == Some(&Operand::Imm(off + 4 * group.len() as i128));
+                    if !next {
+                        break;
+                    }
+                    group.push(m);
+                }
+                m += 1;
+            }
+            let n = if group.len() >= 4 {
+                4
+            } else if group.len() >= 2 {
+                2
+            } else {
+                1
+            };
+            if n == 1 {
+                k += 1;
+                continue;
+            }
+            group.truncate(n);
+            let data: Vec<Option<VReg>> = group
+                .iter()
+                .map(|&g| insts[g].ops.get(1).and_then(Operand::vreg))
+                .collect();
+            let off = *off;
+            let (Some(tuple_rc), true) = (
+                if n == 4 { Some(vreg[1]) } else { Some(vreg[0]) },
+                data.iter().all(Option::is_some),
+            ) else {
+                k += 1;
+                continue;
+            };
+            let tuple = f.new_vreg(tuple_rc);
+            let mut seq = vec![def(tuple)];
+            for (m, d) in data.iter().enumerate() {
+                let (Some(d), Some(s)) = (d, sub(m)) else {
+                    continue;
+                };
+                seq.push(use_(*d));
+                seq.push(Operand::SubIdx(s));
+            }
+            let last = *group.last().unwrap_or(&k);
+            let insts = &mut f.blocks[blk].insts;
+            let wide = MInst::new(
+                isa.op(&format!("GLOBAL_STORE_DWORDX{n}")),
+                vec![use_(addr), use_(tuple), Operand::Imm(off)],
+            );
+            insts[last] = wide;
+            insts.insert(last, MInst::new(isa.instrs.reg_sequence, seq));
+            for &g in group[..n - 1].iter().rev() {
+                insts.remove(g);
+            }
+            k += 1;
+        }
+    }
 }
