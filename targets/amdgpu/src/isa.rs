@@ -103,6 +103,10 @@ pub enum Kind {
     /// `global_store_dwordx{2,4} v[lo:hi], v[..], off offset:K`: that many
     /// dwords of a VGPR tuple.
     GlobalStoreWide(u8),
+    /// `global_store_dwordx{2,4} voff, v[..], s[lo:hi] offset:K`: the
+    /// address is the SGPR pair plus the VGPR's 32-bit offset (the `saddr`
+    /// form, for a uniform address).
+    GlobalStoreSaddr(u8),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
     /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
@@ -739,6 +743,16 @@ impl Isa {
                 &[R, R, I],
                 Kind::GlobalStoreWide(n),
                 &format!("global_store_dwordx{n} {{0}}, {{1}}, off offset:{{2}}"),
+                (false, false),
+            );
+        }
+        for n in [2u8, 4] {
+            b.add(
+                &format!("GLOBAL_STORE_DWORDX{n}_SADDR"),
+                0,
+                &[R, R, R, I],
+                Kind::GlobalStoreSaddr(n),
+                &format!("global_store_dwordx{n} {{0}}, {{1}}, {{2}} offset:{{3}}"),
                 (false, false),
             );
         }

@@ -815,6 +815,7 @@ pub fn select(
         Gfx::Gfx900.tables().class_by_name("VReg_128"),
     ) {
         memory::widen_stores(f, isa, [v64, v128]);
+        dead_code(f, isa);
     }
     Ok(())
 }

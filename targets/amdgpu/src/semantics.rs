@@ -385,6 +385,20 @@ impl GcnSemantics {
                         .map_err(|e| err(e.to_string()))?;
                 }
             }
+            Kind::GlobalStoreSaddr(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                let base = cx.read(2, 0)?.to_u128() as u64;
+                let off = cx.read(3, 0)?.to_u128() as u64;
+                for lane in lanes {
+                    let voff = rd(cx, 0, lane)?;
+                    let addr = base.wrapping_add(voff).wrapping_add(off);
+                    let v = cx.read(1, lane)?;
+                    let bytes: Vec<u8> = v.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    cx.memory()
+                        .write_bytes(addr, &bytes[..4 * usize::from(n)])
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
             Kind::Wait => {}
             Kind::KernargLoad => {
                 let off = rd(cx, 2, 0)?;

@@ -12,6 +12,7 @@ use regdesc_codegen::mir::{MFunction, MInst, Operand, RegOperand, RegRef, Sem, V
 use super::{def, use_, Sel};
 use crate::abi::KernargWord;
 use crate::isa::{Isa, Kind};
+use regdesc_runtime::SubRegIdx;
 
 impl Sel<'_> {
     /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
@@ -335,17 +336,115 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
                 seq.push(Operand::SubIdx(s));
             }
             let last = *group.last().unwrap_or(&k);
+            let uniform = match (sub(0), sub(1)) {
+                (Some(s0), Some(s1)) => uniform_address(f, isa, blk, addr).map(|u| (u, s0, s1)),
+                _ => None,
+            };
             let insts = &mut f.blocks[blk].insts;
-            let wide = MInst::new(
-                isa.op(&format!("GLOBAL_STORE_DWORDX{n}")),
-                vec![use_(addr), use_(tuple), Operand::Imm(off)],
-            );
+            let mut before = vec![MInst::new(isa.instrs.reg_sequence, seq)];
+            let wide = match uniform {
+                // The saddr form: an SGPR pair and a zero VGPR offset
+                // (one move where the VGPR address needs two).
+                Some(((slo, shi, sp, zero, whole), s0, s1)) => {
+                    before.push(match whole {
+                        // Both halves are one pair of a wider kernarg
+                        // tuple: a sub-register copy, which coalesces.
+                        Some((tuple, pair)) => MInst::new(
+                            isa.instrs.copy,
+                            vec![
+                                def(sp),
+                                Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(pair))),
+                            ],
+                        ),
+                        None => MInst::new(
+                            isa.instrs.reg_sequence,
+                            vec![
+                                def(sp),
+                                use_(slo),
+                                Operand::SubIdx(s0),
+                                use_(shi),
+                                Operand::SubIdx(s1),
+                            ],
+                        ),
+                    });
+                    before.push(MInst::new(
+                        isa.op("V_MOV_B32_imm"),
+                        vec![def(zero), Operand::Imm(0)],
+                    ));
+                    MInst::new(
+                        isa.op(&format!("GLOBAL_STORE_DWORDX{n}_SADDR")),
+                        vec![use_(zero), use_(tuple), use_(sp), Operand::Imm(off)],
+                    )
+                }
+                None => MInst::new(
+                    isa.op(&format!("GLOBAL_STORE_DWORDX{n}")),
+                    vec![use_(addr), use_(tuple), Operand::Imm(off)],
+                ),
+            };
             insts[last] = wide;
-            insts.insert(last, MInst::new(isa.instrs.reg_sequence, seq));
+            for (q, i) in before.into_iter().enumerate() {
+                insts.insert(last + q, i);
+            }
             for &g in group[..n - 1].iter().rev() {
                 insts.remove(g);
             }
             k += 1;
         }
     }
+}
+
+/// When the VGPR address pair `addr` is built (in block `blk`) from copies
+/// of two SGPRs: those SGPRs and new registers for the SGPR pair and the
+/// zero offset of a `saddr` store.
+fn uniform_address(
+    f: &mut MFunction,
+    isa: &Isa,
+    blk: regdesc_codegen::mir::MBlockId,
+    addr: VReg,
+) -> Option<(VReg, VReg, VReg, VReg, Option<(VReg, SubRegIdx)>)> {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let (sgpr, sgpr64, vgpr) = (
+        t.class_by_name("SGPR_32")?,
+        t.class_by_name("SGPR_64")?,
+        t.class_by_name("VGPR_32")?,
+    );
+    let insts = &f.blocks[blk].insts;
+    let def_of = |v: VReg| {
+        insts.iter().find(|i| {
+            i.ops
+                .first()
+                .and_then(Operand::reg)
+                .is_some_and(|r| r.is_def && r.vreg() == Some(v))
+        })
+    };
+    let seq = def_of(addr).filter(|i| i.opcode == isa.instrs.reg_sequence)?;
+    let (lo, hi) = (seq.ops.get(1)?.vreg()?, seq.ops.get(3)?.vreg()?);
+    let from_sgpr = |v: VReg| {
+        let i = def_of(v).filter(|i| i.opcode == isa.instrs.copy)?;
+        let s = i.ops.get(1)?.reg().filter(|r| r.sub.is_none())?.vreg()?;
+        (f.class_of(s) == Some(sgpr)).then_some(s)
+    };
+    let (slo, shi) = (from_sgpr(lo)?, from_sgpr(hi)?);
+    // `slo = COPY %t.subK`, `shi = COPY %t.subK+1` with K even: %t.subK_subK+1.
+    let part = |v: VReg| {
+        let i = def_of(v).filter(|i| i.opcode == isa.instrs.copy)?;
+        let r = i.ops.get(1)?.reg()?;
+        Some((r.vreg()?, t.sub_reg_index_name(r.sub?).to_string()))
+    };
+    let whole = match (part(slo), part(shi)) {
+        (Some((a, sa)), Some((b, sb))) if a == b => {
+            let k: usize = sa.strip_prefix("sub")?.parse().ok()?;
+            let name = format!("sub{k}_sub{}", k + 1);
+            let idx = t
+                .all_sub_reg_indices()
+                .find(|&i| t.sub_reg_index_name(i) == name);
+            match idx {
+                Some(idx) if k % 2 == 0 && sb == format!("sub{}", k + 1) => Some((a, idx)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    Some((slo, shi, f.new_vreg(sgpr64), f.new_vreg(vgpr), whole))
 }
