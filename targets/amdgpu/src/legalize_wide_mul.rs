@@ -56,8 +56,9 @@
 //! (`v_readfirstlane_b32`) per limb. For an `i128` the SALU rows take 28
 //! instructions and the whole uniform kernel of the benchmark stays within
 //! LLVM 14's mixed VALU/SALU count, so the SALU sequence is always chosen;
-//! a multiply-add on uniform factors is not fused (the legalizer fuses;
-//! here the addend is added as one more number, as D124844 recommends).
+//! a multiply-add on uniform factors is added as one more number. Uniform
+//! multiplies wider than 128 bits keep the generic lowering (see
+//! `MAX_SCALAR_ROW_LIMBS`).
 
 use regdesc_codegen::ir::BinOp;
 use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
@@ -75,10 +76,21 @@ fn limb(v: &[Limb], k: usize) -> Limb {
     v.get(k).copied().unwrap_or(Limb::Const(0))
 }
 
+/// The widest uniform multiply (in 32-bit limbs) lowered as SALU rows.
+const MAX_SCALAR_ROW_LIMBS: usize = 4;
+
 /// The wide multiply of `plan` as limbs (`None`: the generic lowering, for
 /// a multiply the cascade does not improve).
 pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Option<Vec<Limb>> {
     if plan.limbs < 2 {
+        return None;
+    }
+    // Wider uniform multiplies keep the generic lowering (a `s_mul_i32`,
+    // `s_mul_hi_u32`, `s_add_u32`, `s_addc_u32` group per partial product):
+    // the rows' longer SCC chains keep more SGPRs live at once, and with
+    // no scalar spilling yet two i256 kernels of the tests ran out of
+    // SGPRs on gfx1030.
+    if plan.uniform && plan.limbs > MAX_SCALAR_ROW_LIMBS {
         return None;
     }
     Some(if plan.uniform {
@@ -196,13 +208,14 @@ fn add_carry(
 }
 
 /// Uniform factors: SALU rows added as multi-limb numbers (module doc).
-/// Each number's multiplies come right before its add chain (they do not
-/// touch SCC, so the chain keeps its carry there), which keeps few
-/// partial products live at once.
+/// Each product is computed right before the add that takes it (the
+/// multiplies do not touch SCC, so the chain keeps its carry there), which
+/// keeps the scalar registers live at once to the factors, the sum and one
+/// product.
 fn scalar_rows(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
-    let mut acc = match &plan.addend {
+    let mut acc: Vec<Limb> = match &plan.addend {
         Some(add) => (0..n).map(|k| limb(add, k)).collect(),
         None => vec![Limb::Const(0); n],
     };
@@ -212,50 +225,51 @@ fn scalar_rows(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
             continue;
         }
         for high in [false, true] {
-            let mut num = vec![Limb::Const(0); n];
+            // The number's limbs: the factor pair of each position.
+            let mut num: Vec<Option<(Limb, Limb)>> = vec![None; n];
             for (k, col) in plan.columns.iter().enumerate() {
                 for &(pi, j) in col {
-                    if pi != i {
-                        continue;
-                    }
-                    let (ai, bj) = (limb(fa, i), limb(fb, j));
-                    if !high {
-                        num[k] = b.bin(BinOp::Mul, ai, bj);
-                    } else if k + 1 < n {
-                        num[k + 1] = b.umulh(ai, bj);
+                    let at = if high { k + 1 } else { k };
+                    if pi == i && at < n {
+                        num[at] = Some((limb(fa, i), limb(fb, j)));
                     }
                 }
             }
-            acc = add_limbs(b, &acc, &num);
+            acc = add_number(b, &acc, &num, high);
         }
     }
     acc
 }
 
-/// `x + y` on limbs from the first limb where either is not a known zero:
-/// one add and a carry-in chain.
-fn add_limbs(b: &mut MirBuilder<'_>, x: &[Limb], y: &[Limb]) -> Vec<Limb> {
-    let n = x.len();
-    let Some(start) = (0..n).find(|&k| x[k] != Limb::Const(0) && y[k] != Limb::Const(0)) else {
-        return (0..n)
-            .map(|k| if x[k] == Limb::Const(0) { y[k] } else { x[k] })
-            .collect();
-    };
-    let mut out: Vec<Limb> = (0..start)
-        .map(|k| if x[k] == Limb::Const(0) { y[k] } else { x[k] })
-        .collect();
+/// `acc + num`, where `num`'s limbs are products (low or high halves)
+/// computed in place: one add and a carry-in chain from the first limb
+/// where both are present.
+fn add_number(
+    b: &mut MirBuilder<'_>,
+    acc: &[Limb],
+    num: &[Option<(Limb, Limb)>],
+    high: bool,
+) -> Vec<Limb> {
+    let n = acc.len();
+    let mut out = Vec::with_capacity(n);
     let mut carry = Limb::Const(0);
-    for k in start..n {
-        if k + 1 == n {
-            // The top limb: the carry out is not needed (and `s_addc_u32`
-            // keeps the chain in SCC where two adds would break it).
-            let (s, _) = b.uadde(x[k], y[k], carry);
-            out.push(s);
-        } else {
-            let (s, c) = b.uadde(x[k], y[k], carry);
-            out.push(s);
-            carry = c;
+    let mut chained = false;
+    for k in 0..n {
+        let y = match num[k] {
+            Some((x, z)) if high => b.umulh(x, z),
+            Some((x, z)) => b.bin(BinOp::Mul, x, z),
+            None => Limb::Const(0),
+        };
+        if !chained && (acc[k] == Limb::Const(0) || y == Limb::Const(0)) {
+            out.push(if acc[k] == Limb::Const(0) { y } else { acc[k] });
+            continue;
         }
+        chained = true;
+        // The top limb's carry out is not needed (and `s_addc_u32` keeps
+        // the chain in SCC where two adds would break it).
+        let (s, c) = b.uadde(acc[k], y, carry);
+        out.push(s);
+        carry = if k + 1 == n { Limb::Const(0) } else { c };
     }
     out
 }

@@ -336,8 +336,13 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
                 seq.push(Operand::SubIdx(s));
             }
             let last = *group.last().unwrap_or(&k);
+            // The saddr form only where the pointer is a pair of a wide
+            // kernarg load (a REG_SEQUENCE of two SGPRs led the allocator
+            // to run out of scalar registers in two i256 kernels).
             let uniform = match (sub(0), sub(1)) {
-                (Some(s0), Some(s1)) => uniform_address(f, isa, blk, addr).map(|u| (u, s0, s1)),
+                (Some(s0), Some(s1)) => uniform_address(f, isa, blk, addr)
+                    .filter(|u| u.4.is_some())
+                    .map(|u| (u, s0, s1)),
                 _ => None,
             };
             let insts = &mut f.blocks[blk].insts;
