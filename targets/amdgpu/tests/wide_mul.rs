@@ -20,7 +20,6 @@ use std::path::Path;
 use std::process::Command;
 
 use regdesc_codegen::pipeline::{compile_function, Options};
-use regdesc_codegen::target::Target as _;
 
 /// gen_table.py's counting rule.
 fn count(asm: &str) -> usize {

@@ -398,6 +398,10 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
     }
 }
 
+/// The SGPR halves of a uniform address, new registers for its SGPR pair
+/// and a zero offset, and the kernarg tuple pair it is, if it is one.
+type UniformAddress = (VReg, VReg, VReg, VReg, Option<(VReg, SubRegIdx)>);
+
 /// When the VGPR address pair `addr` is built (in block `blk`) from copies
 /// of two SGPRs: those SGPRs and new registers for the SGPR pair and the
 /// zero offset of a `saddr` store.
@@ -406,7 +410,7 @@ fn uniform_address(
     isa: &Isa,
     blk: regdesc_codegen::mir::MBlockId,
     addr: VReg,
-) -> Option<(VReg, VReg, VReg, VReg, Option<(VReg, SubRegIdx)>)> {
+) -> Option<UniformAddress> {
     use regdesc_runtime::RegisterInfo;
     let t = crate::Gfx::Gfx900.tables();
     let (sgpr, sgpr64, vgpr) = (
@@ -445,7 +449,7 @@ fn uniform_address(
                 .all_sub_reg_indices()
                 .find(|&i| t.sub_reg_index_name(i) == name);
             match idx {
-                Some(idx) if k % 2 == 0 && sb == format!("sub{}", k + 1) => Some((a, idx)),
+                Some(idx) if k.is_multiple_of(2) && sb == format!("sub{}", k + 1) => Some((a, idx)),
                 _ => None,
             }
         }

@@ -58,6 +58,9 @@ pub(crate) struct RoundInput<'a, L: LaneBits> {
     pub temps: &'a [TempSite<L>],
 }
 
+/// An interval's place in the assignment order (see `Assigner::queue`).
+type QueueKey = (bool, bool, u8, u32);
+
 /// Where an interval occupies units of one lane mask.
 type LaneSegments<'a, L> = (LaneMask<L>, Cow<'a, [Segment]>);
 
@@ -71,7 +74,7 @@ struct Assigner<'a, R: RegisterInfo> {
     /// physical register, class priority, weight, lower id first),
     /// largest first. Nothing is queued again during a round, so this is
     /// one sort.
-    queue: Vec<((bool, bool, u8, u32), Reverse<u32>)>,
+    queue: Vec<(QueueKey, Reverse<u32>)>,
     /// Scratch: per distinct unit lane mask of the candidate, where the
     /// interval occupies it.
     cache: Vec<LaneSegments<'a, R::Lanes>>,
