@@ -47,6 +47,20 @@ def vgprs(asm, counted):
     return str(top + 1)
 
 
+def sgprs(asm):
+    """llc's `; NumSgprs:` when the file has it, else the highest SGPR
+    named plus one (s[4:5], the kernarg pointer, and s[30:31], the return
+    address, count when used)."""
+    m = re.search(r"; NumSgprs: (\d+)", asm)
+    if m:
+        return m.group(1)
+    top = -1
+    for m in re.finditer(r"\bs\[(\d+):(\d+)\]|\bs(\d+)\b", asm):
+        hi = m.group(2) or m.group(3)
+        top = max(top, int(hi))
+    return str(top + 1)
+
+
 def timed(cmd, runs):
     best = None
     for _ in range(runs):
@@ -73,7 +87,7 @@ def main():
                                          f"-mcpu={cpu}", "-O2", src, "-o", out],
     }
     print(f"load average: {open('/proc/loadavg').read().split()[:3]}, best of {args.runs} runs\n")
-    print("Cell: instructions / VGPRs / compile ms (wall, whole process). Every .s is assembled by llvm-mc of its LLVM version (14 for regdesc).\n")
+    print("Cell: instructions / v_mad_u64_u32 / VGPRs / SGPRs / compile ms (wall, whole process). Every .s is assembled by llvm-mc of its LLVM version (14 for regdesc).\n")
     print("| kernel | cpu | " + " | ".join(compilers) + " |")
     print("|---|---|" + "---|" * len(compilers))
     for k in rule.KERNELS:
@@ -94,7 +108,7 @@ def main():
                 mc = subprocess.run([f"/usr/lib/llvm-{ver}/bin/llvm-mc", "-triple=amdgcn-amd-amdhsa",
                                      f"-mcpu={cpu}", "-filetype=obj", out, "-o", "/dev/null"],
                                     capture_output=True).returncode == 0
-                cells.append(f"{c['instrs']} / {vgprs(asm, c['vgpr'])} / {t * 1e3:.1f}"
+                cells.append(f"{c['instrs']} / {c['mad64']} / {vgprs(asm, c['vgpr'])} / {sgprs(asm)} / {t * 1e3:.1f}"
                              + ("" if mc else " (mc FAILS)"))
             print(f"| {k} | {cpu} | " + " | ".join(cells) + " |")
 

@@ -41,6 +41,7 @@ enum Origin {
 /// Runs the combines on `f` (legalized, SSA).
 pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let s = &isa.instrs;
+    let mad_co = isa.op("G_AMD_MAD64_CO");
     let mut origin: HashMap<VReg, Origin> = HashMap::new();
     let mut uses: HashMap<VReg, usize> = HashMap::new();
     for b in &f.blocks {
@@ -57,6 +58,14 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                 }
                 (Sem::Compare(_), Some(d), _, _) => {
                     origin.insert(d, Origin::Bool);
+                }
+                // The multiply cascade's MAD: its third def is a carry.
+                (Sem::Target(_), Some(lo), Some(hi), _) if i.opcode == mad_co => {
+                    origin.insert(lo, Origin::Other);
+                    origin.insert(hi, Origin::Other);
+                    if let Some(c) = v(2) {
+                        origin.insert(c, Origin::Bool);
+                    }
                 }
                 (
                     Sem::Limb(LimbOp::UAddO | LimbOp::UAddE | LimbOp::USubO | LimbOp::USubE),

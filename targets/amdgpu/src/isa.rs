@@ -60,8 +60,13 @@ pub enum Kind {
     VCarryInOut { sub: bool },
     /// `v_mul_hi_u32`/`v_mul_hi_i32`.
     VMulHi { signed: bool },
-    /// `v_mad_u64_u32 d64, mask, a, b, c64` (the mask is unused, zero).
+    /// `v_mad_u64_u32 d64, mask, a, b, c64`: the mask is the carry out of
+    /// bit 63.
     VMad64,
+    /// `G_AMD_MAD64_CO lo, hi, carry, a, b, clo, chi`: the multiply
+    /// cascade's MAD before selection ([`crate::legalize_wide_mul`]), on
+    /// 32-bit values; `carry` is 0 or 1.
+    GMad64Co,
     /// `v_bfe_u32`/`v_bfe_i32 d, a, offset, width`.
     VBfe { signed: bool },
     /// `v_cndmask_b32 d, f, t, mask`: `mask[lane] ? t : f`.
@@ -96,6 +101,13 @@ pub enum Kind {
     GlobalLoad(u32),
     /// `global_store_* v[lo:hi], v, off offset:K`.
     GlobalStore(u32),
+    /// `global_store_dwordx{2,4} v[lo:hi], v[..], off offset:K`: that many
+    /// dwords of a VGPR tuple.
+    GlobalStoreWide(u8),
+    /// `global_store_dwordx{2,4} voff, v[..], s[lo:hi] offset:K`: the
+    /// address is the SGPR pair plus the VGPR's 32-bit offset (the `saddr`
+    /// form, for a uniform address).
+    GlobalStoreSaddr(u8),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
     /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
@@ -104,6 +116,10 @@ pub enum Kind {
     /// register the calling convention names (an implicit use), shifted to
     /// the offset's byte in the dword.
     KernargLoad,
+    /// `s_load_dwordx{2,4,8} d, s[4:5], offset`: that many consecutive
+    /// kernarg dwords from a dword-aligned offset; the interpreter reads
+    /// them from the registers of the implicit uses, in order.
+    KernargLoadWide(u8),
     /// `v_writelane_b32 v, s, N`: lane N of `v` (whatever `EXEC` is).
     WriteLane,
     /// `v_readlane_b32 s, v, N`.
@@ -152,6 +168,8 @@ pub struct Isa {
     /// Indexed by the `Sem::Target` number.
     pub defs: Vec<Def>,
     pub gfx: Gfx,
+    /// The scalar condition code.
+    pub scc: Reg,
 }
 
 fn pred_suffix(p: IntPredicate) -> (&'static str, &'static str) {
@@ -536,6 +554,14 @@ impl Isa {
             (false, false),
         );
         b.add(
+            "G_AMD_MAD64_CO",
+            3,
+            &[R, R, R, R],
+            Kind::GMad64Co,
+            "; G_AMD_MAD64_CO {0}, {1}, {2}, {3}, {4}, {5}, {6}",
+            (false, false),
+        );
+        b.add(
             "V_BFE_U32",
             1,
             &[R, I, I],
@@ -721,6 +747,26 @@ impl Isa {
                 (false, false),
             );
         }
+        for n in [2u8, 4] {
+            b.add(
+                &format!("GLOBAL_STORE_DWORDX{n}"),
+                0,
+                &[R, R, I],
+                Kind::GlobalStoreWide(n),
+                &format!("global_store_dwordx{n} {{0}}, {{1}}, off offset:{{2}}"),
+                (false, false),
+            );
+        }
+        for n in [2u8, 4] {
+            b.add(
+                &format!("GLOBAL_STORE_DWORDX{n}_SADDR"),
+                0,
+                &[R, R, R, I],
+                Kind::GlobalStoreSaddr(n),
+                &format!("global_store_dwordx{n} {{0}}, {{1}}, {{2}} offset:{{3}}"),
+                (false, false),
+            );
+        }
         b.add(
             "S_WAITCNT_VM",
             0,
@@ -745,6 +791,16 @@ impl Isa {
             "s_load_dword {0}, {1}, {2}",
             (false, false),
         );
+        for n in [2u8, 4, 8] {
+            b.add(
+                &format!("S_LOAD_DWORDX{n}"),
+                1,
+                &[R, I],
+                Kind::KernargLoadWide(n),
+                &format!("s_load_dwordx{n} {{0}}, {{1}}, {{2}}"),
+                (false, false),
+            );
+        }
         b.add(
             "V_WRITELANE_B32",
             1,
@@ -784,6 +840,7 @@ impl Isa {
             instrs: b.instrs,
             defs: b.defs,
             gfx,
+            scc,
         }
     }
 

@@ -29,7 +29,7 @@ use regdesc_codegen::mir::{
     MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_codegen::target::TargetError;
-use regdesc_runtime::{Reg, RegClass, SubRegIdx};
+use regdesc_runtime::{Reg, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::abi::KernargWord;
 use crate::isa::{s_cmp_name, v_cmp_name, Isa};
@@ -92,6 +92,9 @@ struct Sel<'a> {
     addresses: HashMap<(VReg, VReg), VReg>,
     /// Addresses `(lo, hi)` computed as `p + K`: `(p.lo, p.hi, K)`.
     offsets: HashMap<(VReg, VReg), (VReg, VReg, i128)>,
+    /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
+    /// `sub0`, 1 for `sub1`).
+    halves: HashMap<VReg, (VReg, u8)>,
 }
 
 impl Sel<'_> {
@@ -385,12 +388,22 @@ impl Sel<'_> {
         }
     }
 
-    fn mad64(&mut self, lo: VReg, hi: VReg, a: VReg, b: VReg, clo: VReg, chi: VReg) {
+    /// `a * b + (chi:clo)` into `lo`, `hi`; the VALU form also gives the
+    /// carry out of bit 63 as a lane mask.
+    fn mad64(
+        &mut self,
+        lo: VReg,
+        hi: VReg,
+        a: VReg,
+        b: VReg,
+        clo: VReg,
+        chi: VReg,
+    ) -> Option<VReg> {
         if self.is_sgpr(lo) && self.is_sgpr(hi) {
             if self.consts.get(&clo) == Some(&0) && self.consts.get(&chi) == Some(&0) {
                 self.salu2("S_MUL_I32", lo, a, b);
                 self.salu2("S_MUL_HI_U32", hi, a, b);
-                return;
+                return None;
             }
             let (tl, th) = (self.vreg(self.cls.sgpr), self.vreg(self.cls.sgpr));
             self.salu2("S_MUL_I32", tl, a, b);
@@ -399,7 +412,7 @@ impl Sel<'_> {
             let chi = self.sop(chi, &mut false);
             self.emit(self.op("S_ADD_U32"), vec![def(lo), use_(tl), clo]);
             self.emit(self.op("S_ADDC_U32"), vec![def(hi), use_(th), chi]);
-            return;
+            return None;
         }
         let zero_acc = self.consts.get(&clo) == Some(&0) && self.consts.get(&chi) == Some(&0);
         let mut used = Vec::new();
@@ -412,24 +425,43 @@ impl Sel<'_> {
                 vec![def(p), def(m), a, b, Operand::Imm(0)],
             );
         } else {
-            let (vl, vh) = (self.part_of_pair(clo), self.part_of_pair(chi));
-            let acc = self.vreg(self.cls.vreg64);
-            self.emit(
-                self.isa.instrs.reg_sequence,
-                vec![
-                    def(acc),
-                    use_(vl),
-                    Operand::SubIdx(self.cls.sub0),
-                    use_(vh),
-                    Operand::SubIdx(self.cls.sub1),
-                ],
-            );
+            // A chained MAD: the accumulator is the previous MAD's pair.
+            let whole = match (self.halves.get(&clo), self.halves.get(&chi)) {
+                (Some(&(pl, 0)), Some(&(ph, 1))) if pl == ph => Some(pl),
+                _ => None,
+            };
+            let acc = match whole {
+                Some(pair) => pair,
+                None => self.vreg(self.cls.vreg64),
+            };
+            let (vl, vh) = match whole {
+                Some(_) => (clo, chi),
+                None => (self.part_of_pair(clo), self.part_of_pair(chi)),
+            };
+            if whole.is_none() {
+                self.emit(
+                    self.isa.instrs.reg_sequence,
+                    vec![
+                        def(acc),
+                        use_(vl),
+                        Operand::SubIdx(self.cls.sub0),
+                        use_(vh),
+                        Operand::SubIdx(self.cls.sub1),
+                    ],
+                );
+            }
             self.emit(
                 self.op("V_MAD_U64_U32"),
                 vec![def(p), def(m), a, b, use_(acc)],
             );
         }
-        for (d, sub) in [(lo, self.cls.sub0), (hi, self.cls.sub1)] {
+        for (k, (d, sub)) in [(lo, self.cls.sub0), (hi, self.cls.sub1)]
+            .into_iter()
+            .enumerate()
+        {
+            if !self.is_sgpr(d) {
+                self.halves.insert(d, (p, k as u8));
+            }
             let t = self.valu_def(d);
             self.emit(
                 self.isa.instrs.copy,
@@ -440,6 +472,7 @@ impl Sel<'_> {
             );
             self.finish_valu(d, t);
         }
+        Some(m)
     }
 
     fn bfe(&mut self, signed: bool, d: VReg, a: VReg, w: i128) {
@@ -555,6 +588,17 @@ impl Sel<'_> {
                 );
             }
             Sem::Limb(l) => self.limb(l, &i, &name)?,
+            Sem::Target(_) if i.opcode == self.op("G_AMD_MAD64_CO") => {
+                let (Some(lo), Some(hi), Some(co), Some(a), Some(b), Some(cl), Some(ch)) =
+                    (v(0), v(1), v(2), v(3), v(4), v(5), v(6))
+                else {
+                    return Err(bad(self));
+                };
+                match self.mad64(lo, hi, a, b, cl, ch) {
+                    Some(m) => self.bool_from_mask(co, m),
+                    None => return Err(bad(self)),
+                }
+            }
             Sem::Target(_) if i.opcode == self.op("V_ADD3_U32") => {
                 let (Some(d), Some(a), Some(b), Some(c)) = (v(0), v(1), v(2), v(3)) else {
                     return Err(bad(self));
@@ -733,6 +777,7 @@ pub fn select(
         offsets: HashMap::new(),
         vcopies: HashMap::new(),
         addresses: HashMap::new(),
+        halves: HashMap::new(),
     };
     sel.offsets = memory::address_offsets(sel.f, isa);
     for b in blocks {
@@ -763,14 +808,25 @@ pub fn select(
             entry.insts.splice(0..0, front);
         }
     }
+    memory::widen_kernarg_loads(f, isa, cls.sgpr);
     dead_code(f, isa);
+    if let (Some(v64), Some(v128)) = (
+        Gfx::Gfx900.tables().class_by_name("VReg_64"),
+        Gfx::Gfx900.tables().class_by_name("VReg_128"),
+    ) {
+        memory::widen_stores(f, isa, [v64, v128]);
+        dead_code(f, isa);
+    }
     Ok(())
 }
 
 /// Removes instructions whose explicit defs are all unused virtual
-/// registers and that have no other effect (no implicit defs, no memory,
-/// no control).
+/// registers and that have no other effect (no memory, no control, no
+/// implicit def other than an `SCC` that nothing reads before it is
+/// written again: the dead halves of combined adds, address arithmetic
+/// whose offset went into the memory instruction).
 pub fn dead_code(f: &mut MFunction, isa: &Isa) {
+    let scc = isa.scc;
     loop {
         let mut uses: HashMap<VReg, usize> = HashMap::new();
         for b in &f.blocks {
@@ -784,9 +840,29 @@ pub fn dead_code(f: &mut MFunction, isa: &Isa) {
         }
         let mut changed = false;
         for b in f.blocks.iter_mut() {
-            b.insts.retain(|i| {
+            // Whether SCC is read after each instruction before being
+            // written (SCC never lives across blocks: selection sets it
+            // for the branch that reads it).
+            let mut scc_live_after = vec![false; b.insts.len()];
+            let mut live = false;
+            for (k, i) in b.insts.iter().enumerate().rev() {
+                scc_live_after[k] = live;
                 let d = isa.instrs.desc(i.opcode);
-                if d.num_defs == 0 || !d.implicit_defs.is_empty() || d.is_terminator {
+                if d.implicit_defs.contains(&scc) {
+                    live = false;
+                }
+                if d.implicit_uses.contains(&scc) {
+                    live = true;
+                }
+            }
+            let mut k = 0;
+            b.insts.retain(|i| {
+                let at = k;
+                k += 1;
+                let d = isa.instrs.desc(i.opcode);
+                let only_scc = d.implicit_defs.iter().all(|r| *r == scc);
+                let scc_dead = !d.implicit_defs.contains(&scc) || !scc_live_after[at];
+                if d.num_defs == 0 || !only_scc || !scc_dead || d.is_terminator {
                     return true;
                 }
                 if matches!(d.sem, Sem::Limb(LimbOp::Store) | Sem::Return | Sem::Branch) {

@@ -252,13 +252,28 @@ impl GcnSemantics {
             })?,
             Kind::VMad64 => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();
+                let mut out = 0u64;
                 for lane in lanes {
                     let (a, b) = (rd(cx, 2, lane)?, rd(cx, 3, lane)?);
                     let c = cx.read(4, lane)?.to_u128() as u64;
-                    let d = (a * b).wrapping_add(c);
-                    cx.write(0, lane, Bits::from_u128(64, u128::from(d)))?;
+                    let p = u128::from(a * b) + u128::from(c);
+                    cx.write(0, lane, Bits::from_u128(64, p & u128::from(u64::MAX)))?;
+                    if p >> 64 != 0 {
+                        out |= 1u64 << lane;
+                    }
                 }
-                cx.write(1, 0, Bits::from_u128(64, 0))?;
+                cx.write(1, 0, Bits::from_u128(64, u128::from(out)))?;
+            }
+            Kind::GMad64Co => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let (a, b) = (rd(cx, 3, lane)?, rd(cx, 4, lane)?);
+                    let c = rd(cx, 5, lane)? | (rd(cx, 6, lane)? << 32);
+                    let p = u128::from(a * b) + u128::from(c);
+                    cx.write(0, lane, b32(p as u64 & 0xffff_ffff))?;
+                    cx.write(1, lane, b32((p >> 32) as u64 & 0xffff_ffff))?;
+                    cx.write(2, lane, b32((p >> 64) as u64))?;
+                }
             }
             Kind::VBfe { signed } => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(bfe(rd(cx, 1, l)?, rd(cx, 2, l)?, rd(cx, 3, l)?, signed))
@@ -358,11 +373,46 @@ impl GcnSemantics {
                         .map_err(|e| err(e.to_string()))?;
                 }
             }
+            Kind::GlobalStoreWide(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let off = cx.read(2, lane)?.to_u128() as u64;
+                    let addr = (cx.read(0, lane)?.to_u128() as u64).wrapping_add(off);
+                    let v = cx.read(1, lane)?;
+                    let bytes: Vec<u8> = v.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    cx.memory()
+                        .write_bytes(addr, &bytes[..4 * usize::from(n)])
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
+            Kind::GlobalStoreSaddr(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                let base = cx.read(2, 0)?.to_u128() as u64;
+                let off = cx.read(3, 0)?.to_u128() as u64;
+                for lane in lanes {
+                    let voff = rd(cx, 0, lane)?;
+                    let addr = base.wrapping_add(voff).wrapping_add(off);
+                    let v = cx.read(1, lane)?;
+                    let bytes: Vec<u8> = v.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    cx.memory()
+                        .write_bytes(addr, &bytes[..4 * usize::from(n)])
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
             Kind::Wait => {}
             Kind::KernargLoad => {
                 let off = rd(cx, 2, 0)?;
                 let w = rd(cx, 3, 0)?;
                 cx.write(0, 0, b32(w << (8 * (off & 3))))?;
+            }
+            Kind::KernargLoadWide(n) => {
+                let n = u32::from(n);
+                let mut v = Bits::zero(32 * n);
+                for k in 0..n {
+                    let w = rd(cx, 3 + k as usize, 0)?;
+                    v.words[(k / 2) as usize] |= w << (32 * (k % 2));
+                }
+                cx.write(0, 0, v)?;
             }
             Kind::WriteLane | Kind::ReadLane => {
                 let lane = rd(cx, 2, 0)? as u32;

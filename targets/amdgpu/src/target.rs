@@ -10,6 +10,7 @@
 //! emission ([`crate::emit`]).
 
 use regdesc_codegen::ir::Function;
+use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::{InstrSet, MFunction};
 use regdesc_codegen::regalloc::SpillHook;
@@ -155,6 +156,11 @@ impl Target for Amdgpu {
         Ok(abi)
     }
 
+    /// The multiply cascade ([`crate::legalize_wide_mul`]).
+    fn lower_mul(&self, plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
+        crate::legalize_wide_mul::lower_mul(plan, b, self.isa().op("G_AMD_MAD64_CO"))
+    }
+
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
         let words = self.kernargs.borrow().get(&f.name).cloned();
         crate::select::select(f, self.isa(), self.cls, words.as_deref())
@@ -184,6 +190,7 @@ impl Target for Amdgpu {
     }
 
     fn lower_copies(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::copy_forward::forward_copies(f, self.isa(), &self.gfx);
         crate::copies::lower_copies(f, self.isa(), &self.gfx)
     }
 

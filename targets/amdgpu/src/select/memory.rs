@@ -11,7 +11,8 @@ use regdesc_codegen::mir::{MFunction, MInst, Operand, RegOperand, RegRef, Sem, V
 
 use super::{def, use_, Sel};
 use crate::abi::KernargWord;
-use crate::isa::Isa;
+use crate::isa::{Isa, Kind};
+use regdesc_runtime::SubRegIdx;
 
 impl Sel<'_> {
     /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
@@ -127,4 +128,332 @@ pub(super) fn address_offsets(
         }
     }
     out
+}
+
+/// The most kernarg words loaded with wide loads.
+const MAX_WIDE_WORDS: usize = 12;
+
+/// Kernel arguments in as few scalar loads as llc uses: the entry block's
+/// whole-dword kernarg loads (`s_load_dword`) at consecutive offsets become
+/// `s_load_dwordx8`/`x4`/`x2` into an SGPR tuple (4-aligned, or 2-aligned
+/// for a pair, as the scalar unit requires) and sub-register copies out of
+/// it, which coalescing removes. The hardware fact served: one scalar
+/// memory instruction reads up to 16 consecutive dwords.
+pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_runtime::RegClass) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let load = isa.op("S_LOAD_DWORD");
+    let Some(entry) = f.blocks.iter().next() else {
+        return;
+    };
+    // (offset, def, implicit word register) of each whole-dword load.
+    let mut words: Vec<(i128, VReg, RegOperand)> = Vec::new();
+    let mut ptr = None;
+    for i in &entry.insts {
+        if i.opcode != load {
+            continue;
+        }
+        if let (Some(d), Some(Operand::Reg(p)), Some(Operand::Imm(off)), Some(Operand::Reg(w))) = (
+            i.ops.first().and_then(Operand::vreg),
+            i.ops.get(1),
+            i.ops.get(2),
+            i.ops.get(3),
+        ) {
+            if off % 4 == 0 && f.class_of(d) == Some(sgpr) {
+                words.push((*off, d, w.clone()));
+                ptr = Some(p.clone());
+            }
+        }
+    }
+    let Some(ptr) = ptr else { return };
+    // The allocator does not split a tuple's live range: a kernel with
+    // many argument words would keep several wide SGPR tuples (4-aligned)
+    // live and run out of scalar registers (a 2 x i256 kernel on gfx1030
+    // does). Up to 12 words (llc's x8 + x2 + x2) are loaded wide.
+    if words.len() > MAX_WIDE_WORDS {
+        return;
+    }
+    words.sort_by_key(|w| w.0);
+    words.dedup_by_key(|w| w.0);
+    let sub = |k: usize| {
+        t.all_sub_reg_indices()
+            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
+    };
+    let mut loads = Vec::new();
+    let mut copies = Vec::new();
+    let mut merged: Vec<VReg> = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let mut run = 1;
+        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i128 {
+            run += 1;
+        }
+        let mut at = k;
+        let end = k + run;
+        while end - at >= 2 {
+            let n = [8usize, 4, 2]
+                .into_iter()
+                .find(|n| *n <= end - at)
+                .unwrap_or(2);
+            let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1))
+            else {
+                break;
+            };
+            let tuple = f.new_vreg(rc);
+            let mut ops = vec![
+                def(tuple),
+                Operand::Reg(ptr.clone()),
+                Operand::Imm(words[at].0),
+            ];
+            for (m, w) in words[at..at + n].iter().enumerate() {
+                ops.push(Operand::Reg(w.2.clone()));
+                if let Some(s) = sub(m) {
+                    copies.push(MInst::new(
+                        isa.instrs.copy,
+                        vec![
+                            def(w.1),
+                            Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(s))),
+                        ],
+                    ));
+                    merged.push(w.1);
+                }
+            }
+            loads.push(MInst::new(isa.op(&format!("S_LOAD_DWORDX{n}")), ops));
+            at += n;
+        }
+        k = end;
+    }
+    if loads.is_empty() {
+        return;
+    }
+    let Some(entry) = f.blocks.iter_mut().next() else {
+        return;
+    };
+    entry.insts.retain(|i| {
+        i.opcode != load
+            || !i
+                .ops
+                .first()
+                .and_then(Operand::vreg)
+                .is_some_and(|d| merged.contains(&d))
+    });
+    entry.insts.splice(0..0, loads);
+    let kinds = |i: &MInst| {
+        matches!(
+            isa.def(i.opcode).map(|d| d.kind),
+            Some(Kind::KernargLoad | Kind::KernargLoadWide(_))
+        )
+    };
+    let after = entry.insts.iter().rposition(kinds).map_or(0, |p| p + 1);
+    entry.insts.splice(after..after, copies);
+}
+
+/// Stores of consecutive dwords to one address as one
+/// `global_store_dwordx4`/`x2` of a VGPR tuple (built by `REG_SEQUENCE`,
+/// whose copies coalescing removes), as llc stores an `i128`. The hardware
+/// fact served: one vector memory instruction writes up to four
+/// consecutive dwords per lane. Only stores with no other memory
+/// instruction between them are joined (the order of memory accesses is
+/// kept), at the place of the last one, where every stored value is
+/// defined.
+pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime::RegClass; 2]) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let store = isa.op("GLOBAL_STORE_DWORD");
+    let sub = |k: usize| {
+        t.all_sub_reg_indices()
+            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
+    };
+    let is_mem = |i: &MInst| {
+        matches!(
+            isa.def(i.opcode).map(|d| d.kind),
+            Some(Kind::GlobalLoad(_) | Kind::GlobalStore(_) | Kind::GlobalStoreWide(_))
+        )
+    };
+    let blocks: Vec<_> = f.block_ids().collect();
+    for blk in blocks {
+        let mut k = 0;
+        while k < f.blocks[blk].insts.len() {
+            let insts = &f.blocks[blk].insts;
+            let i = &insts[k];
+            let (Some(addr), Some(Operand::Imm(off))) =
+                (i.ops.first().and_then(Operand::vreg), i.ops.get(2))
+            else {
+                k += 1;
+                continue;
+            };
+            if i.opcode != store {
+                k += 1;
+                continue;
+            }
+            // The following memory instructions: stores to addr at off + 4m.
+            let mut group = vec![k];
+            let mut m = k + 1;
+            while m < insts.len() && group.len() < 4 {
+                let j = &insts[m];
+                if is_mem(j) {
+                    let next = j.opcode == store
+                        && j.ops.first().and_then(Operand::vreg) == Some(addr)
+                        && j.ops.get(2) == Some(&Operand::Imm(off + 4 * group.len() as i128));
+                    if !next {
+                        break;
+                    }
+                    group.push(m);
+                }
+                m += 1;
+            }
+            let n = if group.len() >= 4 {
+                4
+            } else if group.len() >= 2 {
+                2
+            } else {
+                1
+            };
+            if n == 1 {
+                k += 1;
+                continue;
+            }
+            group.truncate(n);
+            let data: Vec<Option<VReg>> = group
+                .iter()
+                .map(|&g| insts[g].ops.get(1).and_then(Operand::vreg))
+                .collect();
+            let off = *off;
+            let (Some(tuple_rc), true) = (
+                if n == 4 { Some(vreg[1]) } else { Some(vreg[0]) },
+                data.iter().all(Option::is_some),
+            ) else {
+                k += 1;
+                continue;
+            };
+            let tuple = f.new_vreg(tuple_rc);
+            let mut seq = vec![def(tuple)];
+            for (m, d) in data.iter().enumerate() {
+                let (Some(d), Some(s)) = (d, sub(m)) else {
+                    continue;
+                };
+                seq.push(use_(*d));
+                seq.push(Operand::SubIdx(s));
+            }
+            let last = *group.last().unwrap_or(&k);
+            // The saddr form only where the pointer is a pair of a wide
+            // kernarg load (a REG_SEQUENCE of two SGPRs led the allocator
+            // to run out of scalar registers in two i256 kernels).
+            let uniform = match (sub(0), sub(1)) {
+                (Some(s0), Some(s1)) => uniform_address(f, isa, blk, addr)
+                    .filter(|u| u.4.is_some())
+                    .map(|u| (u, s0, s1)),
+                _ => None,
+            };
+            let insts = &mut f.blocks[blk].insts;
+            let mut before = vec![MInst::new(isa.instrs.reg_sequence, seq)];
+            let wide = match uniform {
+                // The saddr form: an SGPR pair and a zero VGPR offset
+                // (one move where the VGPR address needs two).
+                Some(((slo, shi, sp, zero, whole), s0, s1)) => {
+                    before.push(match whole {
+                        // Both halves are one pair of a wider kernarg
+                        // tuple: a sub-register copy, which coalesces.
+                        Some((tuple, pair)) => MInst::new(
+                            isa.instrs.copy,
+                            vec![
+                                def(sp),
+                                Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(pair))),
+                            ],
+                        ),
+                        None => MInst::new(
+                            isa.instrs.reg_sequence,
+                            vec![
+                                def(sp),
+                                use_(slo),
+                                Operand::SubIdx(s0),
+                                use_(shi),
+                                Operand::SubIdx(s1),
+                            ],
+                        ),
+                    });
+                    before.push(MInst::new(
+                        isa.op("V_MOV_B32_imm"),
+                        vec![def(zero), Operand::Imm(0)],
+                    ));
+                    MInst::new(
+                        isa.op(&format!("GLOBAL_STORE_DWORDX{n}_SADDR")),
+                        vec![use_(zero), use_(tuple), use_(sp), Operand::Imm(off)],
+                    )
+                }
+                None => MInst::new(
+                    isa.op(&format!("GLOBAL_STORE_DWORDX{n}")),
+                    vec![use_(addr), use_(tuple), Operand::Imm(off)],
+                ),
+            };
+            insts[last] = wide;
+            for (q, i) in before.into_iter().enumerate() {
+                insts.insert(last + q, i);
+            }
+            for &g in group[..n - 1].iter().rev() {
+                insts.remove(g);
+            }
+            k += 1;
+        }
+    }
+}
+
+/// The SGPR halves of a uniform address, new registers for its SGPR pair
+/// and a zero offset, and the kernarg tuple pair it is, if it is one.
+type UniformAddress = (VReg, VReg, VReg, VReg, Option<(VReg, SubRegIdx)>);
+
+/// When the VGPR address pair `addr` is built (in block `blk`) from copies
+/// of two SGPRs: those SGPRs and new registers for the SGPR pair and the
+/// zero offset of a `saddr` store.
+fn uniform_address(
+    f: &mut MFunction,
+    isa: &Isa,
+    blk: regdesc_codegen::mir::MBlockId,
+    addr: VReg,
+) -> Option<UniformAddress> {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let (sgpr, sgpr64, vgpr) = (
+        t.class_by_name("SGPR_32")?,
+        t.class_by_name("SGPR_64")?,
+        t.class_by_name("VGPR_32")?,
+    );
+    let insts = &f.blocks[blk].insts;
+    let def_of = |v: VReg| {
+        insts.iter().find(|i| {
+            i.ops
+                .first()
+                .and_then(Operand::reg)
+                .is_some_and(|r| r.is_def && r.vreg() == Some(v))
+        })
+    };
+    let seq = def_of(addr).filter(|i| i.opcode == isa.instrs.reg_sequence)?;
+    let (lo, hi) = (seq.ops.get(1)?.vreg()?, seq.ops.get(3)?.vreg()?);
+    let from_sgpr = |v: VReg| {
+        let i = def_of(v).filter(|i| i.opcode == isa.instrs.copy)?;
+        let s = i.ops.get(1)?.reg().filter(|r| r.sub.is_none())?.vreg()?;
+        (f.class_of(s) == Some(sgpr)).then_some(s)
+    };
+    let (slo, shi) = (from_sgpr(lo)?, from_sgpr(hi)?);
+    // `slo = COPY %t.subK`, `shi = COPY %t.subK+1` with K even: %t.subK_subK+1.
+    let part = |v: VReg| {
+        let i = def_of(v).filter(|i| i.opcode == isa.instrs.copy)?;
+        let r = i.ops.get(1)?.reg()?;
+        Some((r.vreg()?, t.sub_reg_index_name(r.sub?).to_string()))
+    };
+    let whole = match (part(slo), part(shi)) {
+        (Some((a, sa)), Some((b, sb))) if a == b => {
+            let k: usize = sa.strip_prefix("sub")?.parse().ok()?;
+            let name = format!("sub{k}_sub{}", k + 1);
+            let idx = t
+                .all_sub_reg_indices()
+                .find(|&i| t.sub_reg_index_name(i) == name);
+            match idx {
+                Some(idx) if k.is_multiple_of(2) && sb == format!("sub{}", k + 1) => Some((a, idx)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    Some((slo, shi, f.new_vreg(sgpr64), f.new_vreg(vgpr), whole))
 }

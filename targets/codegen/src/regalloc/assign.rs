@@ -80,7 +80,7 @@ struct Item<L: LaneBits> {
 /// each round comes back from the system as fresh pages to be zeroed.
 pub(crate) struct RoundScratch<L: LaneBits> {
     matrix: Matrix,
-    queue: Vec<((bool, u8, u32), Reverse<u32>)>,
+    queue: Vec<(QueueKey, Reverse<u32>)>,
     by_id: Vec<(Option<LaneMask<L>>, u32, u32)>,
     by_id_segs: Vec<Segment>,
     items: Vec<Item<L>>,
@@ -265,9 +265,9 @@ pub(crate) fn run_round<R: RegisterInfo>(
         }
     }
     let n = input.intervals.len();
-    // The order of assignment: (cannot be spilled, class priority,
-    // weight, lower id first), largest first. Nothing is queued again
-    // during a round, so this is one sort.
+    // The order of assignment: (cannot be spilled, copied from or to a
+    // physical register, class priority, weight, lower id first), largest
+    // first. Nothing is queued again during a round, so this is one sort.
     let queue = &mut scratch.queue;
     queue.clear();
     for (v, iv) in input.intervals.iter().enumerate() {
@@ -321,17 +321,29 @@ pub(crate) fn run_round<R: RegisterInfo>(
     }
 }
 
+/// (cannot be spilled, copied from or to a physical register, class
+/// priority, weight): the order of assignment, largest first.
+type QueueKey = (bool, bool, u8, u32);
+
 /// The queue key of `v` (see [`run_round`]).
 fn queue_key<L: LaneBits>(
     t: &regdesc_runtime::Tables<L>,
     input: &RoundInput<'_, L>,
     v: VReg,
     rc: RegClass,
-) -> (bool, u8, u32) {
+) -> QueueKey {
     let prio = t.allocation_priority(rc);
     let w = input.weight.get(v.index()).copied().unwrap_or(0.0);
     let unspillable = input.unspillable.get(v.index()).copied().unwrap_or(false);
-    (unspillable, prio, w.max(0.0).to_bits())
+    // A value the calling convention places (an argument or result copied
+    // from or to a physical register) chooses first, so that wider values
+    // allocated around it do not take its register and leave a copy.
+    let pinned = input
+        .hints
+        .get(v)
+        .iter()
+        .any(|h| matches!(h.other, RegRef::Phys(_)));
+    (unspillable, pinned, prio, w.max(0.0).to_bits())
 }
 
 /// What assignment reads of each queued id (`scratch.queue`), copied

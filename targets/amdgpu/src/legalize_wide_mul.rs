@@ -1,0 +1,275 @@
+//! Wide multiplies (and multiply-adds) the GCN way: [`lower_mul`], the
+//! AMD back end's [`regdesc_codegen::target::Target::lower_mul`].
+//!
+//! The hardware facts served (seed 002, D124844, and the gaps it left):
+//! - `v_mad_u64_u32 d64, carry, a, b, c64` multiplies two 32-bit factors
+//!   and adds a 64-bit accumulator in one VALU instruction, and reports the
+//!   carry out of bit 63 as a lane mask. A product of `n`-limb values
+//!   truncated to `n` limbs is the schoolbook sum of partial products
+//!   `a_i * b_j` in column `i + j`; every column below the top one needs
+//!   the 64-bit product.
+//! - A chain of MADs can feed its 64-bit result into the next MAD's
+//!   accumulator with no instruction in between. A MAD whose accumulator
+//!   is below `2^32` (a zero-extended 32-bit accumulator, or the constant
+//!   0) cannot carry out: `(2^32-1)^2 + 2^32-1 < 2^64`.
+//! - `v_addc_co_u32` (gfx9) / `v_add_co_ci_u32` (gfx10) add a carry mask
+//!   into a register in one instruction; `v_cndmask_b32 d, 0, 1, mask`
+//!   turns the first carry of a column into a number. A counter of carries
+//!   never overflows (there are fewer than `2^32` of them).
+//! - `v_mul_lo_u32` gives the low 32 bits of a product; the top column
+//!   needs nothing else, and `v_add3_u32` sums three values.
+//! - The scalar unit has `s_mul_i32` and `s_mul_hi_u32` (low and high
+//!   halves, no multiply-add) and `s_add_u32`/`s_addc_u32`, whose carry
+//!   runs through `SCC` from one instruction to the next.
+//!
+//! # Divergent factors: column chains (product scanning)
+//!
+//! Column `k` (`k < n - 1`) is one chain of MADs on the accumulator
+//! `(x_k, x_{k+1})`: `x_k` is the high half the chain of column `k - 1`
+//! left, `x_{k+1}` the number of carries that chain produced (they belong
+//! to column `k + 1`) plus the addend's limb. The chain's result is the
+//! final limb `r_k` and the next chain's `x_{k+1}`; its carries go to
+//! column `k + 2`. The accumulator pair of column `k + 1` is the high half
+//! of column `k`'s result and the register above it, so no copy joins them
+//! when the counter is placed there. The first MAD of a chain whose
+//! accumulator high half is known zero (column 1 of a plain multiply) has
+//! no carry; carries past the top limb are not computed. The top column is
+//! `v_mul_lo_u32` products summed by `v_add3_u32`; they are emitted first,
+//! because their factors then die before the chains write the result
+//! registers (the calling convention returns the product where the first
+//! factor arrived). Known-zero limbs have no partial products
+//! ([`MulPlan::columns`]); a fused addend (`MulPlan::addend`) is the
+//! accumulator of column 0 and the base of each column's counter.
+//!
+//! # Uniform factors: scalar rows
+//!
+//! When both factors are uniform the multiply runs on the SALU: each
+//! partial product is `s_mul_i32` (low) and `s_mul_hi_u32` (high, below
+//! the top column), and the partial products are added as multi-limb
+//! numbers, one `s_add_u32`/`s_addc_u32` carry-in chain per number (row
+//! `i`'s low halves, row `i`'s high halves), the carry never leaving
+//! `SCC`. Which wins: per partial product below the top column the SALU
+//! needs 2 multiplies and about 2 adds where a VALU MAD chain needs 1 MAD
+//! and about 1 carry instruction, but VALU MADs on SGPR factors need the
+//! second factor copied into a VGPR on gfx9 (one scalar operand per VALU
+//! instruction) and a result that stays uniform must be read back
+//! (`v_readfirstlane_b32`) per limb. For an `i128` the SALU rows take 28
+//! instructions and the whole uniform kernel of the benchmark stays within
+//! LLVM 14's mixed VALU/SALU count, so the SALU sequence is always chosen;
+//! a multiply-add on uniform factors is added as one more number. Uniform
+//! multiplies wider than 128 bits keep the generic lowering (see
+//! `MAX_SCALAR_ROW_LIMBS`).
+
+use regdesc_codegen::ir::BinOp;
+use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
+use regdesc_codegen::mir::{Opcode, Operand, RegOperand, RegRef, VReg};
+
+fn def(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
+}
+
+fn use_(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
+}
+
+fn limb(v: &[Limb], k: usize) -> Limb {
+    v.get(k).copied().unwrap_or(Limb::Const(0))
+}
+
+/// The widest uniform multiply (in 32-bit limbs) lowered as SALU rows.
+const MAX_SCALAR_ROW_LIMBS: usize = 4;
+
+/// The wide multiply of `plan` as limbs (`None`: the generic lowering, for
+/// a multiply the cascade does not improve).
+pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Option<Vec<Limb>> {
+    if plan.limbs < 2 {
+        return None;
+    }
+    // Wider uniform multiplies keep the generic lowering (a `s_mul_i32`,
+    // `s_mul_hi_u32`, `s_add_u32`, `s_addc_u32` group per partial product):
+    // the rows' longer SCC chains keep more SGPRs live at once, and with
+    // no scalar spilling yet two i256 kernels of the tests ran out of
+    // SGPRs on gfx1030.
+    if plan.uniform && plan.limbs > MAX_SCALAR_ROW_LIMBS {
+        return None;
+    }
+    Some(if plan.uniform {
+        scalar_rows(plan, b)
+    } else {
+        column_chains(plan, b, mad_co)
+    })
+}
+
+/// `a * x + (hi:lo)` on 64 bits and the carry out of it (0 or 1), through
+/// the legalize-level pseudo `G_AMD_MAD64_CO` (one `v_mad_u64_u32`).
+fn mad_carry(
+    b: &mut MirBuilder<'_>,
+    op: Opcode,
+    a: Limb,
+    x: Limb,
+    lo: Limb,
+    hi: Limb,
+) -> (Limb, Limb, Limb) {
+    let (a, x, lo, hi) = (b.reg(a), b.reg(x), b.reg(lo), b.reg(hi));
+    let (dl, dh, dc) = (b.new_reg(), b.new_reg(), b.new_reg());
+    b.push(
+        op,
+        vec![
+            def(dl),
+            def(dh),
+            def(dc),
+            use_(a),
+            use_(x),
+            use_(lo),
+            use_(hi),
+        ],
+    );
+    (Limb::Reg(dl), Limb::Reg(dh), Limb::Reg(dc))
+}
+
+/// The sum of `vals` (32-bit, wrapping), as adds the selection combines
+/// into `v_add3_u32`.
+fn sum(b: &mut MirBuilder<'_>, vals: &[Limb]) -> Limb {
+    let mut acc = Limb::Const(0);
+    for v in vals {
+        acc = b.bin(BinOp::Add, acc, *v);
+    }
+    acc
+}
+
+/// Divergent factors: one MAD chain per column (module doc).
+fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
+    let n = plan.limbs;
+    let addend = plan.addend.clone().unwrap_or_default();
+    let (fa, fb) = (&plan.a, &plan.b);
+    // The top column first: plain low products.
+    let top: Vec<Limb> = plan.columns[n - 1]
+        .iter()
+        .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
+        .collect();
+    // carries[k]: carry bits (0/1 values) that belong to column k.
+    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
+    let mut r = vec![Limb::Const(0); n];
+    // The accumulator of column 0.
+    let mut lo = limb(&addend, 0);
+    let mut hi = limb(&addend, 1);
+    for k in 0..n - 1 {
+        // Column k + 1's carries (from chain k - 1) join the high half.
+        for c in std::mem::take(&mut carries[k + 1]) {
+            hi = add_carry(
+                b,
+                hi,
+                c,
+                &mut carries[k + 2],
+                limb(&addend, k + 1) == Limb::Const(0),
+            );
+        }
+        for &(i, j) in &plan.columns[k] {
+            let (x, y) = (limb(fa, i), limb(fb, j));
+            let small = hi == Limb::Const(0);
+            if small || k + 2 >= n {
+                (lo, hi) = b.mad64(x, y, lo, hi);
+            } else {
+                let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
+                (lo, hi) = (l, h);
+                carries[k + 2].push(c);
+            }
+        }
+        r[k] = lo;
+        lo = hi;
+        hi = limb(&addend, k + 2);
+    }
+    // Column n - 1: what the last chain left (its carries were counted
+    // into it), plus the low products.
+    let mut vals = vec![lo];
+    vals.extend(top);
+    r[n - 1] = sum(b, &vals);
+    r
+}
+
+/// `hi + c` for carry bit `c`: a counter that cannot overflow when it
+/// started at zero (`counter`), else a carry-in add whose own carry goes
+/// to the next column.
+fn add_carry(
+    b: &mut MirBuilder<'_>,
+    hi: Limb,
+    c: Limb,
+    next: &mut Vec<Limb>,
+    counter: bool,
+) -> Limb {
+    if counter {
+        return b.bin(BinOp::Add, hi, c);
+    }
+    let (s, co) = b.uadde(hi, Limb::Const(0), c);
+    if co != Limb::Const(0) {
+        next.push(co);
+    }
+    s
+}
+
+/// Uniform factors: SALU rows added as multi-limb numbers (module doc).
+/// Each product is computed right before the add that takes it (the
+/// multiplies do not touch SCC, so the chain keeps its carry there), which
+/// keeps the scalar registers live at once to the factors, the sum and one
+/// product.
+fn scalar_rows(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    let mut acc: Vec<Limb> = match &plan.addend {
+        Some(add) => (0..n).map(|k| limb(add, k)).collect(),
+        None => vec![Limb::Const(0); n],
+    };
+    let rows = fa.len().min(n);
+    for i in 0..rows {
+        if limb(fa, i) == Limb::Const(0) {
+            continue;
+        }
+        for high in [false, true] {
+            // The number's limbs: the factor pair of each position.
+            let mut num: Vec<Option<(Limb, Limb)>> = vec![None; n];
+            for (k, col) in plan.columns.iter().enumerate() {
+                for &(pi, j) in col {
+                    let at = if high { k + 1 } else { k };
+                    if pi == i && at < n {
+                        num[at] = Some((limb(fa, i), limb(fb, j)));
+                    }
+                }
+            }
+            acc = add_number(b, &acc, &num, high);
+        }
+    }
+    acc
+}
+
+/// `acc + num`, where `num`'s limbs are products (low or high halves)
+/// computed in place: one add and a carry-in chain from the first limb
+/// where both are present.
+fn add_number(
+    b: &mut MirBuilder<'_>,
+    acc: &[Limb],
+    num: &[Option<(Limb, Limb)>],
+    high: bool,
+) -> Vec<Limb> {
+    let n = acc.len();
+    let mut out = Vec::with_capacity(n);
+    let mut carry = Limb::Const(0);
+    let mut chained = false;
+    for k in 0..n {
+        let y = match num[k] {
+            Some((x, z)) if high => b.umulh(x, z),
+            Some((x, z)) => b.bin(BinOp::Mul, x, z),
+            None => Limb::Const(0),
+        };
+        if !chained && (acc[k] == Limb::Const(0) || y == Limb::Const(0)) {
+            out.push(if acc[k] == Limb::Const(0) { y } else { acc[k] });
+            continue;
+        }
+        chained = true;
+        // The top limb's carry out is not needed (and `s_addc_u32` keeps
+        // the chain in SCC where two adds would break it).
+        let (s, c) = b.uadde(acc[k], y, carry);
+        out.push(s);
+        carry = if k + 1 == n { Limb::Const(0) } else { c };
+    }
+    out
+}
