@@ -101,7 +101,8 @@ fn printed_fixtures_are_valid_llvm() {
         let text = module_text(&read(path)).replace(" @", &format!(" @m{n}_"));
         let text = text
             .replace(&format!("@m{n}_llvm."), "@llvm.")
-            .replace(&format!("@m{n}__Z13"), "@_Z13");
+            .replace(&format!("@m{n}__Z13"), "@_Z13")
+            .replace(&format!("@m{n}__Z6mul_hi"), "@_Z6mul_hi");
         all.push_str(
             &text
                 .lines()
@@ -112,6 +113,9 @@ fn printed_fixtures_are_valid_llvm() {
         all.push('\n');
     }
     all.push_str("declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\ndeclare i64 @_Z13get_global_idj(i32)\n");
+    for (name, _, bits) in regdesc_codegen::ir::Builtin::MUL_HI {
+        all.push_str(&format!("declare i{bits} @{name}(i{bits}, i{bits})\n"));
+    }
     let _ = round_trip_llvm(&all, "fixtures");
 }
 

@@ -19,8 +19,8 @@
 //!   than inventing a value.
 //! - **Memory.** `addrspace(1)` pointers are byte addresses into one
 //!   little-endian [`GlobalMemory`] starting at 0; out-of-bounds accesses
-//!   are errors. `getelementptr` adds `sext(index) * store_size(T)` with
-//!   64-bit wrapping; `inbounds` is not checked (there are no allocations
+//!   are errors. `getelementptr` adds `sext(index) * alloc_size(T)` (and struct field
+//!   offsets for further indices, see [`crate::ir::gep`]) with 64-bit wrapping; `inbounds` is not checked (there are no allocations
 //!   to be in bounds of). Alignment is not checked either.
 //! - **Termination.** Each lane may execute at most `max_steps`
 //!   instructions; past that the run stops with an error, never hangs.
@@ -31,7 +31,7 @@ pub mod ops;
 
 use crate::diag::Diag;
 use crate::ir::types::Type;
-use crate::ir::{BlockId, Builtin, Function, Op, Operand, OperandKind, Span};
+use crate::ir::{BlockId, Builtin, Function, GepStep, Op, Operand, OperandKind, Span};
 use crate::value::{IntValue, Value};
 
 pub use fault::Fault;
@@ -427,20 +427,36 @@ impl<'f> Lane<'f> {
                 mem.store(&get(val)?, addr)?;
                 return Ok(None);
             }
-            Op::Gep {
-                elem, base, index, ..
-            } => {
-                let b = self.ptr(base).map_err(lost)?;
-                let i = self.int(index).map_err(lost)?;
-                Value::Ptr(ops::gep(b, i, elem.store_size()))
+            Op::Gep { base, indices, .. } => {
+                let mut addr = self.ptr(base).map_err(lost)?;
+                for i in indices {
+                    addr = match i.step {
+                        GepStep::Scaled(size) => {
+                            ops::gep(addr, self.int(&i.index).map_err(lost)?, size)
+                        }
+                        GepStep::Field(off) => addr.wrapping_add(off),
+                    };
+                }
+                Value::Ptr(addr)
             }
             Op::Call {
                 callee,
                 ret_ty,
                 args,
             } => {
+                if let Builtin::MulHi { signed, bits } = callee {
+                    let [x, y] = args.as_slice() else {
+                        return Err(Fault::Operands {
+                            op: "call".into(),
+                            detail: "`mul_hi` takes two operands".into(),
+                        });
+                    };
+                    let (x, y) = (self.int(x).map_err(lost)?, self.int(y).map_err(lost)?);
+                    return Ok(Some(ops::mul_hi(&x, &y, *signed, *bits)?));
+                }
                 let ids = self.ids;
                 let id = match callee {
+                    Builtin::MulHi { .. } => 0,
                     Builtin::WorkitemIdX => u64::from(ids.workitem),
                     Builtin::WorkgroupIdX => u64::from(ids.workgroup),
                     Builtin::GetGlobalId { .. } => {

@@ -297,6 +297,30 @@ pub fn gep(base: u64, index: IntValue, size: u64) -> u64 {
     base.wrapping_add(idx.wrapping_mul(size))
 }
 
+/// OpenCL's `mul_hi(x, y)` for `bits`-bit integers (at most 64): the high
+/// half of the full `2 * bits`-bit product of the operands read as signed
+/// or unsigned (OpenCL 1.2, 6.12.3).
+pub fn mul_hi(x: &IntValue, y: &IntValue, signed: bool, bits: u16) -> Res<Value> {
+    if bits == 0 || bits > 64 || x.width() != bits || y.width() != bits {
+        return Err(operands(
+            "mul_hi",
+            format!("needs two i{bits} operands (at most i64)"),
+        ));
+    }
+    let product: i128 = if signed {
+        let (Some(a), Some(b)) = (x.to_i128(), y.to_i128()) else {
+            return Err(operands("mul_hi", "operand out of range"));
+        };
+        a * b
+    } else {
+        let (a, b) = (u128::from(x.low_u64()), u128::from(y.low_u64()));
+        // Reinterpreted: only the bits matter from here on.
+        (a * b) as i128
+    };
+    let hi = (product >> bits) as u128 as u64;
+    Ok(Value::Int(IntValue::from_u64(bits, hi)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +334,26 @@ mod tests {
         nsw: false,
         exact: false,
     };
+
+    #[test]
+    fn mul_hi_semantics() {
+        let m = |x: i128, y: i128, signed: bool, bits: u16| match mul_hi(
+            &IntValue::from_i128(bits, x),
+            &IntValue::from_i128(bits, y),
+            signed,
+            bits,
+        ) {
+            Ok(Value::Int(v)) => v.low_u64(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(m(-1, -1, false, 64), u64::MAX - 1);
+        assert_eq!(m(-1, -1, true, 64), 0);
+        assert_eq!(m(-1, 1, true, 64), u64::MAX);
+        assert_eq!(m(1 << 40, 1 << 40, false, 64), 1 << 16);
+        assert_eq!(m(0xFFFF_FFFF, 0xFFFF_FFFF, false, 32), 0xFFFF_FFFE);
+        assert_eq!(m(-2, 3, true, 8), 0xFF);
+        assert_eq!(m(200, 200, false, 8), (200 * 200) >> 8);
+    }
 
     #[test]
     fn wrapping_and_shifts() {

@@ -5,6 +5,7 @@ use half::f16;
 use pest::iterators::Pair;
 
 use crate::diag::Diag;
+use crate::ir::gep::GepType;
 use crate::ir::parse::Rule;
 use crate::ir::types::{Scalar, Type, MAX_INT_WIDTH};
 use crate::ir::Span;
@@ -65,16 +66,96 @@ pub(crate) fn parse_type(p: Pair<'_, Rule>) -> Result<Type, Diag> {
     let Some(base) = inner.next() else {
         return Err(unsupported_type(&text, span));
     };
-    if inner.next().is_some() {
-        return Err(Diag::new(
+    match inner.last() {
+        Some(star) => typed_pointer(star, &text, span),
+        None => base_type(base, &text, span),
+    }
+}
+
+/// A typed pointer (`i64 addrspace(1)*`, `<2 x i32> addrspace(1)*`,
+/// `i8 addrspace(1)* addrspace(1)*`), read as LLVM 14 reads it when it
+/// upgrades to opaque pointers: only the address space of the outermost `*`
+/// counts; the pointee type is dropped (loads, stores and `getelementptr`
+/// name the types they use).
+fn typed_pointer(star: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag> {
+    let space = star
+        .into_inner()
+        .find(|c| c.as_rule() == Rule::addrspace)
+        .and_then(|a| a.into_inner().next())
+        .map(|n| n.as_str().to_string());
+    match space.as_deref() {
+        Some("1") => Ok(Type::Ptr),
+        other => Err(Diag::new(
             "ir::unsupported-type",
-            format!("typed pointer `{text}` is not in the subset"),
+            format!(
+                "pointer type `{text}` (address space {}) is not in the subset",
+                other.unwrap_or("0")
+            ),
             span,
         )
-        .label("typed pointer")
-        .help("the subset uses opaque pointers: write `ptr addrspace(1)`"));
+        .label("not a global-memory pointer")
+        .help("the only pointers are to global memory: `ptr addrspace(1)` or `T addrspace(1)*`")),
     }
-    base_type(base, &text, span)
+}
+
+/// A `getelementptr` source element type: a subset type, or an aggregate
+/// (vector, array, struct) of them; see [`crate::ir::gep`].
+pub(crate) fn parse_gep_type(p: Pair<'_, Rule>) -> Result<GepType, Diag> {
+    let span = span_of(&p);
+    let text = p.as_str().trim().to_string();
+    let kids: Vec<Pair<'_, Rule>> = p.clone().into_inner().collect();
+    let [base] = kids.as_slice() else {
+        // A typed pointer: a pointer is the element.
+        return parse_value_type(p).map(GepType::Value);
+    };
+    match base.as_rule() {
+        Rule::vector_type => {
+            let inner: Vec<_> = base.clone().into_inner().collect();
+            let scalable = inner.iter().any(|k| k.as_rule() == Rule::vscale);
+            let len = inner
+                .iter()
+                .find(|k| k.as_rule() == Rule::uint)
+                .and_then(|c| c.as_str().parse::<u64>().ok());
+            let elem = inner.iter().find(|k| k.as_rule() == Rule::r#type).cloned();
+            match (scalable, len, elem) {
+                (false, Some(len), Some(e)) if len > 0 => {
+                    let elem = parse_value_type(e)?;
+                    if elem.scalar().is_none() && elem != Type::Ptr || matches!(elem, Type::Vec2(_))
+                    {
+                        return Err(unsupported_type(&text, span));
+                    }
+                    Ok(GepType::Vector { len, elem })
+                }
+                _ => Err(unsupported_type(&text, span)),
+            }
+        }
+        Rule::array_type => {
+            let inner: Vec<_> = base.clone().into_inner().collect();
+            let len = inner
+                .iter()
+                .find(|k| k.as_rule() == Rule::uint)
+                .and_then(|c| c.as_str().parse::<u64>().ok());
+            let elem = inner.iter().find(|k| k.as_rule() == Rule::r#type).cloned();
+            match (len, elem) {
+                (Some(len), Some(e)) => Ok(GepType::Array {
+                    len,
+                    elem: Box::new(parse_gep_type(e)?),
+                }),
+                _ => Err(unsupported_type(&text, span)),
+            }
+        }
+        Rule::struct_type => {
+            let packed = base.as_str().trim_start().starts_with('<');
+            let fields = base
+                .clone()
+                .into_inner()
+                .filter(|k| k.as_rule() == Rule::r#type)
+                .map(parse_gep_type)
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(GepType::Struct { packed, fields })
+        }
+        _ => parse_value_type(p).map(GepType::Value),
+    }
 }
 
 fn base_type(base: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag> {

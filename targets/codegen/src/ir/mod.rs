@@ -7,6 +7,7 @@
 //! instructions in order and ends with its terminator.
 
 pub mod cfg;
+pub mod gep;
 pub(crate) mod literals;
 pub mod parse;
 pub mod print;
@@ -15,6 +16,7 @@ pub use crate::types;
 pub mod verify;
 
 pub use crate::source::{Source, Span};
+pub use gep::{GepIndex, GepStep, GepType};
 use regdesc_index::IndexVec;
 pub use types::{Scalar, Type};
 
@@ -213,6 +215,10 @@ pub enum Builtin {
     /// OpenCL's `get_global_id(i32 dim)` (`@get_global_id` or its SPIR
     /// mangling `@_Z13get_global_idj`), returning `i64` or `i32`.
     GetGlobalId { mangled: bool },
+    /// OpenCL's `mul_hi(x, y)` on a scalar integer type: the high `bits`
+    /// bits of the `2 * bits`-bit product, signed or unsigned operands
+    /// (`_Z6mul_himm` is `mul_hi(ulong, ulong)`; see [`Builtin::MUL_HI`]).
+    MulHi { signed: bool, bits: u16 },
 }
 
 impl Builtin {
@@ -222,6 +228,38 @@ impl Builtin {
             Builtin::WorkgroupIdX => "llvm.amdgcn.workgroup.id.x",
             Builtin::GetGlobalId { mangled: true } => "_Z13get_global_idj",
             Builtin::GetGlobalId { mangled: false } => "get_global_id",
+            Builtin::MulHi { signed, bits } => Self::MUL_HI
+                .iter()
+                .find(|(_, s, b)| *s == signed && *b == bits)
+                .map_or("mul_hi", |(n, _, _)| n),
+        }
+    }
+
+    /// The SPIR (Itanium) manglings of OpenCL's scalar `mul_hi`: name,
+    /// signed, width (`c`/`h` char, `s`/`t` short, `i`/`j` int, `l`/`m`
+    /// long, the unsigned letter second).
+    pub const MUL_HI: [(&'static str, bool, u16); 8] = [
+        ("_Z6mul_hicc", true, 8),
+        ("_Z6mul_hihh", false, 8),
+        ("_Z6mul_hiss", true, 16),
+        ("_Z6mul_hitt", false, 16),
+        ("_Z6mul_hiii", true, 32),
+        ("_Z6mul_hijj", false, 32),
+        ("_Z6mul_hill", true, 64),
+        ("_Z6mul_himm", false, 64),
+    ];
+
+    /// The builtin a call names, if any.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        match name {
+            "llvm.amdgcn.workitem.id.x" => Some(Builtin::WorkitemIdX),
+            "llvm.amdgcn.workgroup.id.x" => Some(Builtin::WorkgroupIdX),
+            "get_global_id" => Some(Builtin::GetGlobalId { mangled: false }),
+            "_Z13get_global_idj" => Some(Builtin::GetGlobalId { mangled: true }),
+            _ => Self::MUL_HI
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .map(|&(_, signed, bits)| Builtin::MulHi { signed, bits }),
         }
     }
 }
@@ -279,13 +317,14 @@ pub enum Op {
         ptr: Operand,
         align: Option<u64>,
     },
-    /// `getelementptr [inbounds] ELEM, ptr addrspace(1) BASE, iN INDEX`:
-    /// `BASE + sext(INDEX) * store_size(ELEM)`.
+    /// `getelementptr [inbounds] ELEM, ptr addrspace(1) BASE, iN I0, ...`:
+    /// `BASE + Σ step(Ik)` (see [`gep`]: the first index scales by
+    /// `alloc_size(ELEM)`, the others walk into the aggregate). Never empty.
     Gep {
-        elem: Type,
+        elem: GepType,
         inbounds: bool,
         base: Operand,
-        index: Operand,
+        indices: Vec<GepIndex>,
     },
     Call {
         callee: Builtin,
@@ -343,7 +382,9 @@ impl Op {
             Op::Phi { incoming, .. } => incoming.iter().map(|i| &i.val).collect(),
             Op::Load { ptr, .. } => vec![ptr],
             Op::Store { val, ptr, .. } => vec![val, ptr],
-            Op::Gep { base, index, .. } => vec![base, index],
+            Op::Gep { base, indices, .. } => std::iter::once(base)
+                .chain(indices.iter().map(|i| &i.index))
+                .collect(),
             Op::Call { args, .. } => args.iter().collect(),
             Op::Br { .. } => Vec::new(),
             Op::CondBr { cond, .. } => vec![cond],

@@ -145,15 +145,17 @@ pub fn inst_text(f: &Function, id: InstId) -> String {
             elem,
             inbounds,
             base,
-            index,
+            indices,
         } => {
             let _ = write!(
                 s,
-                "getelementptr {}{elem}, {}, {}",
+                "getelementptr {}{elem}, {}",
                 if *inbounds { "inbounds " } else { "" },
                 typed(f, base),
-                typed(f, index)
             );
+            for i in indices {
+                let _ = write!(s, ", {}", typed(f, &i.index));
+            }
         }
         Op::Call {
             callee,

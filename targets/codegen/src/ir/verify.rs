@@ -282,9 +282,11 @@ impl Verifier<'_> {
                 self.expect(ptr.ty == Type::Ptr, ptr, "`ptr addrspace(1)`");
                 None
             }
-            Op::Gep { base, index, .. } => {
+            Op::Gep { base, indices, .. } => {
                 self.expect(base.ty == Type::Ptr, base, "`ptr addrspace(1)`");
-                self.expect(index.ty.is_int(), index, "an integer index");
+                for i in indices {
+                    self.expect(i.index.ty.is_int(), &i.index, "an integer index");
+                }
                 Some(Type::Ptr)
             }
             Op::Call {
@@ -301,11 +303,17 @@ impl Verifier<'_> {
                             && args.len() == 1
                             && args[0].ty == Type::Int(32)
                     }
+                    Builtin::MulHi { bits, .. } => {
+                        *ret_ty == Type::Int(*bits)
+                            && args.len() == 2
+                            && args.iter().all(|a| a.ty == Type::Int(*bits))
+                    }
                 };
                 if !ok {
                     let sig = match callee {
-                        Builtin::GetGlobalId { .. } => "i64 (i32) (or i32 (i32))",
-                        _ => "i32 ()",
+                        Builtin::GetGlobalId { .. } => "i64 (i32) (or i32 (i32))".to_string(),
+                        Builtin::MulHi { bits, .. } => format!("i{bits} (i{bits}, i{bits})"),
+                        _ => "i32 ()".to_string(),
                     };
                     self.diags.push(
                         Diag::new(

@@ -3,8 +3,8 @@
 use std::collections::HashSet;
 
 use crate::ir::{
-    BinOp, BlockId, Builtin, CastOp, Function, InstId, IntPredicate, Op, Operand, OperandKind,
-    Scalar, Span, Type, ValueId,
+    BinOp, BlockId, Builtin, CastOp, Function, GepStep, InstId, IntPredicate, Op, Operand,
+    OperandKind, Scalar, Span, Type, ValueId,
 };
 use crate::legalize::known_bits::KnownBits;
 use crate::legalize::mul::{lower_generic, MulPlan};
@@ -320,19 +320,29 @@ impl<T: Target> Lower<'_, T> {
                 }
                 Vec::new()
             }
-            Op::Gep {
-                elem, base, index, ..
-            } => {
-                let p = self.get(base)?;
-                let Type::Int(w) = index.ty else {
-                    return Err(self.unsupported("a non-integer index", span));
-                };
-                let idx = self.get(index)?;
-                let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, true);
-                let size = elem.store_size();
-                let scale = vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
-                let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform);
-                self.mul(&plan)
+            Op::Gep { base, indices, .. } => {
+                let mut p = self.get(base)?;
+                for i in indices {
+                    p = match i.step {
+                        GepStep::Field(0) => p,
+                        GepStep::Field(off) => {
+                            let c = [Limb::Const(off as u32), Limb::Const((off >> 32) as u32)];
+                            wide::add(&mut self.b, &p, &c, 64)
+                        }
+                        GepStep::Scaled(size) => {
+                            let Type::Int(w) = i.index.ty else {
+                                return Err(self.unsupported("a non-integer index", span));
+                            };
+                            let idx = self.get(&i.index)?;
+                            let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, true);
+                            let scale =
+                                vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
+                            let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform);
+                            self.mul(&plan)
+                        }
+                    };
+                }
+                p
             }
             Op::Call {
                 callee,
@@ -526,8 +536,12 @@ impl<T: Target> Lower<'_, T> {
         args: &[Operand],
         span: &Span,
     ) -> Res<Vec<Limb>> {
+        if let Builtin::MulHi { signed, bits } = callee {
+            return self.mul_hi(signed, u32::from(bits), args, span);
+        }
         let ops = self.b.ops.clone();
         let id = match callee {
+            Builtin::MulHi { .. } => Vec::new(),
             Builtin::WorkitemIdX => vec![self.b.nullary(ops.workitem_id), Limb::Const(0)],
             Builtin::WorkgroupIdX => vec![self.b.nullary(ops.workgroup_id), Limb::Const(0)],
             Builtin::GetGlobalId { .. } => {
@@ -552,6 +566,24 @@ impl<T: Target> Lower<'_, T> {
             Type::Int(w) => Ok(wide::resize(&mut self.b, &id, 64, u32::from(w), false)),
             t => Err(self.unsupported(format!("`@{}` returning `{t}`", callee.name()), span)),
         }
+    }
+
+    /// OpenCL's `mul_hi` on `w`-bit operands: both extended to `2w` bits
+    /// (sign- or zero-), multiplied through the legalizer's column plan
+    /// (whose top columns are the `umulh`s of the limb products), and the
+    /// high `w` bits kept.
+    fn mul_hi(&mut self, signed: bool, w: u32, args: &[Operand], span: &Span) -> Res<Vec<Limb>> {
+        let [x, y] = args else {
+            return Err(self.unsupported("`mul_hi` without two operands", span));
+        };
+        let (x, y) = (self.get(x)?, self.get(y)?);
+        let b = &mut self.b;
+        let x2 = wide::resize(b, &x, w, 2 * w, signed);
+        let y2 = wide::resize(b, &y, w, 2 * w, signed);
+        let p = self.int_bin(BinOp::Mul, &x2, &y2, 2 * w);
+        let b = &mut self.b;
+        let hi = wide::shift(b, BinOp::LShr, &p, Limb::Const(w), 2 * w);
+        Ok(wide::resize(b, &hi, 2 * w, w, false))
     }
 
     /// Fills the PHIs' operands; constants are materialized at the end of

@@ -242,7 +242,9 @@ pub fn lli_wrapper(case: &Case, module: &Module) -> String {
         let t = line.trim_start();
         if t.starts_with("target ")
             || (t.starts_with("declare")
-                && (t.contains("@llvm.amdgcn.") || t.contains("get_global_id")))
+                && (t.contains("@llvm.amdgcn.")
+                    || t.contains("get_global_id")
+                    || t.contains("@_Z6mul_hi")))
         {
             continue;
         }
@@ -302,6 +304,32 @@ pub fn lli_wrapper(case: &Case, module: &Module) -> String {
             l.workgroup_id,
             wg_size,
             if ty == Type::Int(64) { "add i64 %r, 0".to_string() } else { format!("trunc i64 %r to {ty}") },
+        ));
+    }
+    // OpenCL's scalar mul_hi: the high half of the double-width product.
+    let mut mul_hi: Vec<Builtin> = Vec::new();
+    for f in &module.functions {
+        for inst in &f.insts {
+            if let Op::Call {
+                callee: c @ Builtin::MulHi { .. },
+                ..
+            } = &inst.op
+            {
+                if !mul_hi.contains(c) {
+                    mul_hi.push(*c);
+                }
+            }
+        }
+    }
+    for c in mul_hi {
+        let Builtin::MulHi { signed, bits } = c else {
+            continue;
+        };
+        let ext = if signed { "sext" } else { "zext" };
+        let w2 = 2 * bits;
+        out.push_str(&format!(
+            "define i{bits} @{}(i{bits} %a, i{bits} %b) {{\n  %x = {ext} i{bits} %a to i{w2}\n  %y = {ext} i{bits} %b to i{w2}\n  %p = mul i{w2} %x, %y\n  %h = lshr i{w2} %p, {bits}\n  %r = trunc i{w2} %h to i{bits}\n  ret i{bits} %r\n}}\n",
+            c.name()
         ));
     }
     out.push_str(&main_fn(case, module));

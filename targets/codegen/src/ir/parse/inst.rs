@@ -5,19 +5,21 @@ use pest::iterators::Pair;
 
 use super::{name_of, FnBuilder, Rule};
 use crate::diag::Diag;
-use crate::ir::literals::{parse_type, parse_value_type, span_of};
+use crate::ir::literals::{parse_gep_type, parse_type, parse_value_type, span_of};
 use crate::ir::types::Type;
 use crate::ir::{
-    BinOp, BlockId, Builtin, CastOp, FBinOp, FastMath, IntFlags, IntPredicate, Op, Operand,
-    PhiIncoming, Span,
+    BinOp, BlockId, Builtin, CastOp, FBinOp, FastMath, GepIndex, GepStep, IntFlags, IntPredicate,
+    Op, Operand, OperandKind, PhiIncoming, Span,
 };
+use crate::value::Value;
 
 const INSTRUCTIONS_HELP: &str = "the subset's instructions are add, sub, mul, and, or, xor, shl, \
      lshr, ashr, fadd, fsub, fmul, icmp, select, zext, sext, trunc, bitcast, extractelement, \
      insertelement, phi, br, ret, load, store, getelementptr and call (of the work-item builtins)";
 
 const CALLS_HELP: &str = "calls may name only `llvm.amdgcn.workitem.id.x`, \
-     `llvm.amdgcn.workgroup.id.x` and OpenCL's `get_global_id` (`_Z13get_global_idj`)";
+     `llvm.amdgcn.workgroup.id.x`, OpenCL's `get_global_id` (`_Z13get_global_idj`) \
+     and OpenCL's scalar `mul_hi` (`_Z6mul_himm`, `_Z6mul_hijj`, ...)";
 
 impl FnBuilder {
     /// Builds an operation and says its result type.
@@ -225,34 +227,54 @@ impl FnBuilder {
                 }
             }
             Rule::gep => {
-                let elem = parse_value_type(find(Rule::r#type).ok_or_else(missing)?)?;
+                let elem = parse_gep_type(find(Rule::r#type).ok_or_else(missing)?)?;
                 let base = self.typed_operand(find(Rule::typed_value).ok_or_else(missing)?)?;
-                let indices = all(Rule::gep_index);
-                if indices.len() != 1 {
+                let pairs = all(Rule::gep_index);
+                if pairs.is_empty() {
                     return Err(Diag::new(
                         "ir::unsupported-instruction",
-                        format!(
-                            "`getelementptr` with {} indices is not in the subset",
-                            indices.len()
-                        ),
+                        "`getelementptr` without indices is not in the subset",
                         span,
                     )
-                    .label("expected exactly one index")
-                    .help("the subset's getelementptr has one index: `getelementptr T, ptr addrspace(1) %p, i64 %i`"));
+                    .label("expected at least one index")
+                    .help("`getelementptr T, ptr addrspace(1) %p, i64 %i` (more indices walk into an aggregate `T`)"));
                 }
-                let idx = indices
-                    .into_iter()
-                    .next()
-                    .and_then(|i| i.into_inner().find(|k| k.as_rule() == Rule::typed_value))
-                    .ok_or_else(missing)?;
-                let index = self.typed_operand(idx)?;
+                let mut indices = Vec::with_capacity(pairs.len());
+                let mut walk = elem.clone();
+                for (k, pair) in pairs.into_iter().enumerate() {
+                    let tv = pair
+                        .into_inner()
+                        .find(|c| c.as_rule() == Rule::typed_value)
+                        .ok_or_else(missing)?;
+                    let index = self.typed_operand(tv)?;
+                    let step = if k == 0 {
+                        GepStep::Scaled(elem.alloc_size())
+                    } else {
+                        let field = match &index.kind {
+                            OperandKind::Const(Value::Int(i)) => i.to_u64(),
+                            _ => None,
+                        };
+                        let (inner, step) = walk.step_into(field).map_err(|why| {
+                            Diag::new(
+                                "ir::unsupported-instruction",
+                                format!("`getelementptr` index {} into `{walk}`: {why}", k + 1),
+                                index.span.clone(),
+                            )
+                            .label("this index")
+                            .help("indices after the first walk into vectors, arrays and structs (struct fields by constant `i32`)")
+                        })?;
+                        walk = inner;
+                        step
+                    };
+                    indices.push(GepIndex { index, step });
+                }
                 let inbounds = find(Rule::gep_inbounds).is_some();
                 Ok((
                     Op::Gep {
                         elem,
                         inbounds,
                         base,
-                        index,
+                        indices,
                     },
                     Type::Ptr,
                 ))
@@ -290,12 +312,13 @@ impl FnBuilder {
             .and_then(|c| c.clone().into_inner().next())
             .ok_or_else(missing)?;
         let callee_span = span_of(&callee);
-        let builtin = match (callee.as_rule(), name_of(&callee).as_str()) {
-            (Rule::global_name, "llvm.amdgcn.workitem.id.x") => Builtin::WorkitemIdX,
-            (Rule::global_name, "llvm.amdgcn.workgroup.id.x") => Builtin::WorkgroupIdX,
-            (Rule::global_name, "get_global_id") => Builtin::GetGlobalId { mangled: false },
-            (Rule::global_name, "_Z13get_global_idj") => Builtin::GetGlobalId { mangled: true },
-            _ => {
+        let named = match callee.as_rule() {
+            Rule::global_name => Builtin::from_name(&name_of(&callee)),
+            _ => None,
+        };
+        let builtin = match named {
+            Some(b) => b,
+            None => {
                 return Err(Diag::new(
                     "ir::unsupported-call",
                     format!("call to `{}` is not in the subset", callee.as_str()),

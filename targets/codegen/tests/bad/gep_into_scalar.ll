@@ -1,4 +1,4 @@
 define ptr addrspace(1) @f(ptr addrspace(1) %p) {
-  %q = getelementptr <2 x i32>, ptr addrspace(1) %p, i64 1, i32 1
+  %q = getelementptr i64, i64 addrspace(1)* %p, i64 1, i64 0
   ret ptr addrspace(1) %q
 }
