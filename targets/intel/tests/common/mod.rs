@@ -15,12 +15,15 @@ pub const SIMDS: [Simd; 2] = [Simd::Simd8, Simd::Simd16];
 /// the construct the error names). They all need the kernel payload ABI
 /// (work-item ids) or global memory (A64 stateless sends), the next Intel
 /// issue's.
-pub const UNSUPPORTED: [(&str, &str, &str); 10] = [
+pub const UNSUPPORTED: [(&str, &str, &str); 13] = [
     ("kernel_memory.ll", "scale", "work-item"),
     ("kernel_memory.ll", "add_i128", "work-item"),
     ("kernel_memory.ll", "count_down", "work-item"),
     ("mul128_uniform.ll", "mul128_uniform", "global memory"),
     ("mul128_uniform.ll", "mul128_uniform", "global memory"),
+    ("opencl_typed.ll", "bitcast", "work-item"),
+    ("opencl_typed.ll", "mulhi", "work-item"),
+    ("opencl_typed.ll", "layouts", "global memory"),
     ("spir_kernel.ll", "add64", "work-item"),
     ("spir_kernel.ll", "ptroff", "work-item"),
     ("uniformity.ll", "diamond", "work-item"),
