@@ -1,6 +1,8 @@
-//! Reads IGA assembly back into [`Line`]s: the syntax the emitter prints
-//! and the integer subset of IGA's disassembly (extra spaces, `jmpi`
-//! without an execution size, decimal immediates, `//` comments).
+//! Reads IGA assembly back into [`Line`]s and [`Stmt`]s: the syntax the
+//! emitter prints and IGA's disassembly of IGC's kernels (extra spaces,
+//! `jmpi` without an execution size, decimal immediates, `//` comments,
+//! `send`/`sends` in the Gen9/11 and Gen12 forms, Gen12 `sync` and SWSB
+//! tokens, SIMD32 channel offsets).
 //!
 //! Hardware fact served: IGA's syntax is the reference form of a Gen
 //! instruction (see [`crate::isa`]); anything outside the subset the
