@@ -22,6 +22,7 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("ptroff@spir_kernel", "dispatch packet"),
     ("bitcast@spir_kernel", "dispatch packet"),
     ("mulhi@spir_kernel", "dispatch packet"),
+    ("layouts@spir_kernel", "dispatch packet"),
 ];
 
 /// The key a function has in [`UNSUPPORTED`] (kernels named like plain

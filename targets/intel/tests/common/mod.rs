@@ -23,7 +23,7 @@ pub const UNSUPPORTED: [(&str, &str, &str); 13] = [
     ("mul128_uniform.ll", "mul128_uniform", "global memory"),
     ("opencl_typed.ll", "bitcast", "work-item"),
     ("opencl_typed.ll", "mulhi", "work-item"),
-    ("opencl_typed.ll", "layouts", "global memory"),
+    ("opencl_typed.ll", "layouts", "work-item"),
     ("spir_kernel.ll", "add64", "work-item"),
     ("spir_kernel.ll", "ptroff", "work-item"),
     ("uniformity.ll", "diamond", "work-item"),
