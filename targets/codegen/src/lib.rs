@@ -23,7 +23,7 @@
 //!
 //! # The accepted subset of LLVM IR
 //!
-//! The text is LLVM 14's assembly syntax with opaque pointers. Anything
+//! The text is LLVM 14's assembly syntax, with opaque or typed pointers. Anything
 //! outside this list is rejected with a located error (`file:line:col`, a
 //! label, a help line), never a panic.
 //!
@@ -31,7 +31,7 @@
 //! |---|---|---|
 //! | top level | `define`; `declare`, `target datalayout/triple`, `source_filename`, `attributes #N = {...}`, metadata (`!N = ...`, `!name = ...`), comments | everything but `define` is accepted and ignored; global variables, named types, `module asm` are rejected |
 //! | functions | plain (callable, `spir_func`), `amdgpu_kernel`, `spir_kernel` | linkage, visibility, `dso_local`, `unnamed_addr`, return and parameter attributes (`noundef`, `align N`, `dereferenceable(N)`, ...), `#N`, `!kernel_arg_* !N`, `section`, `align` are ignored; other calling conventions and varargs are rejected |
-//! | types | `iN` (N from 1 to 256: `i1` `i8` `i16` `i32` `i64` `i96` `i128` `i192` `i256` ...) `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)`; `void` as a return type | no wider integers, `double`, arrays, structs, `ptr` in other address spaces, typed pointers (`i32*`) |
+//! | types | `iN` (N from 1 to 256: `i1` `i8` `i16` `i32` `i64` `i96` `i128` `i192` `i256` ...) `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)` (also written as LLVM 14's typed `T addrspace(1)*`, read as opaque); `void` as a return type | no wider integers, `double`, arrays and structs as values, pointers in other address spaces (`ptr`, `i32*`) |
 //! | names | `%name`, `%"quoted"`, numbered `%0` `%1` ..., unnamed values and blocks (numbered in order, as LLVM does) | forward references allowed |
 //! | blocks | labels `name:` / `5:`, blocks started implicitly after a terminator | every block ends with `br` or `ret` |
 //! | `phi` | `phi T [ v, %bb ], ...` | one entry per predecessor edge; at the top of the block |
@@ -42,8 +42,8 @@
 //! | casts | `zext` `sext` `trunc` (also element-wise `<2 x i16>` <-> `<2 x i32>`), `bitcast` between types of equal size (`half`<->`i16`, `i32`<->`<2 x i16>`<->`<2 x half>`<->`float`, `i64`<->`<2 x i32>`) | no `ptrtoint`, `fpext`, ... |
 //! | vectors | `extractelement`, `insertelement` with an integer index | |
 //! | floating point | `fadd` `fsub` `fmul` on `half`, `float`, `<2 x half>` | fast-math flags accepted (see the interpreter for `nnan`/`ninf`) |
-//! | memory | `load T, ptr addrspace(1) %p`, `store T %v, ptr addrspace(1) %p` (`, align N` accepted), `getelementptr [inbounds] T, ptr addrspace(1) %p, iN %i` (one index) | no `volatile`, atomics, `alloca` |
-//! | calls | `call i32 @llvm.amdgcn.workitem.id.x()`, `call i32 @llvm.amdgcn.workgroup.id.x()`, `call i64 @_Z13get_global_idj(i32 0)` / `@get_global_id` (also returning `i32`) | `tail`, call attributes, `#N` accepted; any other callee is rejected |
+//! | memory | `load T, ptr addrspace(1) %p`, `store T %v, ptr addrspace(1) %p` (`, align N` accepted), `getelementptr [inbounds] T, ptr addrspace(1) %p, iN %i, ...` (further indices walk into vector, array and literal struct types `T`, struct fields by constant; see `ir::gep`) | no `volatile`, atomics, `alloca`, named struct types |
+//! | calls | `call i32 @llvm.amdgcn.workitem.id.x()`, `call i32 @llvm.amdgcn.workgroup.id.x()`, `call i64 @_Z13get_global_idj(i32 0)` / `@get_global_id` (also returning `i32`), OpenCL's scalar `mul_hi` (`@_Z6mul_himm` and the other 7 manglings) | `tail`, call attributes, `#N` accepted; any other callee is rejected |
 //! | constants | decimal integers (wrapped to the width, as LLVM does), `true`/`false`, `1.5`/`1.0e+10` and `0x...` (a double's bits) for `float`/`half` when exact, `0xH3C00` for `half`, `<T a, T b>`, `zeroinitializer`, `null` | `undef`/`poison` are rejected: the subset is poison-free; no constant expressions |
 //! | metadata and attributes | `, !tbaa !5` after instructions, `#N` after calls | ignored |
 //!

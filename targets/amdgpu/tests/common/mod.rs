@@ -22,6 +22,9 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     // get_global_id: the work-group size is in the dispatch packet.
     ("add64@spir_kernel", "dispatch packet"),
     ("ptroff@spir_kernel", "dispatch packet"),
+    ("bitcast@spir_kernel", "dispatch packet"),
+    ("mulhi@spir_kernel", "dispatch packet"),
+    ("layouts@spir_kernel", "dispatch packet"),
 ];
 
 /// The key a function has in [`UNSUPPORTED`] (kernels named like plain

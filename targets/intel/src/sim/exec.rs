@@ -206,7 +206,12 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
     }
     let d = i.dst.ok_or_else(|| bad("no destination"))?;
     let is_float = |t: Ty| matches!(t, Ty::F | Ty::Hf);
-    if is_float(d.ty) || i.srcs.iter().any(|s| is_float(s.ty())) {
+    // A raw move (PRM Vol 2a "mov": source and destination of one type, no
+    // source modifier) copies the bits, NaNs and denormals included; IGC
+    // moves integer data as `:f` this way.
+    let raw_mov = i.op == Op::Mov
+        && matches!(i.srcs.as_slice(), [Src::Reg { ty, neg: false, .. }] if *ty == d.ty);
+    if !raw_mov && (is_float(d.ty) || i.srcs.iter().any(|s| is_float(s.ty()))) {
         return crate::sim::float::execute(t, i, d).map(|()| Next::Fall);
     }
     let exec = u32::from(i.exec);
@@ -218,6 +223,11 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
         // "Predication") further disables channels, except for `sel`,
         // which it selects for.
         let enabled = i.nomask || (t.dmask >> channel) & 1 != 0;
+        if i.pred.is_some() && channel >= 16 {
+            return Err(bad(
+                "predication of channels 16 and up (SIMD32) is not simulated",
+            ));
+        }
         let pbit = i
             .pred
             .map(|p| ((t.flag(p.flag) >> channel) & 1 != 0) != p.invert);
@@ -248,8 +258,13 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
             Op::Mul => (a * b, Some(a * b)),
             // mach (PRM "mach"): accumulator + src0 * (src1's high 16 bits,
             // typed) << 16, completing the 32x32 product started by
-            // `mul acc0, src0, src1.lo16`; the destination gets the high
-            // 32 bits, the accumulator the whole.
+            // `mul acc0, src0, src1.lo16`. With AccWrEn the destination
+            // gets the high 32 bits and the accumulator the whole; without
+            // it the destination gets the low 32 bits (the 32x32->32
+            // multiply macro `mul acc0` + `mach dst` that IGC emits on
+            // Gen11/Gen12LP, which have no 32x32 multiplier: IGC's mul64
+            // and get_global_id code only agree with the interpreter this
+            // way, see tests/sim_igc.rs).
             Op::Mach => {
                 let hi16 = if i.srcs.get(1).is_some_and(|s| s.ty().signed()) {
                     i128::from((ub >> 16) as u16 as i16)
@@ -257,7 +272,11 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
                     i128::from(ub >> 16)
                 };
                 let full = acc_in + ((a * hi16) << 16);
-                (full >> 32, Some(full))
+                if i.acc_wr {
+                    (full >> 32, Some(full))
+                } else {
+                    (full, None)
+                }
             }
             Op::And => (i128::from(ua & ub), None),
             Op::Or => (i128::from(ua | ub), None),
@@ -301,6 +320,11 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
             }
         }
         if let Some((c, f)) = i.cond {
+            if channel >= 16 {
+                return Err(bad(
+                    "flags of channels 16 and up (SIMD32) are not simulated",
+                ));
+            }
             // Conditional modifier (PRM "Condition Modifier"): cmp's flag
             // is its comparison; others compare the result with zero.
             let on = if i.op == Op::Cmp {

@@ -79,6 +79,11 @@ pub fn execute(t: &mut Thread, i: &Inst, d: Dst) -> Result<(), SimError> {
     for ch in 0..u32::from(i.exec) {
         let channel = u32::from(i.offset) + ch;
         let enabled = i.nomask || (t.dmask >> channel) & 1 != 0;
+        if i.pred.is_some() && channel >= 16 {
+            return Err(bad(
+                "predication of channels 16 and up (SIMD32) is not simulated",
+            ));
+        }
         let on = i
             .pred
             .is_none_or(|p| ((t.flag(p.flag) >> channel) & 1 != 0) != p.invert);

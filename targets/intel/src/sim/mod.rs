@@ -9,11 +9,13 @@
 //! `mul`/`mach` products, flags from conditional modifiers, predication,
 //! `sel`, `jmpi` with `.allNh`/`.anyNh` predicate control, `cr0.0`
 //! floating-point modes and `:f`/`:hf` `mov`/`add`/`mul`
-//! ([`float`]). Send messages are not simulated, so IGC's kernels (which
-//! load their arguments with sends) are out of reach; the parser reads
-//! IGA's disassembly of the integer subset. The SIMD width is read from the assembly:
-//! the largest execution size plus channel offset of the function's
-//! instructions that are not NoMask.
+//! ([`float`]), and the A64 stateless data-port `send`s on a
+//! [`GlobalMemory`] shared with the IR interpreter ([`send`]). Up to 32
+//! channels (IGC's SIMD32 code, in SIMD16/SIMD8 pieces at channel offsets
+//! M0..M24). [`igc`] runs IGC's own kernels with the payload ocloc
+//! describes. The SIMD width of the back end's code is read from the
+//! assembly: the largest execution size plus channel offset of the
+//! function's instructions that are not NoMask.
 
 use std::fmt;
 
@@ -30,9 +32,48 @@ use crate::target::Simd;
 
 pub mod exec;
 pub mod float;
+pub mod igc;
 pub mod parse;
+pub mod send;
 
 pub use exec::Thread;
+use regdesc_codegen::interp::GlobalMemory;
+
+/// A line of a program the simulator runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Label(String),
+    Inst(Inst),
+    /// A `send`/`sends` ([`send`]).
+    Send(send::Send),
+    /// Gen12 `sync.*`: a wait on a scoreboard token, which the in-order
+    /// simulator has no need for.
+    Sync,
+}
+
+impl Stmt {
+    /// The statement of an emitted line. A send is read back from the
+    /// text the emitter prints for it, so the simulator decodes the
+    /// emitter's sends exactly as it decodes IGC's.
+    pub fn of_line(l: Line) -> Result<Stmt, SimError> {
+        Ok(match l {
+            Line::Label(x) => Stmt::Label(x),
+            Line::Inst(i) => Stmt::Inst(i),
+            Line::Sync(_) => Stmt::Sync,
+            Line::Send(s) => {
+                let text = format!("        {s}\n");
+                parse::parse_program(&text)?
+                    .into_iter()
+                    .map(|(_, st)| st)
+                    .find(|st| matches!(st, Stmt::Send(_)))
+                    .ok_or_else(|| SimError::Exec {
+                        inst: s.to_string(),
+                        message: "the send does not read back".to_string(),
+                    })?
+            }
+        })
+    }
+}
 
 /// Why a simulation failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +96,8 @@ pub enum SimError {
     Abi(TargetError),
     /// The launch does not fit the function.
     Launch(String),
+    /// A kernel's payload description (zeInfo) the simulator cannot lay out.
+    Payload(String),
 }
 
 impl SimError {
@@ -68,6 +111,7 @@ impl SimError {
             SimError::Steps { .. } => "sim::steps",
             SimError::Abi(_) => "sim::abi",
             SimError::Launch(_) => "sim::launch",
+            SimError::Payload(_) => "sim::payload",
         }
     }
 
@@ -83,6 +127,9 @@ impl SimError {
             SimError::NoLabel { .. } => "jumps stay inside their function",
             SimError::Steps { .. } => "raise --max-steps, or look for a loop that never exits",
             SimError::Abi(_) | SimError::Launch(_) => "check the --arg values against the IR",
+            SimError::Payload(_) => {
+                "the simulator lays out r0, local ids, global offsets, local sizes and stateless buffer or by-value arguments"
+            }
         }
     }
 }
@@ -100,7 +147,7 @@ impl fmt::Display for SimError {
             SimError::NoLabel { label } => write!(f, "jump to `{label}`, which is not defined"),
             SimError::Steps { max } => write!(f, "more than {max} instructions executed"),
             SimError::Abi(e) => write!(f, "{e}"),
-            SimError::Launch(m) => f.write_str(m),
+            SimError::Launch(m) | SimError::Payload(m) => f.write_str(m),
         }
     }
 }
@@ -109,18 +156,18 @@ impl std::error::Error for SimError {}
 
 /// The lines of function `name` in a parsed file: from its label to the
 /// next label that is not one of its own (`NAME_...`).
-pub fn function_lines(file: &[(usize, Line)], name: &str) -> Result<Vec<Line>, SimError> {
+pub fn function_lines(file: &[(usize, Stmt)], name: &str) -> Result<Vec<Stmt>, SimError> {
     let label = label_of(name);
     let own = format!("{label}_");
     let start = file
         .iter()
-        .position(|(_, l)| matches!(l, Line::Label(x) if *x == label))
+        .position(|(_, l)| matches!(l, Stmt::Label(x) if *x == label))
         .ok_or_else(|| SimError::NoFunction {
             name: label.clone(),
         })?;
-    let mut out = vec![Line::Label(label.clone())];
+    let mut out = vec![Stmt::Label(label.clone())];
     for (_, l) in &file[start + 1..] {
-        if let Line::Label(x) = l {
+        if let Stmt::Label(x) = l {
             if !x.starts_with(&own) {
                 break;
             }
@@ -131,11 +178,12 @@ pub fn function_lines(file: &[(usize, Line)], name: &str) -> Result<Vec<Line>, S
 }
 
 /// The SIMD width of a function's code.
-pub fn simd_of(lines: &[Line]) -> Simd {
+pub fn simd_of(lines: &[Stmt]) -> Simd {
     let w = lines
         .iter()
         .filter_map(|l| match l {
-            Line::Inst(i) if !i.nomask => Some(u32::from(i.exec) + u32::from(i.offset)),
+            Stmt::Inst(i) if !i.nomask => Some(u32::from(i.exec) + u32::from(i.offset)),
+            Stmt::Send(s) if !s.nomask => Some(u32::from(s.exec) + u32::from(s.offset)),
             _ => None,
         })
         .max()
@@ -147,30 +195,48 @@ pub fn simd_of(lines: &[Line]) -> Simd {
     }
 }
 
-/// Runs `lines` on `t` from the top, for at most `max_steps` instructions.
+/// Runs `lines` on `t` from the top, for at most `max_steps` instructions
+/// (sends access an empty memory).
 pub fn run(t: &mut Thread, lines: &[Line], max_steps: u64) -> Result<u64, SimError> {
+    let prog: Vec<Stmt> = lines
+        .iter()
+        .cloned()
+        .map(Stmt::of_line)
+        .collect::<Result<_, _>>()?;
+    run_program(t, &prog, &mut GlobalMemory::new(0), max_steps)
+}
+
+/// Runs `prog` on `t` from the top until its end or an end-of-thread send,
+/// for at most `max_steps` instructions; sends access `mem`.
+pub fn run_program(
+    t: &mut Thread,
+    prog: &[Stmt],
+    mem: &mut GlobalMemory,
+    max_steps: u64,
+) -> Result<u64, SimError> {
     let mut pc = 0;
     let mut steps = 0u64;
-    while let Some(l) = lines.get(pc) {
+    while let Some(l) = prog.get(pc) {
         pc += 1;
-        let i: &Inst = match l {
-            Line::Label(_) | Line::Sync(_) => continue,
-            Line::Inst(i) => i,
-            Line::Send(s) => {
-                return Err(SimError::Exec {
-                    inst: s.to_string(),
-                    message: "send messages are not simulated".to_string(),
-                })
-            }
-        };
+        if matches!(l, Stmt::Label(_)) {
+            continue;
+        }
         steps += 1;
         if steps > max_steps {
             return Err(SimError::Steps { max: max_steps });
         }
+        let i: &Inst = match l {
+            Stmt::Label(_) | Stmt::Sync => continue,
+            Stmt::Send(s) => match send::execute(t, s, mem)? {
+                send::Flow::Continue => continue,
+                send::Flow::End => break,
+            },
+            Stmt::Inst(i) => i,
+        };
         if let exec::Next::Jump(label) = exec::execute(t, i)? {
-            pc = lines
+            pc = prog
                 .iter()
-                .position(|x| matches!(x, Line::Label(y) if *y == label))
+                .position(|x| matches!(x, Stmt::Label(y) if *y == label))
                 .ok_or(SimError::NoLabel { label })?;
         }
     }
@@ -196,7 +262,18 @@ fn word_locs(locs: &[WordLoc]) -> Result<Vec<Loc>, SimError> {
 /// one thread per SIMD-width group of lanes, arguments preloaded and
 /// results read as the ABI says ([`crate::abi`]).
 pub fn sim_intel(asm: &str, f: &Function, launch: &Launch) -> Result<Vec<LaneResult>, SimError> {
-    let file = parse::parse(asm)?;
+    sim_intel_mem(asm, f, launch, &mut GlobalMemory::new(0))
+}
+
+/// [`sim_intel`] with a global memory for the code's sends (A64 stateless
+/// messages, [`send`]): the same memory the IR interpreter runs on.
+pub fn sim_intel_mem(
+    asm: &str,
+    f: &Function,
+    launch: &Launch,
+    mem: &mut GlobalMemory,
+) -> Result<Vec<LaneResult>, SimError> {
+    let file = parse::parse_program(asm)?;
     let lines = function_lines(&file, &f.name)?;
     let simd = simd_of(&lines);
     if launch.args.len() != f.params.len() {
@@ -236,7 +313,7 @@ pub fn sim_intel(asm: &str, f: &Function, launch: &Launch) -> Result<Vec<LaneRes
         }
         // A thread runs every lane's path (and, in divergent code, the
         // block checks of each round): 64 times a lane's budget.
-        let steps = run(&mut t, &lines, launch.max_steps.saturating_mul(64))?;
+        let steps = run_program(&mut t, &lines, mem, launch.max_steps.saturating_mul(64))?;
         for lane in 0..n {
             let words: Vec<u32> = ret.iter().map(|l| t.read_ud(byte_of(*l, lane))).collect();
             let value = match f.ret_ty {

@@ -1,13 +1,16 @@
-//! Reads IGA assembly back into [`Line`]s: the syntax the emitter prints
-//! and the integer subset of IGA's disassembly (extra spaces, `jmpi`
-//! without an execution size, decimal immediates, `//` comments).
+//! Reads IGA assembly back into [`Line`]s and [`Stmt`]s: the syntax the
+//! emitter prints and IGA's disassembly of IGC's kernels (extra spaces,
+//! `jmpi` without an execution size, decimal immediates, `//` comments,
+//! `send`/`sends` in the Gen9/11 and Gen12 forms, Gen12 `sync` and SWSB
+//! tokens, SIMD32 channel offsets).
 //!
 //! Hardware fact served: IGA's syntax is the reference form of a Gen
 //! instruction (see [`crate::isa`]); anything outside the subset the
 //! simulator runs is an error naming the line, never a guess.
 
 use crate::isa::{Cond, Dst, Flag, Inst, Line, Op, Pred, RegName, Region, Src, Swsb, Ty};
-use crate::sim::SimError;
+use crate::sim::send::{Send, SFID_NAMES};
+use crate::sim::{SimError, Stmt};
 
 fn err(line: usize, text: &str, msg: impl Into<String>) -> SimError {
     SimError::Parse {
@@ -176,11 +179,11 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
             }
         }
     }
-    if !matches!(exec, 1 | 2 | 4 | 8 | 16) || u32::from(offset) + u32::from(exec) > 16 {
+    if !matches!(exec, 1 | 2 | 4 | 8 | 16 | 32) || u32::from(offset) + u32::from(exec) > 32 {
         return Err(err(
             n,
             text,
-            format!("execution size {exec} at channel offset {offset}: the simulator runs up to 16 channels"),
+            format!("execution size {exec} at channel offset {offset}: the simulator runs up to 32 channels"),
         ));
     }
     let mut cond = None;
@@ -234,6 +237,8 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
             i.switch = true;
         } else if let Some(d) = o.strip_prefix('@') {
             i.swsb.dist = d.parse().ok();
+        } else if is_ignored_option(o) {
+            // Encoding and scheduling only: the simulator runs in order.
         } else {
             return Err(err(n, text, format!("option `{o}` is not supported")));
         }
@@ -241,22 +246,180 @@ fn inst(n: usize, text: &str) -> Result<Inst, SimError> {
     Ok(i)
 }
 
-/// Parses a whole assembly file.
-pub fn parse(text: &str) -> Result<Vec<(usize, Line)>, SimError> {
+/// Options that change nothing the simulator models: `Compacted` (an
+/// encoding), `NoPreempt`, and Gen12's SWSB tokens `$N`, `$N.src`,
+/// `$N.dst` (the simulator completes every send before the next
+/// instruction, which is what the tokens wait for).
+fn is_ignored_option(o: &str) -> bool {
+    o == "Compacted" || o == "NoPreempt" || o.starts_with('$')
+}
+
+/// A `send`/`sends` operand register: `r40`, `r40:w`, `null`, `null:f`.
+fn send_reg(s: &str) -> Option<Option<u8>> {
+    let r = s.split_once(':').map_or(s, |(r, _)| r);
+    if r == "null" {
+        return Some(None);
+    }
+    let nr: u8 = r.strip_prefix('r')?.parse().ok()?;
+    (nr < 128).then_some(Some(nr))
+}
+
+fn hex_or_dec(s: &str) -> Option<u32> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// Parses a `send` line as IGA writes it (see [`crate::sim::send`]):
+/// Gen9/Gen11 `send (16|M0) r40:w r32:f 0xC 0x084415FF` and
+/// `sends (16|M0) null:w r108 r100 0x10C 0x080695FF`; Gen12
+/// `send.dc1 (16|M0) r40 r32 null 0x0 0x084415FF {@4,$0}`.
+fn send(n: usize, text: &str, note: Option<&str>) -> Result<Send, SimError> {
+    let (body, opts) = match text.split_once('{') {
+        Some((b, o)) => (b, o.trim_end().trim_end_matches('}')),
+        None => (text, ""),
+    };
+    let mut toks: Vec<&str> = body.split_whitespace().collect();
+    let mut nomask = false;
+    if toks.first() == Some(&"(W)") {
+        nomask = true;
+        toks.remove(0);
+    } else if toks.first().is_some_and(|t| t.starts_with('(')) {
+        return Err(err(n, text, "a predicated send is not simulated"));
+    }
+    let Some(op) = toks.first().copied() else {
+        return Err(err(n, text, "no opcode"));
+    };
+    toks.remove(0);
+    let (base, suffix) = match op.split_once('.') {
+        Some((b, s)) => (b, Some(s)),
+        None => (op, None),
+    };
+    let two = match base {
+        "send" => false,
+        "sends" => true,
+        _ => return Err(err(n, text, format!("`{op}` is not a send"))),
+    };
+    let sfid_named = match suffix {
+        None => None,
+        Some(sfx) => Some(
+            SFID_NAMES
+                .iter()
+                .find(|(name, _)| *name == sfx)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| err(n, text, format!("unknown shared function `.{sfx}`")))?,
+        ),
+    };
+    let size = toks
+        .first()
+        .and_then(|t| t.strip_prefix('(')?.strip_suffix(')'))
+        .and_then(|t| t.split_once('|'))
+        .and_then(|(e, m)| {
+            Some((
+                e.parse::<u8>().ok()?,
+                m.strip_prefix('M')?.parse::<u8>().ok()?,
+            ))
+        })
+        .ok_or_else(|| err(n, text, "expected `(EXEC|Mk)`"))?;
+    toks.remove(0);
+    // Gen12 writes src1 (`null` when absent) whatever the mnemonic;
+    // Gen9/Gen11 `send` has none, `sends` one.
+    let has_src1_slot = two || sfid_named.is_some();
+    let want = if has_src1_slot { 5 } else { 4 };
+    if toks.len() != want {
+        return Err(err(n, text, format!("a send takes {want} operands here")));
+    }
+    let reg = |s: &str| send_reg(s).ok_or_else(|| err(n, text, format!("bad send register `{s}`")));
+    let dst = reg(toks[0])?;
+    let src0 = reg(toks[1])?.ok_or_else(|| err(n, text, "src0 of a send is a GRF"))?;
+    let src1 = if has_src1_slot { reg(toks[2])? } else { None };
+    let num = |s: &str| hex_or_dec(s).ok_or_else(|| err(n, text, format!("bad descriptor `{s}`")));
+    let ex_desc = num(toks[want - 2])?;
+    let desc = num(toks[want - 1])?;
+    let mut eot = sfid_named.is_none() && (ex_desc >> 5) & 1 != 0;
+    for o in opts.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        if o == "EOT" {
+            eot = true;
+        } else if !(o.starts_with('@') || is_ignored_option(o)) {
+            return Err(err(
+                n,
+                text,
+                format!("option `{o}` is not supported on a send"),
+            ));
+        }
+    }
+    Ok(Send {
+        exec: size.0,
+        offset: size.1,
+        nomask,
+        dst,
+        src0,
+        src1,
+        sfid: sfid_named.unwrap_or((ex_desc & 0xF) as u8),
+        ex_desc,
+        desc,
+        eot,
+        note: note.map(|c| c.trim().to_string()),
+        text: text.trim().to_string(),
+    })
+}
+
+/// Whether the line is a send (`send`, `sends`, `send.dc1`, with or
+/// without `(W)`).
+fn is_send(l: &str) -> bool {
+    let first = l
+        .split_whitespace()
+        .find(|t| !t.starts_with('('))
+        .unwrap_or("");
+    first == "send" || first == "sends" || first.starts_with("send.") || first.starts_with("sends.")
+}
+
+/// Parses a whole assembly file, sends included.
+pub fn parse_program(text: &str) -> Result<Vec<(usize, Stmt)>, SimError> {
     let mut out = Vec::new();
     for (k, raw) in text.lines().enumerate() {
         let n = k + 1;
-        let l = raw.split("//").next().unwrap_or("").trim();
+        let (code, note) = match raw.split_once("//") {
+            Some((c, r)) => (c, Some(r)),
+            None => (raw, None),
+        };
+        let l = code.trim();
         if l.is_empty() {
             continue;
         }
         if let Some(name) = l.strip_suffix(':') {
             if !name.contains(char::is_whitespace) {
-                out.push((n, Line::Label(name.to_string())));
+                out.push((n, Stmt::Label(name.to_string())));
                 continue;
             }
         }
-        out.push((n, Line::Inst(inst(n, l)?)));
+        if is_send(l) {
+            out.push((n, Stmt::Send(send(n, l, note)?)));
+        } else if l.starts_with("sync.") {
+            // Gen12 `sync.nop null {$1.dst}`, `sync.allrd`: waits only.
+            out.push((n, Stmt::Sync));
+        } else {
+            out.push((n, Stmt::Inst(inst(n, l)?)));
+        }
     }
     Ok(out)
+}
+
+/// Parses a whole assembly file of ALU instructions and labels (sends are
+/// an error here; [`parse_program`] reads them).
+pub fn parse(text: &str) -> Result<Vec<(usize, Line)>, SimError> {
+    let lines = text.lines().collect::<Vec<_>>();
+    parse_program(text)?
+        .into_iter()
+        .map(|(n, s)| match s {
+            Stmt::Label(l) => Ok((n, Line::Label(l))),
+            Stmt::Inst(i) => Ok((n, Line::Inst(i))),
+            Stmt::Send(_) | Stmt::Sync => Err(err(
+                n,
+                lines.get(n - 1).copied().unwrap_or(""),
+                "a send or sync needs the program reader (`parse_program`) and a memory",
+            )),
+        })
+        .collect()
 }
