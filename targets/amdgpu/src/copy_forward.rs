@@ -17,7 +17,8 @@
 //!
 //! The rewrite needs, for `d = COPY s` after `s`'s definition `I` in the
 //! same block: `I` defines exactly `s` (one 32-bit register, nothing
-//! overlapping it) and nothing else explicitly; nothing between `I` and
+//! overlapping it) and nothing else explicitly, and does not read `s`;
+//! nothing between `I` and
 //! the copy reads or writes `s` or anything overlapping `d`; and `s` is
 //! dead after the copy (the next access to it in the block writes it
 //! without reading it, or the block returns without reading it).
@@ -113,7 +114,17 @@ pub fn forward_copies(f: &mut MFunction, isa: &Isa, ri: &Gfx) {
                                 !r.is_def || r.phys().is_none_or(|p| !overlap(ri, p, s))
                             })
                         });
+                    // A definition that also reads `s` (an SDWA
+                    // `UNUSED_PRESERVE` keeps the bits of its destination's
+                    // old value, a tied use) cannot be moved to `d`.
+                    let reads_s = i
+                        .ops
+                        .iter()
+                        .skip(1)
+                        .filter_map(Operand::reg)
+                        .any(|r| !r.is_def && r.phys().is_some_and(|p| overlap(ri, p, s)));
                     only_def
+                        && !reads_s
                         && !matches!(desc.sem, Sem::Copy | Sem::Phi)
                         && b.insts[k + 1..c].iter().all(|m| {
                             access(ri, m, s) == (false, false) && access(ri, m, d) == (false, false)

@@ -431,8 +431,8 @@ fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
             &a.ir,
             &a.run,
             color,
-            Box::new(|_, f, launch, _| {
-                regdesc_intel::sim::sim_intel(&text, f, launch).map_err(|e| Failure {
+            Box::new(|_, f, launch, mem| {
+                regdesc_intel::sim::sim_intel_mem(&text, f, launch, mem).map_err(|e| Failure {
                     status: 1,
                     text: format!("error[{}]: {e}\nhelp: {}\n", e.code(), e.help()),
                 })

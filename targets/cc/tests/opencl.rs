@@ -9,10 +9,11 @@
 //!   checked against the meaning written out here in Rust;
 //! - `regdesc-cc run` prints the same, in its usual format;
 //! - `--target ref32` compiles each kernel and its machine code computes
-//!   the same; `--target gfx900` is reported (the AMD back end does not
+//!   the same; every Intel platform compiles each kernel at SIMD8 and
+//!   SIMD16 and `regdesc-cc sim` of that code prints what `run` prints;
+//!   `--target gfx900` is reported (the AMD back end does not
 //!   lower `get_global_id`, whose work-group size is in the dispatch
-//!   packet), and so is gen11 (kernels with global memory are issue 17's
-//!   A64 sends).
+//!   packet).
 //!
 //! With `REGDESC_REQUIRE_ORACLES=1` a missing clang-14 is a failure.
 
@@ -316,8 +317,10 @@ fn regdesc_cc_runs_and_compiles_clang_output() {
     let Some(clang) = clang() else { return };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let mut rng = Rng::new(0x5eed);
-    let lanes = 4u64;
-    let mut table = vec!["kernel       ref32  gfx900  gen11".to_string()];
+    // 20 work-items: three SIMD8 threads and two SIMD16 threads, the last
+    // ones partial.
+    let lanes = 20u64;
+    let mut table = vec!["kernel       ref32  gfx900  gen9/gen11/gen12lp x SIMD8/16".to_string()];
     for k in &KERNELS {
         compile_cl(&clang, k.name);
         let file = format!("opencl-{}.ll", k.name);
@@ -384,7 +387,31 @@ fn regdesc_cc_runs_and_compiles_clang_output() {
         assert_eq!(code, 0, "{}: run --target ref32: {err}", k.name);
         assert_eq!(out_t, want, "{}: run --target ref32", k.name);
         let mut row = format!("{:<12} ok   ", k.name);
-        for t in ["gfx900", "gen11"] {
+        // Every Intel platform compiles the kernel, and its code on the Gen
+        // simulator prints what `run` prints.
+        for t in ["gen9", "gen11", "gen12lp"] {
+            for simd in ["8", "16"] {
+                let out_s = format!("opencl-{}-{t}-{simd}.s", k.name);
+                let (code, _, err) = cc(
+                    dir,
+                    &[
+                        "compile", "--target", t, "--simd", simd, &file, "-o", &out_s,
+                    ],
+                );
+                assert_eq!(
+                    code, 0,
+                    "{}: compile --target {t} --simd {simd}: {err}",
+                    k.name
+                );
+                let mut sim: Vec<&str> = vec!["sim", "--target", t, &out_s, "--ir"];
+                sim.extend(argv[1..].iter().copied());
+                let (code, out_sim, err) = cc(dir, &sim);
+                assert_eq!(code, 0, "{}: sim --target {t} (SIMD{simd}): {err}", k.name);
+                assert_eq!(out_sim, want, "{}: sim --target {t} (SIMD{simd})", k.name);
+            }
+        }
+        row.push_str("  gen9/gen11/gen12lp: compiled and simulated = run");
+        for t in ["gfx900"] {
             let (code, _, err) = cc(dir, &["compile", "--target", t, &file, "-o", "/dev/null"]);
             let what = if code == 0 {
                 "ok".to_string()

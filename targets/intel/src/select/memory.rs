@@ -125,12 +125,10 @@ pub fn add_instructions(s: &mut InstrSet) {
         &[r],
         Sem::Target(T_GLOBAL_OFFSET),
     ));
-    s.add(InstrDesc::new(
-        &name_of(T_ADDR),
-        1,
-        &[r, r],
-        Sem::Target(T_ADDR),
-    ));
+    // The address tuple is written a half at a time (`mov` of the low
+    // dwords to the even, of the high ones to the odd slots), so it must not
+    // share a GRF with either half: an early-clobber def.
+    s.add(InstrDesc::new(&name_of(T_ADDR), 1, &[r, r], Sem::Target(T_ADDR)).early_clobber(0));
     for id in T_LOAD_D..=10 {
         let Some(m) = msg_of(id) else { continue };
         // The last operand: 1 for a uniform (NoMask SIMD8) message.
@@ -427,7 +425,10 @@ pub fn select(
             ops.push(Operand::Imm(i128::from(uniform)));
             let mut mi = MInst::new(o, ops);
             mi.span = insts[a.at].span.clone();
-            let addr = MInst::new(op(&name_of(T_ADDR))?, vec![def(pay), use_(lo), use_(hi)]);
+            let mut addr = MInst::new(op(&name_of(T_ADDR))?, vec![def(pay), use_(lo), use_(hi)]);
+            if let Some(r) = addr.ops[0].reg_mut() {
+                r.early_clobber = true;
+            }
             // Loads go where the first one was, stores where the last.
             let (keep, drop): (usize, Vec<usize>) = if a.store {
                 (

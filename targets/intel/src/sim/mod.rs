@@ -195,6 +195,101 @@ pub fn simd_of(lines: &[Stmt]) -> Simd {
     }
 }
 
+/// A kernel (`spir_kernel`) launched as the IR interpreter runs it: the
+/// payload the back end reads ([`abi::kernel_layout`], IGC's layout) is
+/// loaded as [`igc::load_payload`] loads IGC's, with `r0.1` the launch's
+/// work-group id, the enqueued local size its work-group size and the
+/// local ids its work-item ids, so that `get_global_id` agrees with the
+/// interpreter's. Arguments are uniform, at least 32 bits wide.
+fn sim_kernel(
+    lines: &[Stmt],
+    simd: Simd,
+    f: &Function,
+    launch: &Launch,
+    mem: &mut GlobalMemory,
+) -> Result<Vec<LaneResult>, SimError> {
+    let layout = abi::kernel_layout(f).map_err(SimError::Abi)?;
+    let mut args = vec![
+        igc::PayloadArg::GlobalIdOffset {
+            offset: abi::GLOBAL_OFFSET,
+        },
+        igc::PayloadArg::LocalSize { offset: 12 },
+    ];
+    if let Some(offset) = layout.enqueued_local_size {
+        args.push(igc::PayloadArg::EnqueuedLocalSize { offset });
+    }
+    let mut bytes = Vec::new();
+    for (k, a) in launch.args.iter().enumerate() {
+        let first = a.for_lane(0).ok_or_else(|| {
+            SimError::Launch(format!("argument {} has no value for lane 0", k + 1))
+        })?;
+        if (1..launch.lanes).any(|l| a.for_lane(l).as_ref() != Some(&first)) {
+            return Err(SimError::Launch(format!(
+                "kernel argument {} differs between lanes: a kernel's arguments are uniform",
+                k + 1
+            )));
+        }
+        let ty = f.value(f.params[k]).ty;
+        if ty.bits() < 32 {
+            return Err(SimError::Launch(format!(
+                "kernel argument {} (`{ty}`) is narrower than a dword: not simulated",
+                k + 1
+            )));
+        }
+        let b: Vec<u8> = value_words(&first)
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let (index, offset, size) = (k as u32, layout.arg_offsets[k], b.len() as u32);
+        args.push(if ty == Type::Ptr {
+            igc::PayloadArg::Pointer {
+                index,
+                offset,
+                size,
+            }
+        } else {
+            igc::PayloadArg::Value {
+                index,
+                offset,
+                size,
+            }
+        });
+        bytes.push(b);
+    }
+    let width = u32::from(simd.lanes());
+    let info = igc::KernelInfo {
+        name: f.name.clone(),
+        simd: width,
+        args,
+        // One GRF of `:uw` local ids per dimension at SIMD8 and SIMD16.
+        local_id_bytes: 3 * GRF_BYTES,
+    };
+    let d = igc::Dispatch {
+        global: launch.lanes,
+        local: launch.workgroup_size.unwrap_or(launch.lanes),
+        args: bytes,
+    };
+    let mut out = Vec::new();
+    let mut first = 0;
+    while first < launch.lanes {
+        let n = (launch.lanes - first).min(width);
+        let mut t = Thread::new(if n >= 32 { u32::MAX } else { (1u32 << n) - 1 });
+        let local = launch.first_workitem.wrapping_add(first);
+        igc::load_payload(&mut t, &info, &d, launch.workgroup_id, local, n)?;
+        let steps = run_program(&mut t, lines, mem, launch.max_steps.saturating_mul(64))?;
+        for lane in 0..n {
+            out.push(LaneResult {
+                lane: first + lane,
+                workitem_id: local.wrapping_add(lane),
+                ret: None,
+                steps,
+            });
+        }
+        first += n;
+    }
+    Ok(out)
+}
+
 /// Runs `lines` on `t` from the top, for at most `max_steps` instructions
 /// (sends access an empty memory).
 pub fn run(t: &mut Thread, lines: &[Line], max_steps: u64) -> Result<u64, SimError> {
@@ -283,6 +378,9 @@ pub fn sim_intel_mem(
             f.params.len(),
             launch.args.len()
         )));
+    }
+    if f.cconv.is_kernel() {
+        return sim_kernel(&lines, simd, f, launch, mem);
     }
     let abi = abi::assign(f, simd).map_err(SimError::Abi)?;
     let args: Vec<Vec<Loc>> = abi

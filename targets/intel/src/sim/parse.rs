@@ -396,8 +396,12 @@ pub fn parse_program(text: &str) -> Result<Vec<(usize, Stmt)>, SimError> {
         }
         if is_send(l) {
             out.push((n, Stmt::Send(send(n, l, note)?)));
-        } else if l.starts_with("sync.") {
-            // Gen12 `sync.nop null {$1.dst}`, `sync.allrd`: waits only.
+        } else if l
+            .trim_start_matches("(W)")
+            .trim_start()
+            .starts_with("sync.")
+        {
+            // Gen12 `sync.nop null {$1.dst}`, `(W) sync.allrd`: waits only.
             out.push((n, Stmt::Sync));
         } else {
             out.push((n, Stmt::Inst(inst(n, l)?)));
