@@ -241,60 +241,25 @@ pub fn narrow(f: &mut MFunction, s: &InstrSet) {
 }
 
 /// Removes instructions whose results no one reads and that do nothing
-/// else (the zero constants the rewrite rules leave behind), to a fixed
-/// point.
+/// else (the zero constants the rewrite rules leave behind, the address
+/// arithmetic of merged accesses), to a fixed point.
 pub fn remove_dead(f: &mut MFunction, s: &InstrSet) {
-    let pure = |i: &MInst| {
-        let Some(d) = s.get(i.opcode) else {
-            return false;
-        };
-        let sem_pure = match d.sem {
-            Sem::MovImm | Sem::Binary(_) | Sem::Compare(_) | Sem::Select | Sem::Copy => true,
-            // This crate's arithmetic; the memory messages
-            // (`select::memory`) have effects.
-            Sem::Target(id) => {
-                id == MUL64 || id == MULADD32 || crate::iadd64_split::Split::from_id(id).is_some()
-            }
-            Sem::Limb(l) => !matches!(
-                l,
-                LimbOp::Load
-                    | LimbOp::Store
-                    | LimbOp::WorkitemId
-                    | LimbOp::WorkgroupId
-                    | LimbOp::WorkgroupSize
-            ),
-            _ => false,
-        };
-        sem_pure
-            && d.implicit_defs.is_empty()
-            && i.reg_ops()
-                .filter(|(_, r)| r.is_def)
-                .all(|(_, r)| r.vreg().is_some())
-    };
-    loop {
-        let mut read: HashSet<VReg> = HashSet::new();
-        for b in f.blocks.iter() {
-            for i in &b.insts {
-                for (_, r) in i.reg_ops() {
-                    if !r.is_def {
-                        read.extend(r.vreg());
-                    }
-                }
-            }
+    regdesc_codegen::mir::dead_code::remove_unread(f, s, |_, d| is_pure(d.sem));
+}
+
+/// Whether a Gen instruction's meaning has no effect but its defs: the
+/// generic arithmetic, the payload reads, this crate's arithmetic and the
+/// address packing; not the memory messages.
+pub fn is_pure(sem: Sem) -> bool {
+    match sem {
+        Sem::MovImm | Sem::Binary(_) | Sem::Compare(_) | Sem::Select | Sem::Copy => true,
+        Sem::Target(id) => {
+            id == MUL64
+                || id == MULADD32
+                || crate::iadd64_split::Split::from_id(id).is_some()
+                || crate::select::memory::is_pure_target(id)
         }
-        let mut changed = false;
-        for b in f.blocks.iter_mut() {
-            let before = b.insts.len();
-            b.insts.retain(|i| {
-                !pure(i)
-                    || i.reg_ops()
-                        .filter(|(_, r)| r.is_def)
-                        .any(|(_, r)| r.vreg().is_some_and(|v| read.contains(&v)))
-            });
-            changed |= b.insts.len() != before;
-        }
-        if !changed {
-            return;
-        }
+        Sem::Limb(l) => !matches!(l, LimbOp::Load | LimbOp::Store),
+        _ => false,
     }
 }

@@ -39,6 +39,7 @@ use regdesc_index::IndexVec;
 pub mod bits;
 pub mod cfg;
 pub mod classes;
+pub mod dead_code;
 pub mod instr;
 pub mod interp;
 pub mod liveness;

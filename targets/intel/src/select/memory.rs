@@ -542,7 +542,7 @@ pub fn select(
         f.blocks[bi].insts = out;
     }
     cse(f, s);
-    dead_code(f, s);
+    crate::mul64::remove_dead(f, s);
     hoist_addresses(f, s);
     Ok(())
 }
@@ -551,46 +551,6 @@ fn bad_op(name: &str) -> TargetError {
     TargetError::Unsupported {
         what: format!("@{name}: a payload read without its def"),
         span: None,
-    }
-}
-
-/// Removes generic instructions whose defs are all unused virtual
-/// registers and that have no other effect (the address arithmetic of
-/// merged accesses).
-pub fn dead_code(f: &mut MFunction, s: &InstrSet) {
-    loop {
-        let mut used: HashMap<VReg, usize> = HashMap::new();
-        for b in &f.blocks {
-            for i in &b.insts {
-                for (_, r) in i.reg_ops() {
-                    if let (false, Some(v)) = (r.is_def, r.vreg()) {
-                        *used.entry(v).or_default() += 1;
-                    }
-                }
-            }
-        }
-        let mut changed = false;
-        for b in f.blocks.iter_mut() {
-            b.insts.retain(|i| {
-                let Some(d) = s.get(i.opcode) else {
-                    return true;
-                };
-                let pure = is_pure(d.sem);
-                if !pure || d.num_defs == 0 || !d.implicit_defs.is_empty() {
-                    return true;
-                }
-                let dead = i.ops[..d.num_defs.min(i.ops.len())].iter().all(|o| {
-                    o.reg()
-                        .and_then(RegOperand::vreg)
-                        .is_some_and(|v| !used.contains_key(&v))
-                });
-                changed |= dead;
-                !dead
-            });
-        }
-        if !changed {
-            break;
-        }
     }
 }
 
@@ -636,29 +596,10 @@ pub fn lower_scaled_index(
     Some(vec![lo, hi])
 }
 
-/// Whether an instruction of meaning `sem` only computes its defs from
-/// its operands (no memory, no control, no payload it could lose).
-fn is_pure(sem: Sem) -> bool {
-    matches!(
-        sem,
-        Sem::Target(T_GLOBAL_OFFSET | T_ADDR)
-            | Sem::Limb(LimbOp::WorkitemId | LimbOp::WorkgroupId | LimbOp::WorkgroupSize)
-            | Sem::MovImm
-            | Sem::Binary(_)
-            | Sem::Compare(_)
-            | Sem::Select
-            | Sem::Limb(
-                LimbOp::UAddO
-                    | LimbOp::UAddE
-                    | LimbOp::USubO
-                    | LimbOp::USubE
-                    | LimbOp::UMulH
-                    | LimbOp::SMulH
-                    | LimbOp::Mad64
-                    | LimbOp::ZextInReg
-                    | LimbOp::SextInReg
-            )
-    )
+/// Whether target instruction `id` of this module is free of effects
+/// (the global offset read and the address packing; not the messages).
+pub fn is_pure_target(id: u16) -> bool {
+    matches!(id, T_GLOBAL_OFFSET | T_ADDR)
 }
 
 /// An operand as a value-numbering key.
@@ -695,7 +636,7 @@ pub fn cse(f: &mut MFunction, s: &InstrSet) {
                 continue;
             };
             let nd = d.num_defs;
-            if !is_pure(d.sem) || nd == 0 || !d.implicit_defs.is_empty() {
+            if !crate::mul64::is_pure(d.sem) || nd == 0 || !d.implicit_defs.is_empty() {
                 keep.push(i);
                 continue;
             }
@@ -772,7 +713,7 @@ pub fn hoist_addresses(f: &mut MFunction, s: &InstrSet) {
         for i in std::mem::take(&mut b.insts) {
             let d = s.get(i.opcode);
             let movable = d.is_some_and(|d| {
-                (is_pure(d.sem) || d.sem == Sem::Copy || d.sem == Sem::Phi)
+                (crate::mul64::is_pure(d.sem) || d.sem == Sem::Phi)
                     && d.implicit_defs.is_empty()
                     && !d.is_terminator
             }) && i
