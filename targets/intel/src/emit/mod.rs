@@ -118,9 +118,9 @@ const BLOCK_MASK: Pred = Pred {
 const F1_1: Flag = Flag { nr: 1, sub: 1 };
 
 impl Em<'_> {
-    fn loc(&self, i: &MInst, k: usize) -> Result<Loc, TargetError> {
-        let r = i
-            .ops
+    /// The physical register of operand `k`.
+    fn phys(&self, i: &MInst, k: usize) -> Result<Reg, TargetError> {
+        i.ops
             .get(k)
             .and_then(Operand::reg)
             .and_then(|r| r.phys())
@@ -132,7 +132,11 @@ impl Em<'_> {
                         self.name(i)
                     ),
                 )
-            })?;
+            })
+    }
+
+    fn loc(&self, i: &MInst, k: usize) -> Result<Loc, TargetError> {
+        let r = self.phys(i, k)?;
         loc_of(r).ok_or_else(|| {
             unsupported(
                 self.f,

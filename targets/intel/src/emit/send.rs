@@ -118,17 +118,7 @@ impl Em<'_> {
     /// The first GRF of the multi-GRF register of operand `k`
     /// (`R4_R5`, `R4_R5_R6_R7`).
     fn tuple_grf(&self, i: &MInst, k: usize) -> Result<u8, TargetError> {
-        let r = i
-            .ops
-            .get(k)
-            .and_then(Operand::reg)
-            .and_then(|r| r.phys())
-            .ok_or_else(|| {
-                unsupported(
-                    self.f,
-                    format!("`{}` has no payload register", self.name(i)),
-                )
-            })?;
+        let r = self.phys(i, k)?;
         let name = Intel.tables().name(r);
         name.strip_prefix('R')
             .and_then(|x| x.split('_').next())
