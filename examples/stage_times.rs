@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::exit;
 use std::time::Instant;
 
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// As in `regdesc`.
+regdesc_alloc::global_allocator!();
 
 use regdesc_core::check::{self, CheckOptions};
 use regdesc_core::driver::{self, Input};

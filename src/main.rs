@@ -5,11 +5,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-// The evaluator makes and drops millions of small values; mimalloc handles
-// that pattern markedly faster than the system allocator.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use regdesc_core::check::CheckOptions;
 use regdesc_core::driver::{self, Input, Run, Source};
 use regdesc_core::lanes::LaneMode;
@@ -17,50 +12,9 @@ use regdesc_core::{diag, llvm_format};
 
 mod tblgen;
 
-// From mimalloc (linked in by the `mimalloc` crate): `mi_option_t` is a C
-// enum.
-unsafe extern "C" {
-    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-}
-
-/// `mi_option_purge_delay` in mimalloc v2's `mimalloc.h` (the option after
-/// `mi_option_eager_commit_delay`, 14).
-const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
-
-/// `mi_option_allow_large_os_pages` in mimalloc v2's `mimalloc.h` (6).
-const MI_OPTION_ALLOW_LARGE_OS_PAGES: std::ffi::c_int = 6;
-
-/// By default mimalloc hands freed memory back to the system 10 ms after it
-/// is freed. A run of regdesc is short and reuses what it frees (the
-/// evaluator's scratch becomes the register bank), and each page handed back
-/// must be faulted in and zeroed again when reused: on LLVM's AMDGPU that
-/// was most of a cold `regdesc dump`'s system time. The memory goes back
-/// at exit instead.
-///
-/// And mimalloc may ask for transparent huge pages (`madvise`, the Linux
-/// default mode): the records of a full target take 200–500 MB, and
-/// faulting them in 4 KiB at a time was most of the system time (on
-/// LLVM 14's AMDGPU.td, `records` spent 0.93 s in the kernel with 4 KiB
-/// pages and 0.02 s with huge pages). Where huge pages are off, the
-/// request is ignored.
-///
-/// Both must be set before mimalloc reserves its first arena, which the
-/// Rust runtime's first allocation does before `main`; on Linux they are
-/// set from an ELF constructor that runs before the default-priority ones
-/// (mimalloc's own initialization among them).
-extern "C" fn configure_allocator() {
-    // SAFETY: plain integer arguments, and no other thread exists yet
-    // (mimalloc's options are not thread-safe to set).
-    unsafe {
-        mi_option_set(MI_OPTION_PURGE_DELAY, -1);
-        mi_option_set(MI_OPTION_ALLOW_LARGE_OS_PAGES, 1);
-    }
-}
-
-#[cfg(target_os = "linux")]
-#[used]
-#[unsafe(link_section = ".init_array.00200")]
-static CONFIGURE_ALLOCATOR: extern "C" fn() = configure_allocator;
+// mimalloc, without purging and with huge pages: the evaluator makes and
+// drops millions of small values (see `regdesc_alloc`).
+regdesc_alloc::global_allocator!();
 
 #[derive(Parser)]
 #[command(

@@ -31,8 +31,8 @@
 // The back-end passes make and drop many small vectors (an operand list per
 // machine instruction); mimalloc serves that much faster than the system
 // allocator, whose consolidation cost grows with the heap.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// (See `regdesc_alloc` for its options.)
+regdesc_alloc::global_allocator!();
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;

@@ -138,6 +138,11 @@ struct Analysis<'f> {
     rpo_pos: Vec<usize>,
     /// Scratch labels of [`Analysis::sync_joins`], `None` outside a call.
     label: Vec<Option<BlockId>>,
+    /// Each block's innermost cycle (an index into [`Cfg::cycles`]); the
+    /// cycles holding a block are that one and its parents.
+    innermost: Vec<Option<usize>>,
+    /// The irreducible cycles, in [`Cfg::cycles`] order.
+    irreducible: Vec<usize>,
     result: Uniformity,
     work: VecDeque<Event>,
 }
@@ -162,12 +167,27 @@ impl<'f> Analysis<'f> {
         for (k, b) in cfg.rpo().iter().enumerate() {
             rpo_pos[b.index()] = k;
         }
+        // Outer cycles come before the ones nested in them, so the last
+        // cycle to claim a block is its innermost.
+        let mut innermost = vec![None; n];
+        for (k, c) in cfg.cycles().iter().enumerate() {
+            for b in &c.blocks {
+                if let Some(slot) = innermost.get_mut(b.index()) {
+                    *slot = Some(k);
+                }
+            }
+        }
+        let irreducible = (0..cfg.cycles().len())
+            .filter(|&k| cfg.cycles()[k].is_irreducible())
+            .collect();
         Analysis {
             f,
             cfg,
             users,
             rpo_pos,
             label: vec![None; n],
+            innermost,
+            irreducible,
             result: Uniformity {
                 values: vec![None; f.values.len()],
                 insts: vec![None; f.insts.len()],
@@ -196,8 +216,10 @@ impl<'f> Analysis<'f> {
         while let Some(e) = self.work.pop_front() {
             match e {
                 Event::Value(v) => {
-                    let users = self.users.get(v.index()).cloned().unwrap_or_default();
-                    for u in users {
+                    // By position: marking never changes the users lists.
+                    let count = self.users.get(v.index()).map_or(0, Vec::len);
+                    for k in 0..count {
+                        let u = self.users[v.index()][k];
                         self.mark_inst(u, Reason::Operand(v));
                     }
                 }
@@ -260,13 +282,18 @@ impl<'f> Analysis<'f> {
             }
         }
         // Cycles lanes may leave in different iterations: those holding
-        // the branch, and irreducible ones entered from the region.
-        let relevant: Vec<usize> = (0..self.cfg.cycles().len())
-            .filter(|&k| {
-                let c = &self.cfg.cycles()[k];
-                c.contains(b) || c.is_irreducible()
-            })
-            .collect();
+        // the branch (its innermost cycle and that one's parents: a walk
+        // up the nesting forest, not a scan of every cycle, which made
+        // the analysis quadratic in functions with many loops), and
+        // irreducible ones entered from the region; in cycle order.
+        let mut relevant = self.irreducible.clone();
+        let mut k = self.innermost.get(b.index()).copied().flatten();
+        while let Some(c) = k {
+            relevant.push(c);
+            k = self.cfg.cycles()[c].parent;
+        }
+        relevant.sort_unstable();
+        relevant.dedup();
         for k in relevant {
             let c = &self.cfg.cycles()[k];
             let exits_divergently = c.contains(b)

@@ -1,0 +1,73 @@
+//! The allocator every binary of the workspace uses (`regdesc`,
+//! `regdesc-cc`, the benches), set up in one place.
+//!
+//! A binary says [`global_allocator!`] once at its crate root. That makes
+//! mimalloc the global allocator and, on Linux, sets two of its options
+//! before its first arena is reserved:
+//!
+//! - **No purging.** By default mimalloc hands freed memory back to the
+//!   system 10 ms after it is freed. A run of these tools is short and
+//!   reuses what it frees (the evaluator's scratch becomes the register
+//!   bank; each compiler pass frees the machine code the next one
+//!   rebuilds), and each page handed back must be faulted in and zeroed
+//!   again when reused: on LLVM's AMDGPU that was most of a cold
+//!   `regdesc dump`'s system time. The memory goes back at exit instead.
+//! - **Transparent huge pages** (`madvise`, the Linux default mode): the
+//!   records of a full target take 200–500 MB, and faulting them in 4 KiB
+//!   at a time was most of the system time (on LLVM 14's AMDGPU.td,
+//!   `records` spent 0.93 s in the kernel with 4 KiB pages and 0.02 s with
+//!   huge pages). A 100k-instruction function's machine code and
+//!   liveness are about 100 MB, walked pass after pass: with 2 MiB pages
+//!   the TLB covers it, and the back-end pipeline takes about 10 % less
+//!   at that size (`bench/pipeline.sh`). Where huge pages are off, the
+//!   request is ignored.
+//!
+//! Both must be set before mimalloc reserves its first arena, which the
+//! Rust runtime's first allocation does before `main`; the macro places
+//! [`configure`] in an ELF constructor section that runs before the
+//! default-priority constructors (mimalloc's own initialization among
+//! them).
+
+pub use mimalloc::MiMalloc;
+
+// From mimalloc (linked in by the `mimalloc` crate): `mi_option_t` is a C
+// enum.
+unsafe extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// `mi_option_allow_large_os_pages` in mimalloc v2's `mimalloc.h` (6).
+const MI_OPTION_ALLOW_LARGE_OS_PAGES: std::ffi::c_int = 6;
+
+/// `mi_option_purge_delay` in mimalloc v2's `mimalloc.h` (the option after
+/// `mi_option_eager_commit_delay`, 14).
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// Sets mimalloc's options (see the crate doc). Called from the ELF
+/// constructor [`global_allocator!`] places; calling it later has no
+/// effect on arenas already reserved.
+pub extern "C" fn configure() {
+    // SAFETY: plain integer arguments, and it runs before any other thread
+    // exists (mimalloc's options are not thread-safe to set).
+    unsafe {
+        mi_option_set(MI_OPTION_PURGE_DELAY, -1);
+        mi_option_set(MI_OPTION_ALLOW_LARGE_OS_PAGES, 1);
+    }
+}
+
+/// Makes mimalloc the binary's global allocator, configured by
+/// [`configure`] before its first allocation. Use once, at a binary's crate
+/// root.
+#[macro_export]
+macro_rules! global_allocator {
+    () => {
+        #[global_allocator]
+        static GLOBAL: $crate::MiMalloc = $crate::MiMalloc;
+
+        // In the binary itself, so the linker keeps it.
+        #[cfg(target_os = "linux")]
+        #[used]
+        #[unsafe(link_section = ".init_array.00200")]
+        static CONFIGURE_ALLOCATOR: extern "C" fn() = $crate::configure;
+    };
+}
