@@ -7,14 +7,18 @@
 //! every register operand names a GRF (or an architecture register) with a
 //! sub-register number in units of its type, a region
 //! (`<vstride;width,hstride>` for sources, `<hstride>` for destinations)
-//! and a type (`:ud`, `:d`, `:uw`, `:w`, `:f`, `:hf`). `(W)` is NoMask: the
+//! and a type (`:ud`, `:d`, `:uw`, `:w`, `:f`, `:hf`; `:q`, `:uq` on Gen9,
+//! whose integer ALU has 64-bit types). `(W)` is NoMask: the
 //! instruction runs on every channel whatever the execution mask.
 
 use std::fmt;
 
-/// An operand type (PRM "Data Types": UD, D, UW, W, F, HF).
+/// An operand type (PRM "Data Types": UD, D, UW, W, F, HF; Q and UQ, the
+/// 64-bit integers of Gen9's ALU, which Gen11 and Gen12LP lack).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
+    Q,
+    Uq,
     Ud,
     D,
     Uw,
@@ -27,17 +31,20 @@ impl Ty {
     /// Bytes of one element.
     pub fn size(self) -> u32 {
         match self {
+            Ty::Q | Ty::Uq => 8,
             Ty::Ud | Ty::D | Ty::F => 4,
             Ty::Uw | Ty::W | Ty::Hf => 2,
         }
     }
 
     pub fn signed(self) -> bool {
-        matches!(self, Ty::D | Ty::W)
+        matches!(self, Ty::Q | Ty::D | Ty::W)
     }
 
     pub fn name(self) -> &'static str {
         match self {
+            Ty::Q => "q",
+            Ty::Uq => "uq",
             Ty::Ud => "ud",
             Ty::D => "d",
             Ty::Uw => "uw",
@@ -49,6 +56,8 @@ impl Ty {
 
     pub fn from_name(s: &str) -> Option<Ty> {
         Some(match s {
+            "q" => Ty::Q,
+            "uq" => Ty::Uq,
             "ud" => Ty::Ud,
             "d" => Ty::D,
             "uw" => Ty::Uw,

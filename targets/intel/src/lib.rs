@@ -136,6 +136,7 @@ pub mod emit;
 pub mod iadd64_split;
 pub mod isa;
 pub mod mul64;
+pub mod qword;
 pub mod regions;
 pub mod select;
 pub mod sim;

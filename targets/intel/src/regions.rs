@@ -62,6 +62,16 @@ pub fn check(i: &Inst, platform: Platform) -> Result<(), RegionError> {
         rule,
     };
     let exec = u32::from(i.exec);
+    // 64-bit integer types (PRM Vol 2a "Data Types"; Vol 7 "GEN11 ... no
+    // 64-bit integer"): only Gen9's ALU has Q/UQ.
+    let qword =
+        i.dst.is_some_and(|d| d.ty.size() == 8) || i.srcs.iter().any(|s| s.ty().size() == 8);
+    if qword && !platform.has_int64_alu() {
+        return Err(fail(format!(
+            "{} has no 64-bit integer ALU (:q/:uq)",
+            platform.name()
+        )));
+    }
     if !matches!(exec, 1 | 2 | 4 | 8 | 16) {
         return Err(fail(format!(
             "execution size {exec} is not 1, 2, 4, 8 or 16"

@@ -7,7 +7,9 @@
 //! this back end uses; a kernel is compiled for a SIMD width (8 or 16
 //! channels per thread). Gen11 and Gen12LP have no 64-bit integer ALU, so
 //! 64-bit values live in separate low and high dword halves on every
-//! platform (the legalizer's 32-bit limbs). Gen12LP alone needs software
+//! platform (the legalizer's 32-bit limbs); Gen9 alone adds `:q` (its
+//! 64-bit integer ALU, [`Platform::has_int64_alu`]) where a 64-bit add
+//! feeds a message address ([`crate::qword`]). Gen12LP alone needs software
 //! scoreboard annotations ([`crate::swsb`]).
 
 use regdesc_codegen::ir::Function;
@@ -44,6 +46,12 @@ impl Platform {
 
     pub fn from_name(s: &str) -> Option<Platform> {
         Platform::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    /// Whether the ALU has 64-bit integer types (`:q`/`:uq`; PRM Vol 2a
+    /// "Data Types"): Gen9 has them, Gen11 and Gen12LP removed them.
+    pub fn has_int64_alu(self) -> bool {
+        self == Platform::Gen9
     }
 
     /// IGA's `-p=` value.
@@ -232,6 +240,9 @@ impl Target for Gen {
         crate::iadd64_split::run(f, &self.instrs);
         crate::mul64::narrow(f, &self.instrs);
         crate::mul64::remove_dead(f, &self.instrs);
+        if self.platform.has_int64_alu() {
+            crate::qword::run(f, &self.instrs, self.simd);
+        }
         if self.platform == Platform::Gen11 {
             let classes = f.vregs.clone();
             let one_chunk = |v: regdesc_codegen::mir::VReg| {

@@ -232,3 +232,75 @@ fn sends_disassemble_as_a64_messages() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Gen9's native 64-bit add ([`regdesc_intel::qword`]): ptroff's
+/// `base + off[i]` loads `off[i]` as qwords and adds the base with one
+/// `add:q` per 8 channels straight into the next message's address, so
+/// between its first and last message ptroff runs exactly those adds; on
+/// Gen11/Gen12LP (no 64-bit ALU) no `:q` appears. iga64 decodes the qword
+/// message and accepts the code with no warning.
+#[test]
+fn ptroff_adds_its_offset_with_add_q_on_gen9_only() {
+    if !present("iga64") {
+        return;
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(here.join("../codegen/tests/fixtures/spir_kernel.ll"))
+        .expect("fixture");
+    let m = read_module("spir_kernel.ll", &text).expect("parses");
+    let f = m.function("ptroff").expect("ptroff");
+    let dir = std::env::temp_dir().join(format!("regdesc-intel-qword-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for p in Platform::ALL {
+        for s in [Simd::Simd8, Simd::Simd16] {
+            let asm = compile_function(f, &Gen::new(p, s), &Options::default())
+                .expect("ptroff compiles")
+                .asm
+                .unwrap_or_default();
+            let (src, bin) = (dir.join("k.asm"), dir.join("k.bin"));
+            std::fs::write(&src, &asm).expect("temp file");
+            let pa = format!("-p={}", p.iga());
+            let ok = Command::new("iga64")
+                .args(["-a", "-Wall", &pa])
+                .arg(&src)
+                .arg("-o")
+                .arg(&bin)
+                .output()
+                .expect("iga64");
+            assert!(ok.status.success() && ok.stderr.is_empty(), "{asm}");
+            let dis = Command::new("iga64")
+                .args(["-d", &pa])
+                .arg(&bin)
+                .output()
+                .expect("iga64");
+            let dis = String::from_utf8_lossy(&dis.stdout);
+            let qword = asm.lines().filter(|l| l.contains(":q")).count();
+            if p != Platform::Gen9 {
+                assert_eq!(qword, 0, "{p:?} {s:?}\n{asm}");
+                continue;
+            }
+            assert_eq!(
+                dis.lines()
+                    .filter(|l| l.contains("a64 qword gathering read"))
+                    .count(),
+                1,
+                "{dis}"
+            );
+            // The window: the lines between the first and the last send
+            // are the adds, one per 8 channels.
+            let lines: Vec<&str> = asm.lines().map(str::trim).collect();
+            let sends: Vec<usize> = (0..lines.len())
+                .filter(|k| lines[*k].starts_with("send"))
+                .collect();
+            let window = &lines[sends[0] + 1..sends[sends.len() - 1]];
+            let adds: Vec<&&str> = window.iter().filter(|l| !l.starts_with("send")).collect();
+            assert_eq!(adds.len(), usize::from(s.lanes() / 8), "{asm}");
+            assert!(
+                adds.iter()
+                    .all(|l| l.starts_with("add (8|M") && l.contains(":q")),
+                "{asm}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,8 +2,9 @@
 //! the six bench kernels (`../shared/bench/intel/*.cl`), compiled by `ocloc`
 //! in the `-sl` configuration of `gen.sh`
 //! (`-cl-intel-greater-than-4GB-buffer-required`: A64 stateless
-//! addressing) for icllp (Gen11) and tgllp (Gen12LP) and disassembled by
-//! `iga64 -d -p=11|12p1`, runs at IGC's SIMD32 with the payload laid out as
+//! addressing) for skl (Gen9: its `:q` ALU code and qword messages),
+//! icllp (Gen11) and tgllp (Gen12LP) and disassembled by
+//! `iga64 -d -p=9|11|12p1`, runs at IGC's SIMD32 with the payload laid out as
 //! ocloc's zeInfo says ([`regdesc_intel::sim::igc`]), and every work-item's
 //! results equal the IR interpreter's on clang-14's `.ll` of the kernel.
 //!
@@ -43,7 +44,7 @@ const KERNELS: [(&str, &[(u64, bool)]); 6] = [
 ];
 
 /// (device, IGA platform).
-const PLATFORMS: [(&str, &str); 2] = [("icllp", "11"), ("tgllp", "12p1")];
+const PLATFORMS: [(&str, &str); 3] = [("skl", "9"), ("icllp", "11"), ("tgllp", "12p1")];
 
 /// (global size, work-group size): 1,024 work-items in all.
 const LAUNCHES: [(u32, u32); 4] = [(256, 64), (240, 48), (256, 128), (272, 16)];
@@ -119,6 +120,9 @@ fn igc(
     device: &str,
     plat: &str,
 ) -> (String, String) {
+    // One test at a time in the cache (both tests of this file read it).
+    static CACHE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _lock = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let (ocloc, iga, _) = tools;
     let src = std::fs::read_to_string(bench().join(format!("{kernel}.cl"))).expect("kernel source");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sim-igc/{kernel}-{device}"));
@@ -280,6 +284,76 @@ fn read(mem: &[u8], at: u64, bytes: u64) -> u64 {
     u64::from_le_bytes(v)
 }
 
+/// Runs `prog` (with payload `info`) on the [`LAUNCHES`] and compares the
+/// output buffers with the interpreter's run of `f`; returns the
+/// work-items run. `device` names the case (`SIM_IGC_CASE`).
+#[allow(clippy::too_many_arguments)]
+fn run_cases(
+    kernel: &str,
+    device: &str,
+    f: &regdesc_codegen::ir::Function,
+    prog: &[Stmt],
+    info: &KernelInfo,
+    bufs: &[(u64, bool)],
+    only: &Option<String>,
+    mismatches: &mut Vec<String>,
+) -> u64 {
+    let mut items = 0u64;
+    for (li, (global, local)) in LAUNCHES.iter().enumerate() {
+        let case = format!("{kernel}/{device}/{li}");
+        if only.as_ref().is_some_and(|o| *o != case) {
+            continue;
+        }
+        let n = u64::from(*global);
+        let mut rng = Rng::new(0x1_9c + (li as u64) * 7919 + kernel.len() as u64 * 104_729);
+        let (addrs, init) = buffers(bufs, kernel == "ptroff", n, &mut rng);
+        let mut want = GlobalMemory::from_bytes(init.clone());
+        let launch = Launch::lanes(
+            *global,
+            addrs
+                .iter()
+                .map(|a| LaneArg::Uniform(Value::Ptr(*a)))
+                .collect(),
+        );
+        interp::run(f, &launch, &mut want).unwrap_or_else(|e| panic!("{case}: interpreter: {e}"));
+        let mut got = GlobalMemory::from_bytes(init.clone());
+        let d = Dispatch {
+            global: *global,
+            local: *local,
+            args: addrs.iter().map(|a| a.to_le_bytes().to_vec()).collect(),
+        };
+        run_kernel(prog, info, &d, &mut got, 1_000_000)
+            .unwrap_or_else(|e| panic!("{case}: simulator: {e}"));
+        for lane in 0..n {
+            for (k, (bytes, out)) in bufs.iter().enumerate() {
+                if !out {
+                    continue;
+                }
+                let at = addrs[k] + lane * bytes;
+                let (w, g) = (
+                    read(want.bytes(), at, *bytes),
+                    read(got.bytes(), at, *bytes),
+                );
+                if w != g {
+                    let ins: Vec<String> = bufs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (_, o))| !o)
+                        .map(|(j, (b, _))| format!("{:#x}", read(&init, addrs[j] + lane * b, *b)))
+                        .collect();
+                    mismatches.push(format!(
+                        "{case} global id {lane}, argument {k}: interpreter {w:#x}, simulated {g:#x} (inputs {})\n  reproduce: SIM_IGC_CASE={case} cargo test --release -p regdesc-intel --test sim_igc -- --nocapture",
+                        ins.join(", ")
+                    ));
+                }
+            }
+        }
+        assert_eq!(got.bytes().len(), want.bytes().len());
+        items += n;
+    }
+    items
+}
+
 #[test]
 fn igc_kernels_agree_with_the_interpreter() {
     let Some(tools) = tools() else { return };
@@ -316,62 +390,16 @@ fn igc_kernels_agree_with_the_interpreter() {
                     );
                 }
             }
-            let mut items = 0u64;
-            for (li, (global, local)) in LAUNCHES.iter().enumerate() {
-                let case = format!("{kernel}/{device}/{li}");
-                if only.as_ref().is_some_and(|o| *o != case) {
-                    continue;
-                }
-                let n = u64::from(*global);
-                let mut rng = Rng::new(0x1_9c + (li as u64) * 7919 + kernel.len() as u64 * 104_729);
-                let (addrs, init) = buffers(bufs, kernel == "ptroff", n, &mut rng);
-                let mut want = GlobalMemory::from_bytes(init.clone());
-                let launch = Launch::lanes(
-                    *global,
-                    addrs
-                        .iter()
-                        .map(|a| LaneArg::Uniform(Value::Ptr(*a)))
-                        .collect(),
-                );
-                interp::run(f, &launch, &mut want)
-                    .unwrap_or_else(|e| panic!("{case}: interpreter: {e}"));
-                let mut got = GlobalMemory::from_bytes(init.clone());
-                let d = Dispatch {
-                    global: *global,
-                    local: *local,
-                    args: addrs.iter().map(|a| a.to_le_bytes().to_vec()).collect(),
-                };
-                run_kernel(&prog, &info, &d, &mut got, 1_000_000)
-                    .unwrap_or_else(|e| panic!("{case}: simulator: {e}"));
-                for lane in 0..n {
-                    for (k, (bytes, out)) in bufs.iter().enumerate() {
-                        if !out {
-                            continue;
-                        }
-                        let at = addrs[k] + lane * bytes;
-                        let (w, g) = (
-                            read(want.bytes(), at, *bytes),
-                            read(got.bytes(), at, *bytes),
-                        );
-                        if w != g {
-                            let ins: Vec<String> = bufs
-                                .iter()
-                                .enumerate()
-                                .filter(|(_, (_, o))| !o)
-                                .map(|(j, (b, _))| {
-                                    format!("{:#x}", read(&init, addrs[j] + lane * b, *b))
-                                })
-                                .collect();
-                            mismatches.push(format!(
-                                "{case} global id {lane}, argument {k}: interpreter {w:#x}, IGC's code {g:#x} (inputs {})\n  reproduce: SIM_IGC_CASE={case} cargo test --release -p regdesc-intel --test sim_igc -- --nocapture",
-                                ins.join(", ")
-                            ));
-                        }
-                    }
-                }
-                assert_eq!(got.bytes().len(), want.bytes().len());
-                items += n;
-            }
+            let items = run_cases(
+                kernel,
+                device,
+                f,
+                &prog,
+                &info,
+                bufs,
+                &only,
+                &mut mismatches,
+            );
             total += items;
             rows.push(format!(
                 "{kernel:<12} {device:<6} SIMD{} {items} work-items",
@@ -392,4 +420,77 @@ fn igc_kernels_agree_with_the_interpreter() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// The back end's own kernels run the same way: each of the six kernels
+/// compiled by regdesc for gen9, gen11 and gen12lp at SIMD8 and SIMD16
+/// (gen9 with its qword messages and `add:q`, [`regdesc_intel::qword`]),
+/// with the payload ocloc reports for the kernel (the layout the back end
+/// reads, `tests/kernels.rs`) at the back end's SIMD width and one GRF of
+/// local ids per dimension, agrees with the interpreter on every
+/// work-item of the four launches.
+#[test]
+fn regdesc_kernels_agree_with_the_interpreter() {
+    use regdesc_codegen::pipeline::{compile_function, Options};
+    use regdesc_intel::target::{Gen, Platform, Simd};
+    let Some(tools) = tools() else { return };
+    let only = std::env::var("SIM_IGC_CASE").ok();
+    let mut total = 0u64;
+    let mut mismatches = Vec::new();
+    let devices = [
+        ("skl", "9", Platform::Gen9),
+        ("icllp", "11", Platform::Gen11),
+        ("tgllp", "12p1", Platform::Gen12lp),
+    ];
+    for (kernel, bufs) in KERNELS {
+        let ll = clang_ll(&tools.2, kernel);
+        let m = read_module(&format!("{kernel}.ll"), &ll)
+            .unwrap_or_else(|e| panic!("{kernel}.ll: {}", e.render(false)));
+        let f = m.function(kernel).expect("the kernel");
+        for (device, plat, platform) in devices {
+            let (_, ze) = igc(&tools, kernel, device, plat);
+            for simd in [Simd::Simd8, Simd::Simd16] {
+                let mut info = KernelInfo::from_ze_info(&ze, kernel)
+                    .unwrap_or_else(|e| panic!("{kernel} {device}: zeInfo: {e}"));
+                info.simd = u32::from(simd.lanes());
+                info.local_id_bytes = 3 * 32;
+                let asm = compile_function(f, &Gen::new(platform, simd), &Options::default())
+                    .unwrap_or_else(|e| panic!("{kernel} {platform:?} {simd:?}: {e}"))
+                    .asm
+                    .unwrap_or_default();
+                let prog: Vec<Stmt> = parse_program(&asm)
+                    .unwrap_or_else(|e| panic!("{kernel} {device}: {e}\n{asm}"))
+                    .into_iter()
+                    .map(|(_, s)| s)
+                    .collect();
+                let label = format!("regdesc-{device}-simd{}", simd.lanes());
+                total += run_cases(
+                    kernel,
+                    &label,
+                    f,
+                    &prog,
+                    &info,
+                    bufs,
+                    &only,
+                    &mut mismatches,
+                );
+            }
+        }
+    }
+    println!(
+        "regdesc's kernels: {total} work-items, {} mismatches",
+        mismatches.len()
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(total > 0);
 }

@@ -39,7 +39,7 @@ use super::{unsupported, Chunk, Em, Loc, BLOCK_MASK};
 use crate::abi::SCRATCH_GRF;
 use crate::isa::{Dst, Inst, Line, Op, RegName, Region, SendInst, Src, Ty};
 use crate::regs::Intel;
-use crate::select::memory::{msg_of, T_ADDR, T_GLOBAL_OFFSET};
+use crate::select::memory::{msg_of, T_ADDR, T_ADD_Q, T_GLOBAL_OFFSET, T_LOAD_Q};
 use crate::target::Platform;
 
 /// Data port 1's SFID (ExDesc 3:0 on Gen9/Gen11, `.dc1` on Gen12LP).
@@ -71,6 +71,17 @@ pub fn a64_desc(write: bool, exec: u8, dwords: u8, bytes: Option<u8>, mlen: u8, 
         | (u32::from(exec == 16) << 12)
         | (blocks << 10)
         | (size << 8)
+        | BTI_STATELESS
+}
+
+/// The descriptor of an A64 scattered read of one qword per address
+/// (element type 2, PRM Vol 2d; IGA: `a64 qword gathering read`).
+pub fn a64_qword_read_desc(exec: u8, mlen: u8, rlen: u8) -> u32 {
+    (u32::from(mlen) << 25)
+        | (u32::from(rlen) << 20)
+        | (A64_SCATTERED_READ << 14)
+        | (u32::from(exec == 16) << 12)
+        | (2 << 8)
         | BTI_STATELESS
 }
 
@@ -159,6 +170,85 @@ impl Em<'_> {
         Ok(())
     }
 
+    /// `a64.load.q` (Gen9, [`crate::qword`]): the response, a qword per
+    /// channel lane-major, straight into the def's GRF pair or quad.
+    fn load_qword(&mut self, i: &MInst) -> Result<(), TargetError> {
+        let dst = self.tuple_grf(i, 0)?;
+        let pay = self.tuple_grf(i, 1)?;
+        let exec = self.gen.simd.lanes();
+        let g = exec / 8;
+        self.send(SendInst {
+            gen12: false,
+            nomask: false,
+            pred: None,
+            exec,
+            offset: 0,
+            sfid: SFID_DC1,
+            dst: Some(dst),
+            src0: pay,
+            src1: None,
+            mlen: 2 * g,
+            ex_mlen: 0,
+            rlen: 2 * g,
+            desc: a64_qword_read_desc(exec, 2 * g, 2 * g),
+            eot: false,
+            swsb: Default::default(),
+        });
+        Ok(())
+    }
+
+    /// `add.q` (Gen9, [`crate::qword`]): `add (8) d:q a<4;4,1>:q b:q` per
+    /// SIMD8 chunk (8 qwords fill the 2 GRFs an operand may span); a
+    /// GRF-pair source at SIMD16 is a uniform qword, read `<0;1,0>`.
+    fn add_qword(&mut self, i: &MInst) -> Result<(), TargetError> {
+        let d = self.tuple_grf(i, 0)?;
+        let quad = |k: usize| {
+            i.ops
+                .get(k)
+                .and_then(Operand::reg)
+                .and_then(|r| r.phys())
+                .is_some_and(|r| Intel.tables().contains(crate::regs::classes::SIMD16_Q, r))
+        };
+        let srcs = [
+            (self.tuple_grf(i, 1)?, quad(1)),
+            (self.tuple_grf(i, 2)?, quad(2)),
+        ];
+        let lanes = self.gen.simd.lanes();
+        for c in 0..lanes / 8 {
+            let ch = Chunk {
+                exec: 8,
+                offset: 8 * c,
+                shift: c,
+                nomask: false,
+            };
+            let src = |(nr, quad): (u8, bool)| {
+                let (nr, region) = if quad {
+                    (nr + 2 * c, Region { v: 4, w: 4, h: 1 })
+                } else if lanes == 16 {
+                    (nr, Region { v: 0, w: 1, h: 0 })
+                } else {
+                    (nr, Region { v: 4, w: 4, h: 1 })
+                };
+                Src::Reg {
+                    reg: RegName::Grf { nr, sub: 0 },
+                    region,
+                    ty: Ty::Q,
+                    neg: false,
+                }
+            };
+            let dst = Dst {
+                reg: RegName::Grf {
+                    nr: d + 2 * c,
+                    sub: 0,
+                },
+                h: 1,
+                ty: Ty::Q,
+            };
+            self.push(ch, Op::Add, dst, vec![src(srcs[0]), src(srcs[1])]);
+        }
+        Ok(())
+    }
+
     fn send(&mut self, mut s: SendInst) {
         s.gen12 = self.gen.platform == Platform::Gen12lp;
         if self.divergent && !s.nomask {
@@ -174,6 +264,12 @@ impl Em<'_> {
         }
         if id == T_ADDR {
             return self.address(i);
+        }
+        if id == T_LOAD_Q {
+            return self.load_qword(i);
+        }
+        if id == T_ADD_Q {
+            return self.add_qword(i);
         }
         let m = msg_of(id)
             .ok_or_else(|| unsupported(self.f, format!("target instruction {id} is not Gen's")))?;

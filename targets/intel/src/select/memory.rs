@@ -55,6 +55,12 @@ pub const T_STORE_B: u16 = 9;
 /// `a64.addr`: a message's address payload (a qword per channel) from
 /// the address's two dwords.
 pub const T_ADDR: u16 = 11;
+/// `a64.load.q` (Gen9, [`crate::qword`]): one qword per channel, into
+/// the address-payload layout (a GRF pair or quad, qwords interleaved).
+pub const T_LOAD_Q: u16 = 12;
+/// `add.q` (Gen9, [`crate::qword`]): the 64-bit sum of two qword
+/// tuples (an `a64.addr` or `a64.load.q` result, or a uniform pair).
+pub const T_ADD_Q: u16 = 13;
 
 /// What a message target instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +94,8 @@ fn name_of(id: u16) -> String {
     match (id, msg_of(id)) {
         (T_GLOBAL_OFFSET, _) => "payload.gofs".into(),
         (T_ADDR, _) => "a64.addr".into(),
+        (T_LOAD_Q, _) => "a64.load.q".into(),
+        (T_ADD_Q, _) => "add.q".into(),
         (_, Some(m)) => format!(
             "a64.{}.{}{}",
             if m.store { "store" } else { "load" },
@@ -129,6 +137,15 @@ pub fn add_instructions(s: &mut InstrSet) {
     // dwords to the even, of the high ones to the odd slots), so it must not
     // share a GRF with either half: an early-clobber def.
     s.add(InstrDesc::new(&name_of(T_ADDR), 1, &[r, r], Sem::Target(T_ADDR)).early_clobber(0));
+    // The qword load's def is the response itself (no scratch), the sum
+    // is written per SIMD8 chunk after its sources' chunks are read.
+    s.add(InstrDesc::new(
+        &name_of(T_LOAD_Q),
+        1,
+        &[r, OpKind::Imm],
+        Sem::Target(T_LOAD_Q),
+    ));
+    s.add(InstrDesc::new(&name_of(T_ADD_Q), 1, &[r, r], Sem::Target(T_ADD_Q)).early_clobber(0));
     for id in T_LOAD_D..=10 {
         let Some(m) = msg_of(id) else { continue };
         // The last operand: 1 for a uniform (NoMask SIMD8) message.
@@ -168,6 +185,36 @@ pub fn execute(id: u16, inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, In
             let lo = cx.read(1, lane)?.to_u128() & 0xffff_ffff;
             let hi = cx.read(2, lane)?.to_u128() & 0xffff_ffff;
             cx.write(0, lane, Bits::from_u128(1024, lo | (hi << 32)))?;
+        }
+        return Ok(Flow::Next);
+    }
+    if id == T_ADD_Q {
+        for lane in 0..lanes {
+            let a = cx.read(1, lane)?.to_u128() as u64;
+            let b = cx.read(2, lane)?.to_u128() as u64;
+            cx.write(
+                0,
+                lane,
+                Bits::from_u128(1024, u128::from(a.wrapping_add(b))),
+            )?;
+        }
+        return Ok(Flow::Next);
+    }
+    if id == T_LOAD_Q {
+        for lane in 0..lanes {
+            if lanes > 1 && exec >> lane & 1 == 0 {
+                continue;
+            }
+            let addr = cx.read(1, lane)?.to_u128() as u64;
+            let bytes = cx
+                .memory()
+                .read_bytes(addr, 8)
+                .map_err(|e| bad(e.to_string()))?;
+            let mut v = 0u128;
+            for (j, b) in bytes.iter().enumerate() {
+                v |= u128::from(*b) << (8 * j);
+            }
+            cx.write(0, lane, Bits::from_u128(1024, v))?;
         }
         return Ok(Flow::Next);
     }
@@ -599,7 +646,7 @@ pub fn lower_scaled_index(
 /// Whether target instruction `id` of this module is free of effects
 /// (the global offset read and the address packing; not the messages).
 pub fn is_pure_target(id: u16) -> bool {
-    matches!(id, T_GLOBAL_OFFSET | T_ADDR)
+    matches!(id, T_GLOBAL_OFFSET | T_ADDR | T_ADD_Q)
 }
 
 /// An operand as a value-numbering key.

@@ -68,6 +68,7 @@ impl Thread {
                 }
                 u64::from(u16::from_le_bytes(b))
             }
+            8 => u64::from(self.read_ud(byte)) | u64::from(self.read_ud(byte + 4)) << 32,
             _ => u64::from(self.read_ud(byte)),
         };
         extend(bits, ty)
@@ -79,6 +80,10 @@ impl Thread {
                 if let Some(s) = self.grf.get_mut(byte..byte + 2) {
                     s.copy_from_slice(&(v as u16).to_le_bytes());
                 }
+            }
+            8 => {
+                self.write_ud(byte, v as u32);
+                self.write_ud(byte + 4, (v >> 32) as u32);
             }
             _ => self.write_ud(byte, v as u32),
         }
@@ -101,6 +106,8 @@ impl Thread {
 /// An element's bits as a number of its type (PRM "Data Types").
 fn extend(bits: u64, ty: Ty) -> i128 {
     match ty {
+        Ty::Uq => i128::from(bits),
+        Ty::Q => i128::from(bits as i64),
         Ty::Ud | Ty::F => i128::from(bits as u32),
         Ty::D => i128::from(bits as u32 as i32),
         Ty::Uw | Ty::Hf => i128::from(bits as u16),
@@ -214,6 +221,15 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
     if !raw_mov && (is_float(d.ty) || i.srcs.iter().any(|s| is_float(s.ty()))) {
         return crate::sim::float::execute(t, i, d).map(|()| Next::Fall);
     }
+    // Gen9's 64-bit integer types (PRM Vol 2a "add", "mov", "shl"...,
+    // "Data Types" Q/UQ): an operation with a qword operand computes on
+    // 64 bits (shift counts: the low 6 bits). The carry/borrow and
+    // multiply macros (`addc`, `subb`, `mul`, `mach`) on qwords are not
+    // simulated.
+    let wide = d.ty.size() == 8 || i.srcs.iter().any(|s| s.ty().size() == 8);
+    if wide && matches!(i.op, Op::Addc | Op::Subb | Op::Mul | Op::Mach) {
+        return Err(bad("this instruction on 64-bit types is not simulated"));
+    }
     let exec = u32::from(i.exec);
     let mut results = Vec::with_capacity(exec as usize);
     for ch in 0..exec {
@@ -238,6 +254,7 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
         let b = i.srcs.get(1).map_or(0, |s| read_src(t, s, ch));
         let ua = a as u32;
         let ub = b as u32;
+        let (qa, qb) = (a as u64, b as u64);
         let acc_in = t.acc[(ch & 15) as usize];
         let (val, acc_out): (i128, Option<i128>) = match i.op {
             // mov (PRM "mov"): the source converted to the destination type.
@@ -278,6 +295,13 @@ pub fn execute(t: &mut Thread, i: &Inst) -> Result<Next, SimError> {
                     (full, None)
                 }
             }
+            Op::And if wide => (i128::from(qa & qb), None),
+            Op::Or if wide => (i128::from(qa | qb), None),
+            Op::Xor if wide => (i128::from(qa ^ qb), None),
+            Op::Not if wide => (i128::from(!qa), None),
+            Op::Shl if wide => (i128::from(qa.wrapping_shl(ub & 63)), None),
+            Op::Shr if wide => (i128::from(qa >> (ub & 63)), None),
+            Op::Asr if wide => (i128::from((qa as i64) >> (ub & 63)), None),
             Op::And => (i128::from(ua & ub), None),
             Op::Or => (i128::from(ua | ub), None),
             Op::Xor => (i128::from(ua ^ ub), None),

@@ -35,6 +35,8 @@ fn to_f32(bits: u32, ty: Ty) -> Option<f32> {
     match ty {
         Ty::F | Ty::Ud | Ty::D => Some(f32::from_bits(bits)),
         Ty::Hf | Ty::Uw | Ty::W => Some(f16::from_bits(bits as u16).to_f32()),
+        // 64-bit integer operands of float instructions are not simulated.
+        Ty::Q | Ty::Uq => None,
     }
 }
 
