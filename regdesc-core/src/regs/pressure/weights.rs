@@ -316,11 +316,13 @@ impl Normalizer<'_> {
         self.progressed = true;
     }
 
-    /// Updates `r`'s set after `r` took on more units: only `r`'s weight
-    /// changed (it grew), so the set changes only if `r` is now heavier
-    /// than it (new units still weighing 0 get weight 1 first, as in
-    /// [`Normalizer::set_weight`]; no other register of a set has them).
-    fn reg_grew(&mut self, r: RegId) {
+    /// Updates `r`'s set after `r` took on more units (it weighed `was`
+    /// before): only `r`'s weight changed, so the set changes only if `r`
+    /// is now heavier than it, or if its 32-bit sum wrapped to less than it
+    /// was (the set may have weighed what `r` did; LLVM recomputes every
+    /// set here). New units still weighing 0 get weight 1 first, as in
+    /// [`Normalizer::set_weight`]; no other register of a set has them.
+    fn reg_grew(&mut self, r: RegId, was: u32) {
         let s = self.uber_of[r as usize];
         let w = &mut self.w;
         let mut mutated = false;
@@ -333,7 +335,8 @@ impl Normalizer<'_> {
         if mutated {
             self.mutated();
         }
-        if self.w.reg_weight(self.bank, r) > self.ubers[s].weight {
+        let now = self.w.reg_weight(self.bank, r);
+        if now > self.ubers[s].weight || now < was {
             self.set_weight(s);
         }
     }
@@ -383,8 +386,9 @@ impl Normalizer<'_> {
     fn finish(&mut self, r: RegId) {
         let bank = self.bank;
         let before = self.generation;
+        let was = self.w.reg_weight(bank, r);
         if self.inherit_units(r) && self.uber_of[r as usize] != 0 {
-            self.reg_grew(r);
+            self.reg_grew(r, was);
         }
         let s = self.uber_of[r as usize];
         let reg_weight = self.w.reg_weight(bank, r);
