@@ -58,13 +58,13 @@ pub fn type_of(rk: &RecordKeeper, i: &Init) -> Option<RecTy> {
         | InitKind::UnOp { ty, .. }
         | InitKind::BinOp { ty, .. }
         | InitKind::TernOp { ty, .. }
-        | InitKind::Fold { ty, .. }
         | InitKind::Cond { ty, .. } => ty.clone(),
+        InitKind::Fold(f) => f.ty.clone(),
         InitKind::VarListElem { list, .. } => match type_of(rk, list) {
             Some(RecTy::List(e)) => (*e).clone(),
             _ => return None,
         },
-        InitKind::VarDef { class, .. } => RecTy::Record(Rc::from([*class])),
+        InitKind::VarDef { class, .. } => RecTy::Record(Rc::new(vec![*class])),
     })
 }
 

@@ -17,14 +17,15 @@ pub fn fold(ctx: &mut Ctx, i: &Init, cur: Option<&CurRec>, is_final: bool) -> In
         InitKind::UnOp { op, arg, ty } => fold_unop(ctx, i, *op, arg, ty, cur, is_final),
         InitKind::BinOp { op, lhs, rhs, .. } => fold_binop(ctx, i, *op, lhs, rhs, cur),
         InitKind::TernOp { op, a, b, c, ty } => fold_ternop(ctx, i, *op, a, b, c, ty, cur),
-        InitKind::Fold {
-            start,
-            list: l,
-            a,
-            b,
-            expr,
-            ..
-        } => {
+        InitKind::Fold(f) => {
+            let FoldInit {
+                start,
+                list: l,
+                a,
+                b,
+                expr,
+                ..
+            } = &**f;
             if let InitKind::List { elems, .. } = &**l {
                 let mut acc = start.clone();
                 for e in elems {

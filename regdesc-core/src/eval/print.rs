@@ -177,14 +177,15 @@ fn write_init_inner(rk: &RecordKeeper, i: &Init, out: &mut String) {
             write_init(rk, c, out);
             out.push(')');
         }
-        InitKind::Fold {
-            start,
-            list,
-            a,
-            b,
-            expr,
-            ..
-        } => {
+        InitKind::Fold(f) => {
+            let FoldInit {
+                start,
+                list,
+                a,
+                b,
+                expr,
+                ..
+            } = &**f;
             out.push_str("!foldl(");
             write_init(rk, start, out);
             out.push_str(", ");

@@ -25,8 +25,9 @@ pub enum RecTy {
     List(Rc<RecTy>),
     Dag,
     /// A record type: the set of classes a value is known to derive from
-    /// (sorted by name, no class that is a superclass of another).
-    Record(Rc<[RecId]>),
+    /// (sorted by name, no class that is a superclass of another). Behind
+    /// one thin pointer, so that a type takes 16 bytes.
+    Record(Rc<Vec<RecId>>),
 }
 
 /// A shared, immutable value. Cloning is cheap.
@@ -196,15 +197,9 @@ pub enum InitKind {
         c: Init,
         ty: RecTy,
     },
-    /// `!foldl(start, list, a, b, expr)`
-    Fold {
-        start: Init,
-        list: Init,
-        a: Init,
-        b: Init,
-        expr: Init,
-        ty: RecTy,
-    },
+    /// `!foldl(start, list, a, b, expr)`: rare in final records, so boxed
+    /// to keep every value small.
+    Fold(Box<FoldInit>),
     /// `!isa<ty>(expr)`
     IsA {
         check: RecTy,
@@ -212,8 +207,8 @@ pub enum InitKind {
     },
     /// `!cond(c1: v1, ...)`
     Cond {
-        conds: Vec<Init>,
-        vals: Vec<Init>,
+        conds: Box<[Init]>,
+        vals: Box<[Init]>,
         ty: RecTy,
     },
     /// `Class<args>` not yet instantiated (some argument is unresolved).
@@ -227,20 +222,78 @@ pub enum InitKind {
     AnonymousName(u32),
 }
 
-/// One field (or template argument) of a record.
-#[derive(Clone, Debug)]
-pub struct RecordVal {
+/// `!foldl(start, list, a, b, expr)` of type `ty`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FoldInit {
+    pub start: Init,
+    pub list: Init,
+    pub a: Init,
+    pub b: Init,
+    pub expr: Init,
+    pub ty: RecTy,
+}
+
+/// What a field is, apart from its value: its name, type and flags.
+///
+/// Shared (see [`RecordVal`]): a def inherits most of its fields from its
+/// classes, and every copy of a field points at the declaration it came
+/// from instead of carrying its own name and type.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct FieldDecl {
     /// The field name; template arguments are named `Class:arg`.
     pub name: Rc<str>,
     pub ty: RecTy,
-    pub value: Init,
     /// Declared with the `field` keyword: may stay unresolved.
     pub nonconcrete_ok: bool,
     /// Template argument (not printed as a field).
     pub is_template_arg: bool,
+}
+
+/// One field (or template argument) of a record: a shared [`FieldDecl`]
+/// (read through `Deref`: `v.name`, `v.ty`, ...) plus the value and where
+/// it was written. 24 bytes, where a copy of the name and type took 64.
+#[derive(Clone, Debug)]
+pub struct RecordVal {
+    pub decl: Rc<FieldDecl>,
+    pub value: Init,
     /// Where the field's current value was written (its declaration until
-    /// a value is set).
-    pub span: Span,
+    /// a value is set), in [`RecordKeeper::span`].
+    pub span: SpanId,
+}
+
+/// A [`Span`] stored once in the [`RecordKeeper`] (see
+/// [`RecordKeeper::intern_span`]): millions of fields point at a few
+/// thousand places in the source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SpanId(u32);
+
+impl RecordVal {
+    /// A new field declaration, unset.
+    pub fn declare(
+        name: Rc<str>,
+        ty: RecTy,
+        nonconcrete_ok: bool,
+        is_template_arg: bool,
+        span: SpanId,
+    ) -> RecordVal {
+        RecordVal {
+            decl: Rc::new(FieldDecl {
+                name,
+                ty,
+                nonconcrete_ok,
+                is_template_arg,
+            }),
+            value: Init::unset(),
+            span,
+        }
+    }
+}
+
+impl Deref for RecordVal {
+    type Target = FieldDecl;
+    fn deref(&self) -> &FieldDecl {
+        &self.decl
+    }
 }
 
 /// An `assert` attached to a record, checked when a def is complete.
@@ -433,6 +486,10 @@ pub struct RecordKeeper {
     /// Types of defs, computed on first use, with the number of
     /// superclasses each was computed from (see [`super::types::def_type`]).
     pub def_types: std::cell::RefCell<Vec<Option<(usize, RecTy)>>>,
+    /// The spans [`SpanId`]s stand for (`SpanId(k)` is `spans[k - 1]`;
+    /// `SpanId(0)` is the default span).
+    spans: Vec<Span>,
+    span_ids: rustc_hash::FxHashMap<Span, SpanId>,
 }
 
 impl RecordKeeper {
@@ -469,8 +526,35 @@ impl RecordKeeper {
         }
     }
 
+    /// The id of `span`, made on first use.
+    pub fn intern_span(&mut self, span: Span) -> SpanId {
+        if span == Span::default() {
+            return SpanId(0);
+        }
+        if let Some(&id) = self.span_ids.get(&span) {
+            return id;
+        }
+        self.spans.push(span);
+        let id = SpanId(self.spans.len() as u32);
+        self.span_ids.insert(span, id);
+        id
+    }
+
+    /// The span `id` stands for.
+    pub fn span(&self, id: SpanId) -> Span {
+        match id.0 {
+            0 => Span::default(),
+            k => self.spans.get(k as usize - 1).copied().unwrap_or_default(),
+        }
+    }
+
     /// The name of a record.
     pub fn name(&self, id: RecId) -> &str {
         &self.record(id).name
     }
 }
+
+// Sizes the memory of a full target depends on (millions of each).
+const _: () = assert!(std::mem::size_of::<RecTy>() == 16);
+const _: () = assert!(std::mem::size_of::<InitKind>() <= 56);
+const _: () = assert!(std::mem::size_of::<RecordVal>() == 24);

@@ -501,14 +501,15 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             }
             i.clone()
         }
-        InitKind::Fold {
-            start,
-            list: l,
-            a,
-            b,
-            expr,
-            ty,
-        } => {
+        InitKind::Fold(f) => {
+            let FoldInit {
+                start,
+                list: l,
+                a,
+                b,
+                expr,
+                ty,
+            } = &**f;
             let ns = resolve(ctx, start, r);
             let nl = resolve(ctx, l, r);
             let ne = {
@@ -524,14 +525,14 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
             refold(
                 ctx,
                 r,
-                InitKind::Fold {
+                InitKind::Fold(Box::new(FoldInit {
                     start: ns,
                     list: nl,
                     a: a.clone(),
                     b: b.clone(),
                     expr: ne,
                     ty: ty.clone(),
-                },
+                })),
                 false,
             )
         }
@@ -566,8 +567,8 @@ fn resolve_inner(ctx: &mut Ctx, i: &Init, r: &mut dyn Resolver) -> Init {
                     ctx,
                     r,
                     InitKind::Cond {
-                        conds: nc,
-                        vals: nv,
+                        conds: nc.into(),
+                        vals: nv.into(),
                         ty: ty.clone(),
                     },
                     false,

@@ -130,7 +130,7 @@ impl<'a> Evaluator<'a> {
             B::Size => (UnOp::Size, Some(RecTy::Int)),
             B::Empty => (UnOp::Empty, Some(RecTy::Int)),
             B::GetDagOp => {
-                let t = type_arg.unwrap_or_else(|| RecTy::Record(Rc::from([])));
+                let t = type_arg.unwrap_or_else(|| RecTy::Record(Rc::default()));
                 if !matches!(t, RecTy::Record(_)) {
                     return self
                         .invalid_operator(op_span, "type for !getdagop must be a record type");
@@ -275,7 +275,7 @@ impl<'a> Evaluator<'a> {
                 }
             };
             if code == BinOp::SetDagOp {
-                argty = Some(RecTy::Record(Rc::from([])));
+                argty = Some(RecTy::Record(Rc::default()));
             }
         }
         if code == BinOp::ListConcat {
@@ -373,7 +373,7 @@ impl<'a> Evaluator<'a> {
             BinOp::Eq | BinOp::Ne
                 if !is_int
                     && !is_string
-                    && !convertible(self.rk(), &vt, &RecTy::Record(Rc::from([]))) =>
+                    && !convertible(self.rk(), &vt, &RecTy::Record(Rc::default())) =>
             {
                 let msg = format!(
                     "expected bit, bits, int, string, or record; got value of type '{}'",

@@ -34,14 +34,13 @@ impl<'a> Evaluator<'a> {
         };
         for (n, t) in vars {
             let name: Rc<str> = n.as_str().unwrap_or_default().into();
-            self.rec_mut(pr).values.push(RecordVal {
+            self.rec_mut(pr).values.push(RecordVal::declare(
                 name,
-                ty: t.clone(),
-                value: Init::unset(),
-                nonconcrete_ok: false,
-                is_template_arg: false,
-                span: Span::default(),
-            });
+                t.clone(),
+                false,
+                false,
+                SpanId::default(),
+            ));
         }
         let r = f(self, pr);
         for (n, _) in vars {
@@ -302,14 +301,14 @@ impl<'a> Evaluator<'a> {
             );
             return self.type_error(body.span, msg);
         }
-        let f: Init = InitKind::Fold {
+        let f: Init = InitKind::Fold(Box::new(FoldInit {
             start,
             list: l,
             a,
             b,
             expr,
             ty: st,
-        }
+        }))
         .into();
         Ok(self.fold_in(f, cur))
     }

@@ -83,7 +83,7 @@ impl<'a> Evaluator<'a> {
         match set_value_cast(&mut self.ctx, &v, &ty) {
             Some(nv) => {
                 rec.values[k].value = nv;
-                rec.values[k].span = a.value_span;
+                rec.values[k].span = self.ctx.rk.intern_span(a.value_span);
                 Ok(())
             }
             None => {
@@ -329,7 +329,7 @@ impl<'a> Evaluator<'a> {
             if !self.used_targs.contains(&(id, ta.clone())) {
                 warns.push(EvalError::UnusedTemplateArg {
                     name: ta.to_string(),
-                    span: r.value(ta).map(|v| v.span).unwrap_or(r.span),
+                    span: r.value(ta).map_or(r.span, |v| self.rk().span(v.span)),
                 });
             }
         }
@@ -366,14 +366,8 @@ impl<'a> Evaluator<'a> {
                     span: ta.name.span,
                 });
             }
-            let rv = RecordVal {
-                name: qname.clone(),
-                ty: ty.clone(),
-                value: Init::unset(),
-                nonconcrete_ok: false,
-                is_template_arg: true,
-                span: ta.name.span,
-            };
+            let span = self.ctx.rk.intern_span(ta.name.span);
+            let rv = RecordVal::declare(qname.clone(), ty.clone(), false, true, span);
             self.with_rec(target, |ev, rec| ev.add_value(rec, ta.name.span, rv))?;
             if let Some(d) = &ta.default {
                 let value = self.value(d, cur, Some(&ty), Mode::Value)?;
@@ -414,14 +408,14 @@ impl<'a> Evaluator<'a> {
                     if name.name == "NAME" {
                         return self.fail(EvalError::ReservedName { span: name.span });
                     }
-                    let rv = RecordVal {
-                        name: name.name.as_str().into(),
-                        ty: t.clone(),
-                        value: Init::unset(),
-                        nonconcrete_ok: *is_field,
-                        is_template_arg: false,
-                        span: name.span,
-                    };
+                    let span = self.ctx.rk.intern_span(name.span);
+                    let rv = RecordVal::declare(
+                        name.name.as_str().into(),
+                        t.clone(),
+                        *is_field,
+                        false,
+                        span,
+                    );
                     self.with_rec(id, |ev, rec| ev.add_value(rec, name.span, rv))?;
                     if let Some(v) = value {
                         let val = self.value(v, Some(id), Some(&t), Mode::Value)?;

@@ -183,7 +183,7 @@ impl<'a> Evaluator<'a> {
                     field: rv.name.to_string(),
                     record: rec.name.clone(),
                     value: to_string(&self.ctx.rk, &rv.value),
-                    span: rv.span,
+                    span: self.rk().span(rv.span),
                     record_span: rec.span,
                     instantiated_from: rec.instantiated_from.clone(),
                 });

@@ -456,7 +456,12 @@ impl<'a> Evaluator<'a> {
                 "could not determine type for !cond from its arguments",
             );
         };
-        let c: Init = InitKind::Cond { conds, vals, ty }.into();
+        let c: Init = InitKind::Cond {
+            conds: conds.into(),
+            vals: vals.into(),
+            ty,
+        }
+        .into();
         Ok(self.fold_in(c, cur))
     }
 }
