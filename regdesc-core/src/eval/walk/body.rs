@@ -20,11 +20,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
         } else {
-            let mut rv = rv;
-            if let (RecTy::Bits(n), InitKind::Unset) = (&rv.ty, &*rv.value) {
-                rv.value = bits(vec![Init::unset(); *n as usize]);
-            }
-            rec.values.push(rv);
+            push_new_value(rec, rv);
         }
         Ok(())
     }
@@ -122,9 +118,17 @@ impl<'a> Evaluator<'a> {
         let mut r = MapResolver::new(Some(cur.clone()));
         // Most of the class's fields are new to the record: grow it once.
         rec.values.reserve(sc_values.len());
+        // A record with no fields yet but its template arguments (whose
+        // `Record:arg` names no field can have) takes the first class's
+        // fields as they are: they are distinct already, so `AddValue`'s
+        // search for an earlier one (linear in the fields so far, so
+        // quadratic over a record) can only fail.
+        let fresh = rec.values.iter().all(|v| v.is_template_arg);
         for f in sc_values {
             if f.is_template_arg {
                 r.set_str(f.name.clone(), f.value);
+            } else if fresh {
+                push_new_value(rec, f);
             } else {
                 self.add_value(rec, sc_ref.span, f)?;
             }
@@ -456,4 +460,13 @@ impl<'a> Evaluator<'a> {
         }
         Ok(())
     }
+}
+
+/// `AddValue` of a field the record does not have: an unset `bits<n>`
+/// becomes `n` unset bits.
+fn push_new_value(rec: &mut Record, mut rv: RecordVal) {
+    if let (RecTy::Bits(n), InitKind::Unset) = (&rv.ty, &*rv.value) {
+        rv.value = bits(vec![Init::unset(); *n as usize]);
+    }
+    rec.values.push(rv);
 }
