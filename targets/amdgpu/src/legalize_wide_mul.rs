@@ -34,7 +34,8 @@
 //! when the counter is placed there. The first MAD of a chain whose
 //! accumulator high half is known zero (column 1 of a plain multiply) has
 //! no carry; carries past the top limb are not computed. The top column is
-//! `v_mul_lo_u32` products summed by `v_add3_u32`; they are emitted first,
+//! a MAD chain whose low half only is read ([`top_column`]), its sum the
+//! seed of column `n - 2`'s counter; it is emitted first,
 //! because their factors then die before the chains write the result
 //! registers (the calling convention returns the product where the first
 //! factor arrived). Known-zero limbs have no partial products
@@ -142,11 +143,9 @@ fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<
     let n = plan.limbs;
     let addend = plan.addend.clone().unwrap_or_default();
     let (fa, fb) = (&plan.a, &plan.b);
-    // The top column first: plain low products.
-    let top: Vec<Limb> = plan.columns[n - 1]
-        .iter()
-        .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
-        .collect();
+    // The top column first (its factors then die before the chains write
+    // the result registers).
+    let top = top_column(plan, b);
     // carries[k]: carry bits (0/1 values) that belong to column k.
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     let mut r = vec![Limb::Const(0); n];
@@ -154,15 +153,11 @@ fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<
     let mut lo = limb(&addend, 0);
     let mut hi = limb(&addend, 1);
     for k in 0..n - 1 {
-        // Column k + 1's carries (from chain k - 1) join the high half.
+        // Column k + 1's carries (from chain k - 1) join the high half;
+        // the top column wraps, so its carries are plain adds.
         for c in std::mem::take(&mut carries[k + 1]) {
-            hi = add_carry(
-                b,
-                hi,
-                c,
-                &mut carries[k + 2],
-                limb(&addend, k + 1) == Limb::Const(0),
-            );
+            let counter = k + 2 == n || limb(&addend, k + 1) == Limb::Const(0);
+            hi = add_carry(b, hi, c, &mut carries[k + 2], counter);
         }
         for &(i, j) in &plan.columns[k] {
             let (x, y) = (limb(fa, i), limb(fb, j));
@@ -178,13 +173,57 @@ fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<
         r[k] = lo;
         lo = hi;
         hi = limb(&addend, k + 2);
+        if let (TopColumn::Seed(t), true) = (&top, k + 3 == n) {
+            hi = b.bin(BinOp::Add, hi, *t);
+        }
     }
     // Column n - 1: what the last chain left (its carries were counted
-    // into it), plus the low products.
-    let mut vals = vec![lo];
-    vals.extend(top);
-    r[n - 1] = sum(b, &vals);
+    // into it), plus the low products when they were not a seed.
+    r[n - 1] = match top {
+        TopColumn::Seed(_) => lo,
+        TopColumn::Products(p) => {
+            let mut vals = vec![lo];
+            vals.extend(p);
+            sum(b, &vals)
+        }
+    };
     r
+}
+
+/// How the top column's partial products enter the sum.
+enum TopColumn {
+    /// Their sum, added into the accumulator of column `n - 2` (so the
+    /// last chain's high half is the top limb).
+    Seed(Limb),
+    /// Plain low products, summed with what the last chain left.
+    Products(Vec<Limb>),
+}
+
+/// The top column's partial products. From three limbs on they are one
+/// MAD chain whose low half only is read (`v_mad_u64_u32`'s low half is
+/// `lo(a * b) + acc_lo` whatever the high half of the accumulator holds,
+/// so the chain's own high half is the "junk" half the next MAD reads):
+/// `m` products take `m` instructions, where `v_mul_lo_u32` and
+/// `v_add3_u32` take `m + m / 2`, and the sum seeds column `n - 2`'s
+/// counter instead of being added at the end. Two limbs (a 64-bit
+/// multiply) keep the plain products: there the seed would land in
+/// column 0's accumulator, which is a constant pair otherwise.
+fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>) -> TopColumn {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    let col = &plan.columns[n - 1];
+    if n < 3 || col.len() < 2 {
+        return TopColumn::Products(
+            col.iter()
+                .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
+                .collect(),
+        );
+    }
+    let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
+    for &(i, j) in col {
+        (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
+    }
+    TopColumn::Seed(lo)
 }
 
 /// `hi + c` for carry bit `c`: a counter that cannot overflow when it

@@ -34,6 +34,8 @@ pub(crate) struct Hint {
     other: RegRef,
     mine: Option<SubRegIdx>,
     theirs: Option<SubRegIdx>,
+    /// The copy writes `other` (this register is copied into it).
+    into: bool,
 }
 
 /// What one round assigns, by *id*: the virtual registers of the function
@@ -321,9 +323,9 @@ pub(crate) fn run_round<R: RegisterInfo>(
     }
 }
 
-/// (cannot be spilled, copied from or to a physical register, class
-/// priority, weight): the order of assignment, largest first.
-type QueueKey = (bool, bool, u8, u32);
+/// (cannot be spilled, placed by the calling convention, class priority,
+/// weight): the order of assignment, largest first.
+type QueueKey = (bool, u8, u8, u32);
 
 /// The queue key of `v` (see [`run_round`]).
 fn queue_key<L: LaneBits>(
@@ -338,11 +340,20 @@ fn queue_key<L: LaneBits>(
     // A value the calling convention places (an argument or result copied
     // from or to a physical register) chooses first, so that wider values
     // allocated around it do not take its register and leave a copy.
+    // Results (copied into a physical register) before arguments: an
+    // argument still read after a result that must be in its register is
+    // written costs one copy either way, and moving the argument away at
+    // the entry keeps the result's tuple (a MAD pair whose halves are two
+    // result registers) whole, where the result placed elsewhere costs a
+    // copy per register of the tuple.
     let pinned = input
         .hints
         .get(v)
         .iter()
-        .any(|h| matches!(h.other, RegRef::Phys(_)));
+        .filter(|h| matches!(h.other, RegRef::Phys(_)))
+        .map(|h| if h.into { 2 } else { 1 })
+        .max()
+        .unwrap_or(0);
     (unspillable, pinned, prio, w.max(0.0).to_bits())
 }
 
@@ -442,6 +453,7 @@ impl Hints {
             other: RegRef::Virt(VReg(0)),
             mine: None,
             theirs: None,
+            into: false,
         };
         let mut list = vec![blank; start.last().copied().unwrap_or(0) as usize];
         for &(v, h) in pairs {
@@ -500,6 +512,7 @@ pub(crate) fn hint_pairs(
                 other: s.0,
                 mine: d.1,
                 theirs: s.1,
+                into: false,
             },
         ));
     }
@@ -510,6 +523,7 @@ pub(crate) fn hint_pairs(
                 other: d.0,
                 mine: s.1,
                 theirs: d.1,
+                into: true,
             },
         ));
     }
