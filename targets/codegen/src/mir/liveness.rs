@@ -112,13 +112,19 @@ pub fn operand_lanes<L: LaneBits>(
     }
 }
 
-/// The lanes a register operand reads or writes (an `undef` sub-register
-/// def ends the other lanes too, so it counts as writing them all).
-fn op_lanes<L: LaneBits>(t: &Tables<L>, rc: RegClass, r: &RegOperand) -> LaneMask<L> {
+/// The lanes a register operand reads or writes, and the lanes it only
+/// ends: an `undef` sub-register def ends the other lanes' value without
+/// writing them (so a value live across it may share their register).
+fn op_lanes<L: LaneBits>(
+    t: &Tables<L>,
+    rc: RegClass,
+    r: &RegOperand,
+) -> (LaneMask<L>, LaneMask<L>) {
+    let named = operand_lanes(t, rc, r.sub);
     if r.is_def && r.undef {
-        class_lanes(t, rc)
+        (named, class_lanes(t, rc) & !named)
     } else {
-        operand_lanes(t, rc, r.sub)
+        (named, LaneMask::NONE)
     }
 }
 
@@ -210,6 +216,9 @@ struct Event<L: LaneBits> {
     block: u32,
     lanes: LaneMask<L>,
     is_def: bool,
+    /// A def of lanes an `undef` sub-register def does not write: it ends
+    /// their value but occupies no register (no dead-def slot).
+    ends_only: bool,
 }
 
 /// Scratch marks over blocks, reset in O(touched).
@@ -265,7 +274,7 @@ fn for_each_event<L: LaneBits>(f: &MFunction, t: &Tables<L>, mut each: impl FnMu
                     match r.reg {
                         RegRef::Virt(v) => {
                             let Some(rc) = f.class_of(v) else { continue };
-                            let lanes = op_lanes(t, rc, r);
+                            let (lanes, ended) = op_lanes(t, rc, r);
                             each(
                                 Key::Virt(v.index()),
                                 Event {
@@ -273,8 +282,21 @@ fn for_each_event<L: LaneBits>(f: &MFunction, t: &Tables<L>, mut each: impl FnMu
                                     block,
                                     lanes,
                                     is_def,
+                                    ends_only: false,
                                 },
                             );
+                            if is_def && ended.any() {
+                                each(
+                                    Key::Virt(v.index()),
+                                    Event {
+                                        slot,
+                                        block,
+                                        lanes: ended,
+                                        is_def,
+                                        ends_only: true,
+                                    },
+                                );
+                            }
                         }
                         RegRef::Phys(p) => {
                             for u in t.units(p) {
@@ -285,6 +307,7 @@ fn for_each_event<L: LaneBits>(f: &MFunction, t: &Tables<L>, mut each: impl FnMu
                                         block,
                                         lanes: LaneMask::ALL,
                                         is_def,
+                                        ends_only: false,
                                     },
                                 );
                             }
@@ -332,6 +355,7 @@ impl<L: LaneBits> Liveness<L> {
             block: 0,
             lanes: LaneMask::NONE,
             is_def: false,
+            ends_only: false,
         };
         let mut events = vec![blank; total];
         for_each_event(f, t, |k, e| {
@@ -545,6 +569,9 @@ fn ranges<L: LaneBits>(
         let (bs, be) = (slots.block_start(b), slots.block_end(b));
         let mut start = (marks.live_in[b.index()] == stamp).then_some(bs);
         let mut end = bs;
+        // The open value was only ended (no register written) and not read
+        // since: no segment unless it is live out.
+        let mut ended = false;
         while let Some(e) = events.get(k).filter(|e| e.block == b.0) {
             k += 1;
             if e.is_def {
@@ -552,8 +579,10 @@ fn ranges<L: LaneBits>(
                     segs.push(Segment { start: s, end });
                 }
                 start = Some(e.slot);
-                end = e.slot + 1;
+                end = if e.ends_only { e.slot } else { e.slot + 1 };
+                ended = e.ends_only;
             } else {
+                ended = false;
                 if start.is_none() {
                     start = Some(bs);
                 }
@@ -561,11 +590,11 @@ fn ranges<L: LaneBits>(
             }
         }
         if let Some(s) = start {
-            let e = if marks.live_out[b.index()] == stamp {
-                be
-            } else {
-                end
-            };
+            let out = marks.live_out[b.index()] == stamp;
+            if ended && !out {
+                continue;
+            }
+            let e = if out { be } else { end };
             segs.push(Segment {
                 start: s,
                 end: e.max(s + 1),

@@ -20,7 +20,16 @@ enum Key {
 
 type Live<L> = BTreeMap<Key, LaneMask<L>>;
 
-fn lanes<R: RegisterInfo>(ri: &R, f: &MFunction, r: &RegOperand) -> LaneMask<R::Lanes> {
+/// The lanes of `r`: for an `undef` sub-register def, every lane when
+/// `ended` (its other lanes' value ends there), else only the lanes it
+/// writes (the other lanes' register is not written, so a value live
+/// across it may be there).
+fn lanes<R: RegisterInfo>(
+    ri: &R,
+    f: &MFunction,
+    r: &RegOperand,
+    ended: bool,
+) -> LaneMask<R::Lanes> {
     let t = ri.tables();
     let Some(v) = r.vreg() else {
         return LaneMask::ALL;
@@ -31,7 +40,7 @@ fn lanes<R: RegisterInfo>(ri: &R, f: &MFunction, r: &RegOperand) -> LaneMask<R::
     let full = t.class_lane_mask(rc);
     let full = if full.is_none() { LaneMask::ALL } else { full };
     match r.sub {
-        Some(i) if !(r.is_def && r.undef) => t.sub_reg_index_lane_mask(i) & full,
+        Some(i) if !(ended && r.is_def && r.undef) => t.sub_reg_index_lane_mask(i) & full,
         _ => full,
     }
 }
@@ -50,9 +59,14 @@ fn kill<L: regdesc_runtime::LaneBits>(live: &mut Live<L>, k: Key, m: LaneMask<L>
     }
 }
 
-fn keys<R: RegisterInfo>(ri: &R, f: &MFunction, r: &RegOperand) -> Vec<(Key, LaneMask<R::Lanes>)> {
+fn keys<R: RegisterInfo>(
+    ri: &R,
+    f: &MFunction,
+    r: &RegOperand,
+    ended: bool,
+) -> Vec<(Key, LaneMask<R::Lanes>)> {
     match r.reg {
-        RegRef::Virt(v) => vec![(Key::V(v), lanes(ri, f, r))],
+        RegRef::Virt(v) => vec![(Key::V(v), lanes(ri, f, r, ended))],
         RegRef::Phys(p) => ri
             .tables()
             .units(p)
@@ -81,12 +95,12 @@ fn live_after<R: RegisterInfo>(f: &MFunction, ri: &R) -> Vec<Vec<Live<R::Lanes>>
             for (k, i) in insts.iter().enumerate().rev() {
                 per[k] = live.clone();
                 for (_, r) in i.reg_ops().filter(|(_, r)| r.is_def) {
-                    for (key, m) in keys(ri, f, r) {
+                    for (key, m) in keys(ri, f, r, true) {
                         kill(&mut live, key, m);
                     }
                 }
                 for (_, r) in i.reg_ops().filter(|(_, r)| r.reads()) {
-                    for (key, m) in keys(ri, f, r) {
+                    for (key, m) in keys(ri, f, r, true) {
                         add(&mut live, key, m);
                     }
                 }
@@ -176,7 +190,9 @@ pub fn check_allocation<R: RegisterInfo>(
         for (k, i) in b.insts.iter().enumerate() {
             let live = &after[bi][k];
             for (_, d) in i.reg_ops().filter(|(_, r)| r.is_def) {
-                let mine: Vec<(Key, LaneMask<R::Lanes>)> = keys(ri, f, d);
+                // The units the def writes: an `undef` sub-register def
+                // writes only its lanes.
+                let mine: Vec<(Key, LaneMask<R::Lanes>)> = keys(ri, f, d, false);
                 let mut mine_units: Vec<RegUnit> = Vec::new();
                 for (key, m) in &mine {
                     mine_units.extend(occupied(ri, assignment, *key, *m));
@@ -188,7 +204,7 @@ pub fn check_allocation<R: RegisterInfo>(
                     .collect();
                 if d.early_clobber {
                     for (_, u) in i.reg_ops().filter(|(_, r)| r.reads()) {
-                        others.extend(keys(ri, f, u));
+                        others.extend(keys(ri, f, u, true));
                     }
                 }
                 for (key, m) in others {
