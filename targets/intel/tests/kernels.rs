@@ -204,23 +204,7 @@ fn sends_disassemble_as_a64_messages() {
             let c = compile_function(&m.functions[0], &Gen::new(p, s), &Options::default())
                 .expect("add64 compiles");
             let asm = c.asm.unwrap_or_default();
-            let (src, bin) = (dir.join("k.asm"), dir.join("k.bin"));
-            std::fs::write(&src, &asm).expect("temp file");
-            let pa = format!("-p={}", p.iga());
-            let ok = Command::new("iga64")
-                .args(["-a", "-Wall", &pa])
-                .arg(&src)
-                .arg("-o")
-                .arg(&bin)
-                .output()
-                .expect("iga64");
-            assert!(ok.status.success() && ok.stderr.is_empty(), "{asm}");
-            let dis = Command::new("iga64")
-                .args(["-d", &pa])
-                .arg(&bin)
-                .output()
-                .expect("iga64");
-            let dis = String::from_utf8_lossy(&dis.stdout);
+            let dis = assemble_and_decode(&dir, p, &asm);
             let count = |what: &str| dis.lines().filter(|l| l.contains(what)).count();
             // a and b: one 2-dword message each; c: one write; the EOT.
             assert_eq!(count("a64 dword gathering read"), 2, "{dis}");
@@ -257,23 +241,7 @@ fn ptroff_adds_its_offset_with_add_q_on_gen9_only() {
                 .expect("ptroff compiles")
                 .asm
                 .unwrap_or_default();
-            let (src, bin) = (dir.join("k.asm"), dir.join("k.bin"));
-            std::fs::write(&src, &asm).expect("temp file");
-            let pa = format!("-p={}", p.iga());
-            let ok = Command::new("iga64")
-                .args(["-a", "-Wall", &pa])
-                .arg(&src)
-                .arg("-o")
-                .arg(&bin)
-                .output()
-                .expect("iga64");
-            assert!(ok.status.success() && ok.stderr.is_empty(), "{asm}");
-            let dis = Command::new("iga64")
-                .args(["-d", &pa])
-                .arg(&bin)
-                .output()
-                .expect("iga64");
-            let dis = String::from_utf8_lossy(&dis.stdout);
+            let dis = assemble_and_decode(&dir, p, &asm);
             let qword = asm.lines().filter(|l| l.contains(":q")).count();
             if p != Platform::Gen9 {
                 assert_eq!(qword, 0, "{p:?} {s:?}\n{asm}");
@@ -303,4 +271,26 @@ fn ptroff_adds_its_offset_with_add_q_on_gen9_only() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Assembles `asm` for `p` with `iga64 -Wall` (which must accept it with
+/// no output) and returns iga64's disassembly of the binary.
+fn assemble_and_decode(dir: &Path, p: Platform, asm: &str) -> String {
+    let (src, bin) = (dir.join("k.asm"), dir.join("k.bin"));
+    std::fs::write(&src, asm).expect("temp file");
+    let pa = format!("-p={}", p.iga());
+    let ok = Command::new("iga64")
+        .args(["-a", "-Wall", &pa])
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .expect("iga64");
+    assert!(ok.status.success() && ok.stderr.is_empty(), "{asm}");
+    let dis = Command::new("iga64")
+        .args(["-d", &pa])
+        .arg(&bin)
+        .output()
+        .expect("iga64");
+    String::from_utf8_lossy(&dis.stdout).into_owned()
 }

@@ -85,24 +85,7 @@ fn aos_add64_with_strided_regions() {
     let Some(text) = example("add64_aos.asm") else {
         return;
     };
-    // Lane l's qword at dwords 2l, 2l+1 of r20..r21 (and r22.., r30..).
-    let at = |base: u32, l: u32, hi: u32| (base + (2 * l + hi) / 8, (2 * l + hi) % 8);
-    check_sum(
-        &text,
-        |t, l, a, b| {
-            for (base, v) in [(20, a), (22, b)] {
-                let (nr, k) = at(base, l, 0);
-                put_ud(t, nr, k, v as u32);
-                let (nr, k) = at(base, l, 1);
-                put_ud(t, nr, k, (v >> 32) as u32);
-            }
-        },
-        |t, l| {
-            let (nr, k) = at(30, l, 0);
-            let (nh, kh) = at(30, l, 1);
-            ud(t, nr, k) | ud(t, nh, kh) << 32
-        },
-    );
+    check_interleaved_sum(&text);
 }
 
 #[test]
@@ -110,24 +93,7 @@ fn native_qword_add_on_interleaved_qwords() {
     let Some(text) = example("add64_q.asm") else {
         return;
     };
-    // Lane l's qword at dwords 2l, 2l+1 of r20..r21 (and r22.., r30..).
-    let at = |base: u32, l: u32, hi: u32| (base + (2 * l + hi) / 8, (2 * l + hi) % 8);
-    check_sum(
-        &text,
-        |t, l, a, b| {
-            for (base, v) in [(20, a), (22, b)] {
-                let (nr, k) = at(base, l, 0);
-                put_ud(t, nr, k, v as u32);
-                let (nr, k) = at(base, l, 1);
-                put_ud(t, nr, k, (v >> 32) as u32);
-            }
-        },
-        |t, l| {
-            let (nr, k) = at(30, l, 0);
-            let (nh, kh) = at(30, l, 1);
-            ud(t, nr, k) | ud(t, nh, kh) << 32
-        },
-    );
+    check_interleaved_sum(&text);
 }
 
 #[test]
@@ -140,4 +106,26 @@ fn forms_outside_the_subset_are_located_errors() {
         Err(SimError::Parse { line, .. }) => assert_eq!(line, 4),
         other => panic!("add64_flag.asm: {other:?}"),
     }
+}
+
+/// [`check_sum`] with each lane's qword at dwords `2l`, `2l + 1` of
+/// r20..r21 (the second addend at r22.., the sum at r30..).
+fn check_interleaved_sum(text: &str) {
+    let at = |base: u32, l: u32, hi: u32| (base + (2 * l + hi) / 8, (2 * l + hi) % 8);
+    check_sum(
+        text,
+        |t, l, a, b| {
+            for (base, v) in [(20, a), (22, b)] {
+                let (nr, k) = at(base, l, 0);
+                put_ud(t, nr, k, v as u32);
+                let (nr, k) = at(base, l, 1);
+                put_ud(t, nr, k, (v >> 32) as u32);
+            }
+        },
+        |t, l| {
+            let (nr, k) = at(30, l, 0);
+            let (nh, kh) = at(30, l, 1);
+            ud(t, nr, k) | ud(t, nh, kh) << 32
+        },
+    );
 }
