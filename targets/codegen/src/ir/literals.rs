@@ -67,18 +67,20 @@ pub(crate) fn parse_type(p: Pair<'_, Rule>) -> Result<Type, Diag> {
         return Err(unsupported_type(&text, span));
     };
     match inner.last() {
-        Some(star) => typed_pointer(star, &text, span),
+        Some(star) => global_pointer(star, &text, span),
         None => base_type(base, &text, span),
     }
 }
 
-/// A typed pointer (`i64 addrspace(1)*`, `<2 x i32> addrspace(1)*`,
-/// `i8 addrspace(1)* addrspace(1)*`), read as LLVM 14 reads it when it
-/// upgrades to opaque pointers: only the address space of the outermost `*`
-/// counts; the pointee type is dropped (loads, stores and `getelementptr`
-/// name the types they use).
-fn typed_pointer(star: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag> {
-    let space = star
+/// A pointer type: `ptr addrspace(N)`, or a typed pointer (`i64
+/// addrspace(1)*`, `<2 x i32> addrspace(1)*`, `i8 addrspace(1)*
+/// addrspace(1)*`) read as LLVM 14 reads it when it upgrades to opaque
+/// pointers: only the address space of the outermost `*` counts; the
+/// pointee type is dropped (loads, stores and `getelementptr` name the
+/// types they use). Global memory (address space 1) is the only one in the
+/// subset.
+fn global_pointer(p: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag> {
+    let space = p
         .into_inner()
         .find(|c| c.as_rule() == Rule::addrspace)
         .and_then(|a| a.into_inner().next())
@@ -173,23 +175,7 @@ fn base_type(base: Pair<'_, Rule>, text: &str, span: Span) -> Result<Type, Diag>
             "void" => Ok(Type::Void),
             _ => Err(unsupported_type(text, span)),
         },
-        Rule::ptr_type => {
-            let space = base
-                .into_inner()
-                .find(|c| c.as_rule() == Rule::addrspace)
-                .and_then(|a| a.into_inner().next())
-                .map(|n| n.as_str().to_string());
-            match space.as_deref() {
-                Some("1") => Ok(Type::Ptr),
-                _ => Err(Diag::new(
-                    "ir::unsupported-type",
-                    format!("pointer type `{text}` is not in the subset"),
-                    span,
-                )
-                .label("not a global-memory pointer")
-                .help("the only pointer type is `ptr addrspace(1)` (global memory)")),
-            }
-        }
+        Rule::ptr_type => global_pointer(base, text, span),
         Rule::vector_type => {
             let kids: Vec<_> = base.into_inner().collect();
             let count = kids.iter().find(|k| k.as_rule() == Rule::uint);
