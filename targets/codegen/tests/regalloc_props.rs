@@ -170,6 +170,9 @@ fn random_programs_exercise_spilling_and_coalescing() {
         total.stores += p.stats.stores;
         total.coalesced += p.stats.coalesced;
         total.copies_removed += p.stats.copies_removed;
+        total.rounds += p.stats.rounds;
+        total.incremental_rounds += p.stats.incremental_rounds;
+        total.evicted += p.stats.evicted;
         let steps = |g: &regdesc_codegen::mir::MFunction| {
             regdesc_codegen::mir::interp::run(g, &spec.ri, &instrs, &gen::args(seed, n), 1 << 30)
                 .map(|o| o.steps)
@@ -181,6 +184,13 @@ fn random_programs_exercise_spilling_and_coalescing() {
     println!("{total:?}");
     assert!(total.spilled > 0 && total.reloads > 0, "{total:?}");
     assert!(total.coalesced > 100, "{total:?}");
+    // The spill rounds after the first place their temporaries into the
+    // previous assignment, evicting (and the results above are checked
+    // against the interpreter through those rounds too).
+    assert!(
+        total.incremental_rounds > 0 && total.evicted > 0,
+        "{total:?}"
+    );
 }
 
 /// Prints one case's stages: `REGDESC_SEED=... REGDESC_SIZE=... cargo test

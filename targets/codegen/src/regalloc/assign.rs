@@ -26,6 +26,9 @@ pub struct Round {
     pub assignment: Vec<Option<Reg>>,
     /// Registers that found none.
     pub failed: Vec<VReg>,
+    /// Ranges that lost their register to a spill temporary (incremental
+    /// rounds only, see [`crate::regalloc::evict`]).
+    pub evicted: usize,
 }
 
 /// A copy partner: the other register and the parts each side names.
@@ -66,15 +69,29 @@ type LaneSegments<'a, L> = (LaneMask<L>, Cow<'a, [Segment]>);
 /// A queued id and what assignment reads of it, gathered in queue order
 /// before the round (see [`gather`]).
 #[derive(Clone, Copy)]
-struct Item<L: LaneBits> {
-    v: VReg,
-    class: RegClass,
+pub(crate) struct Item<L: LaneBits> {
+    pub(crate) v: VReg,
+    pub(crate) class: RegClass,
     /// A one-part interval (the common case): its lanes and its
     /// segments, `segments[a..b]` of the round; `None`: several parts
     /// (read from the interval itself).
     one: Option<(LaneMask<L>, u32, u32)>,
-    /// Its copy partners, `hint_list[a..b]` of the round.
-    hints: (u32, u32),
+    /// Its copy partners, `hint_list[a..b]` of the round; `None`: read
+    /// from the round's input (items made outside [`gather`]).
+    hints: Option<(u32, u32)>,
+}
+
+impl<L: LaneBits> Item<L> {
+    /// An item that reads its interval and its hints from the round's
+    /// input (for ids queued after the round's arrays were gathered).
+    pub(crate) fn direct(v: VReg, class: RegClass) -> Item<L> {
+        Item {
+            v,
+            class,
+            one: None,
+            hints: None,
+        }
+    }
 }
 
 /// The buffers of a round, kept from one round to the next: on a large
@@ -124,6 +141,36 @@ impl<L: LaneBits> RoundScratch<L> {
     /// The segments of id `v`'s interval when it has one part, as the
     /// rounds so far read it (`None`: several parts, or not read).
     pub(crate) fn one_part_segments(&self, v: VReg) -> Option<&[Segment]> {
+        OneParts {
+            by_id: &self.by_id,
+            by_id_segs: &self.by_id_segs,
+        }
+        .segments(v)
+    }
+
+    /// The matrix to assign in, and the one-part intervals the rounds
+    /// have read (see [`RoundScratch::one_part_segments`]).
+    pub(crate) fn split(&mut self) -> (&mut Matrix, OneParts<'_, L>) {
+        (
+            &mut self.matrix,
+            OneParts {
+                by_id: &self.by_id,
+                by_id_segs: &self.by_id_segs,
+            },
+        )
+    }
+}
+
+/// The one-part intervals the rounds have read, by id.
+pub(crate) struct OneParts<'a, L: LaneBits> {
+    by_id: &'a [(Option<LaneMask<L>>, u32, u32)],
+    by_id_segs: &'a [Segment],
+}
+
+impl<'a, L: LaneBits> OneParts<'a, L> {
+    /// The segments of id `v`'s interval when it has one part (`None`:
+    /// several parts, or not read).
+    pub(crate) fn segments(&self, v: VReg) -> Option<&'a [Segment]> {
         match self.by_id.get(v.index()) {
             Some(&(Some(_), a, b)) => self.by_id_segs.get(a as usize..b as usize),
             _ => None,
@@ -131,12 +178,12 @@ impl<L: LaneBits> RoundScratch<L> {
     }
 }
 
-struct Assigner<'a, R: RegisterInfo> {
-    ri: &'a R,
-    input: &'a RoundInput<'a, R::Lanes>,
-    matrix: &'a mut Matrix,
-    reserved_units: Vec<bool>,
-    assignment: Vec<Option<Reg>>,
+pub(crate) struct Assigner<'a, R: RegisterInfo> {
+    pub(crate) ri: &'a R,
+    pub(crate) input: &'a RoundInput<'a, R::Lanes>,
+    pub(crate) matrix: &'a mut Matrix,
+    pub(crate) reserved_units: Vec<bool>,
+    pub(crate) assignment: Vec<Option<Reg>>,
     /// The segments of the queued one-part intervals, in queue order
     /// ([`Item::one`] indexes it).
     segments: &'a [Segment],
@@ -147,9 +194,9 @@ struct Assigner<'a, R: RegisterInfo> {
     tried: Vec<Reg>,
     /// Scratch: per distinct unit lane mask of the candidate, where the
     /// interval occupies it.
-    cache: Vec<LaneSegments<'a, R::Lanes>>,
+    pub(crate) cache: Vec<LaneSegments<'a, R::Lanes>>,
     /// Scratch: the candidate's units and their entry of `cache`.
-    fp: Vec<(RegUnit, usize)>,
+    pub(crate) fp: Vec<(RegUnit, usize)>,
     /// Spill temporaries' instructions.
     groups: Groups,
     /// Temporaries assigned but not yet in the matrix (they are checked
@@ -258,14 +305,7 @@ pub(crate) fn run_round<R: RegisterInfo>(
     for (u, segs) in input.fixed {
         scratch.matrix.insert(*u, segs);
     }
-    let mut reserved_units = vec![false; t.num_units()];
-    for &r in reserved {
-        for u in t.units(r) {
-            if let Some(x) = reserved_units.get_mut(u.index()) {
-                *x = true;
-            }
-        }
-    }
+    let reserved_units = reserved_units(t, reserved);
     let n = input.intervals.len();
     // The order of assignment: (cannot be spilled, copied from or to a
     // physical register, class priority, weight, lower id first), largest
@@ -289,20 +329,8 @@ pub(crate) fn run_round<R: RegisterInfo>(
         hint_list,
         ..
     } = scratch;
-    let mut a = Assigner {
-        ri,
-        input,
-        matrix,
-        reserved_units,
-        assignment: vec![None; n],
-        segments,
-        hint_list,
-        tried: Vec::new(),
-        cache: Vec::new(),
-        fp: Vec::new(),
-        groups: Groups::new(input.temps),
-        deferred: Vec::new(),
-    };
+    let mut a = Assigner::new(ri, input, matrix, vec![None; n], segments, hint_list);
+    a.reserved_units = reserved_units;
     let mut failed = Vec::new();
     for item in items.iter() {
         let v = item.v;
@@ -320,15 +348,32 @@ pub(crate) fn run_round<R: RegisterInfo>(
     Round {
         assignment: a.assignment,
         failed,
+        evicted: 0,
     }
+}
+
+/// Per register unit: whether a reserved register covers it.
+pub(crate) fn reserved_units<L: LaneBits>(
+    t: &regdesc_runtime::Tables<L>,
+    reserved: &[Reg],
+) -> Vec<bool> {
+    let mut units = vec![false; t.num_units()];
+    for &r in reserved {
+        for u in t.units(r) {
+            if let Some(x) = units.get_mut(u.index()) {
+                *x = true;
+            }
+        }
+    }
+    units
 }
 
 /// (cannot be spilled, placed by the calling convention, class priority,
 /// weight): the order of assignment, largest first.
-type QueueKey = (bool, u8, u8, u32);
+pub(crate) type QueueKey = (bool, u8, u8, u32);
 
 /// The queue key of `v` (see [`run_round`]).
-fn queue_key<L: LaneBits>(
+pub(crate) fn queue_key<L: LaneBits>(
     t: &regdesc_runtime::Tables<L>,
     input: &RoundInput<'_, L>,
     v: VReg,
@@ -417,7 +462,7 @@ fn gather<L: LaneBits>(input: &RoundInput<'_, L>, scratch: &mut RoundScratch<L>)
             v,
             class: iv.class,
             one,
-            hints: (h, hint_list.len() as u32),
+            hints: Some((h, hint_list.len() as u32)),
         });
     }
 }
@@ -530,11 +575,43 @@ pub(crate) fn hint_pairs(
 }
 
 impl<'a, R: RegisterInfo> Assigner<'a, R> {
+    /// An assigner over `matrix` starting from `assignment`; `segments`
+    /// and `hint_list` are the gathered arrays the items index (empty
+    /// when every item is [`Item::direct`]). No unit is reserved yet.
+    pub(crate) fn new(
+        ri: &'a R,
+        input: &'a RoundInput<'a, R::Lanes>,
+        matrix: &'a mut Matrix,
+        assignment: Vec<Option<Reg>>,
+        segments: &'a [Segment],
+        hint_list: &'a [Hint],
+    ) -> Self {
+        Assigner {
+            ri,
+            input,
+            matrix,
+            reserved_units: Vec::new(),
+            assignment,
+            segments,
+            hint_list,
+            tried: Vec::new(),
+            cache: Vec::new(),
+            fp: Vec::new(),
+            groups: Groups::new(input.temps),
+            deferred: Vec::new(),
+        }
+    }
+
     /// Fills `self.fp` with the units of `p` and, for each, which entry of
     /// `self.cache` says where `iv` occupies it (lanes a unit does not
     /// cover, or that are dead, leave it free; such units are left out).
     /// `one`: the interval's lanes and segments when it has one part.
-    fn footprint(&mut self, v: VReg, one: Option<(LaneMask<R::Lanes>, &'a [Segment])>, p: Reg) {
+    pub(crate) fn footprint(
+        &mut self,
+        v: VReg,
+        one: Option<(LaneMask<R::Lanes>, &'a [Segment])>,
+        p: Reg,
+    ) {
         let input: &'a RoundInput<'a, R::Lanes> = self.input;
         let t = self.ri.tables();
         self.fp.clear();
@@ -596,7 +673,7 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
     }
 
     /// Puts the temporaries assigned so far in the matrix.
-    fn place_deferred(&mut self) {
+    pub(crate) fn place_deferred(&mut self) {
         let input: &'a RoundInput<'a, R::Lanes> = self.input;
         for v in std::mem::take(&mut self.deferred) {
             self.cache.clear();
@@ -638,7 +715,7 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
     }
 
     /// Whether `p` is free for `iv`; if so, takes it for `v`.
-    fn take_if_free(&mut self, item: &Item<R::Lanes>, p: Reg) -> bool {
+    pub(crate) fn take_if_free(&mut self, item: &Item<R::Lanes>, p: Reg) -> bool {
         let v = item.v;
         let is_temp = v.index() >= self.input.first_temp;
         if is_temp && self.clashes_with_temps(v, p) {
@@ -672,14 +749,18 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         true
     }
 
-    fn try_assign(&mut self, item: &Item<R::Lanes>) -> bool {
+    pub(crate) fn try_assign(&mut self, item: &Item<R::Lanes>) -> bool {
         let rc = item.class;
         let order = self.ri.allocation_order(rc);
         self.cache.clear();
         // Hinted registers first (those in the allocation order), each
         // once, then the order.
         let hint_list: &'a [Hint] = self.hint_list;
-        let hints = &hint_list[item.hints.0 as usize..item.hints.1 as usize];
+        let input: &'a RoundInput<'a, R::Lanes> = self.input;
+        let hints = match item.hints {
+            Some((a, b)) => &hint_list[a as usize..b as usize],
+            None => input.hints.get(item.v),
+        };
         let mut tried = std::mem::take(&mut self.tried);
         tried.clear();
         let mut done = false;

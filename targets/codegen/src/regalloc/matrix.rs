@@ -129,6 +129,24 @@ impl Matrix {
             }
         }
     }
+
+    /// Takes `segs` off `u` (they must be what one [`Matrix::insert`] put
+    /// there: a unit's segments never overlap, so each bit has one owner).
+    pub fn remove(&mut self, u: RegUnit, segs: &[Segment]) {
+        let u = u.index();
+        if u >= self.num_units {
+            return;
+        }
+        let bits = &mut self.groups[u / GROUP];
+        let k = u % GROUP;
+        for s in segs {
+            for (w, m) in spans(s.start, s.end) {
+                if let Some(x) = bits.get_mut(w * GROUP + k) {
+                    *x &= !m;
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -158,5 +176,10 @@ mod tests {
         m.insert(u, &[seg(192, 200)]);
         assert!(!m.is_free(u, &[seg(199, 200)]));
         assert!(m.is_free(u, &[seg(131, 192)]));
+        // Removing frees exactly what was inserted.
+        m.remove(u, &[seg(60, 130)]);
+        assert!(m.is_free(u, &[seg(12, 192)]));
+        assert!(!m.is_free(u, &[seg(11, 12)]));
+        assert!(!m.is_free(u, &[seg(192, 193)]));
     }
 }

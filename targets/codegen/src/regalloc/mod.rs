@@ -64,6 +64,7 @@
 
 pub mod assign;
 pub mod coalesce;
+mod evict;
 pub mod matrix;
 mod rounds;
 pub mod spill;
@@ -143,6 +144,13 @@ pub struct AllocStats {
     pub coalesced: usize,
     /// Assignment rounds (1 when nothing was spilled).
     pub rounds: usize,
+    /// Of those, rounds that placed the new spill temporaries into the
+    /// previous round's assignment ([`evict`]) instead of assigning
+    /// everything again.
+    pub incremental_rounds: usize,
+    /// Ranges that lost their register to a spill temporary in those
+    /// rounds (each is assigned again or spilled).
+    pub evicted: usize,
     /// Registers spilled.
     pub spilled: usize,
     /// Spill instructions inserted.

@@ -49,6 +49,7 @@ use crate::mir::liveness::{class_lanes, operand_lanes, LiveInterval, Liveness, P
 use crate::mir::slots::Slots;
 use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, VReg};
 use crate::regalloc::assign::{self, copy_operands, hint_pairs, Hints, RoundInput};
+use crate::regalloc::evict;
 use crate::regalloc::spill::{self, SpillHook};
 use crate::regalloc::temps::TempSite;
 use crate::regalloc::{AllocError, AllocOptions, AllocStats, Allocation};
@@ -138,6 +139,10 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
     // (instruction, spilled register) -> id of its temporary.
     let mut temp_of: BTreeMap<(u32, u32), usize> = BTreeMap::new();
     let mut scratch = assign::RoundScratch::for_rounds_of_one_liveness();
+    // The last round's assignment (its registers are in the scratch's
+    // matrix) and the temporaries planned since, for an incremental round
+    // (`evict`).
+    let mut previous: Option<(Vec<Option<Reg>>, usize)> = None;
     loop {
         stats.rounds += 1;
         if stats.rounds > opts.max_rounds {
@@ -174,7 +179,24 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
             first_temp: nbase,
             temps: &sites,
         };
-        let round = assign::run_round(ri, &input, &opts.reserved, &mut scratch);
+        let incremental = previous.take().and_then(|(assignment, first_new)| {
+            evict::continue_round(
+                ri,
+                &input,
+                &opts.reserved,
+                &mut scratch,
+                assignment,
+                nbase + first_new..nbase + temps.len(),
+            )
+        });
+        let round = match incremental {
+            Some(round) => {
+                stats.incremental_rounds += 1;
+                stats.evicted += round.evicted;
+                round
+            }
+            None => assign::run_round(ri, &input, &opts.reserved, &mut scratch),
+        };
         stats.time.assignment += start.elapsed();
 
         if let Some(&id) = round.failed.iter().find(|v| v.index() >= nbase) {
@@ -210,6 +232,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
 
         // Plan the temporaries of the registers that failed.
         let start = Instant::now();
+        let first_new = temps.len();
         for &v in &round.failed {
             spilled[v.index()] = true;
         }
@@ -279,6 +302,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         }
         spill_order.extend(round.failed.iter().copied());
         stats.spilled += round.failed.len();
+        previous = Some((round.assignment, first_new));
         stats.time.spilling += start.elapsed();
     }
 }
