@@ -193,6 +193,34 @@ fn random_programs_exercise_spilling_and_coalescing() {
     );
 }
 
+/// Undoing coalescing gives back the function exactly (the allocator
+/// relies on it instead of keeping a copy of the function: when the
+/// narrowed classes leave an instruction unallocatable it starts again
+/// from the function as it was).
+#[test]
+fn undoing_coalescing_gives_back_the_function() {
+    use regdesc_codegen::mir::{phi_elim, two_addr};
+    let spec = Spec::new(amd::AMDLike, "V1");
+    let instrs = mir_support::amd_instrs();
+    let mut coalesced = 0;
+    for seed in 0..200u64 {
+        let (text, _) = gen::program(&spec, seed, 40);
+        let mut f = mir_support::parse_one(&text, &spec.ri, &instrs);
+        phi_elim::eliminate_phis(&mut f, &instrs);
+        two_addr::lower_two_address(&mut f, &spec.ri, &instrs).expect("two-address");
+        let original = f.clone();
+        let cfg = regdesc_codegen::mir::cfg::MCfg::new(&f);
+        let live = regdesc_codegen::mir::liveness::Liveness::compute(&f, &spec.ri, &cfg);
+        let (n, undo) = regdesc_codegen::regalloc::coalesce::coalesce_undoable(
+            &mut f, &spec.ri, &instrs, &cfg, &live,
+        );
+        coalesced += n;
+        undo.restore(&mut f);
+        assert!(f == original, "seed {seed}: not restored");
+    }
+    assert!(coalesced > 100, "{coalesced}");
+}
+
 /// Prints one case's stages: `REGDESC_SEED=... REGDESC_SIZE=... cargo test
 /// --release -p regdesc-codegen --test regalloc_props -- --ignored --nocapture`.
 #[test]

@@ -23,7 +23,8 @@ use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{segments_contain, union, Liveness, Segment};
 use crate::mir::slots::Slots;
-use crate::mir::{InstrSet, MBlockId, MFunction, Operand, RegRef, Sem, VReg};
+use crate::mir::{InstrSet, MBlockId, MFunction, MInst, Operand, RegRef, Sem, VReg};
+use regdesc_index::IndexVec;
 
 /// What one merged register knows during coalescing.
 struct Info<L: LaneBits> {
@@ -63,19 +64,89 @@ pub fn coalesce<R: RegisterInfo>(
     cfg: &MCfg,
     live: &Liveness<R::Lanes>,
 ) -> usize {
+    coalesce_owned(f, ri, instrs, cfg, live.clone()).0
+}
+
+/// [`coalesce`], also returning what puts `f` back as it was (the
+/// allocator starts again without coalescing when the narrowed classes
+/// leave an instruction unallocatable).
+pub fn coalesce_undoable<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    cfg: &MCfg,
+    live: &Liveness<R::Lanes>,
+) -> (usize, Undo) {
     coalesce_owned(f, ri, instrs, cfg, live.clone())
 }
 
+/// What coalescing changed in a function, to put it back as it was: the
+/// classes, the copies it removed and the register operands it renamed.
+/// Far smaller than a copy of the function (a 100k-instruction function
+/// is about 60 MB of instructions, each with its own operand list).
+pub struct Undo {
+    vregs: IndexVec<VReg, Option<RegClass>>,
+    /// (block, index before coalescing, instruction), in order.
+    removed: Vec<(usize, usize, MInst)>,
+    /// (block, index before coalescing, operand, register, sub-register,
+    /// undef) of each renamed register operand, as they were.
+    operands: Vec<(u32, u32, u32, RegRef, Option<SubRegIdx>, bool)>,
+}
+
+impl Undo {
+    /// Puts `f` back as it was before the coalescing that made this.
+    pub fn restore(self, f: &mut MFunction) {
+        f.vregs = self.vregs;
+        let mut removed = self.removed.into_iter().peekable();
+        for (bi, b) in f.blocks.iter_mut().enumerate() {
+            if removed.peek().is_none_or(|r| r.0 != bi) {
+                continue;
+            }
+            let kept = std::mem::take(&mut b.insts);
+            let mut insts = Vec::with_capacity(kept.len());
+            let mut kept = kept.into_iter();
+            loop {
+                match removed.next_if(|r| r.0 == bi && r.1 == insts.len()) {
+                    Some((_, _, i)) => insts.push(i),
+                    None => match kept.next() {
+                        Some(i) => insts.push(i),
+                        None => break,
+                    },
+                }
+            }
+            b.insts = insts;
+        }
+        for (bi, k, o, reg, sub, undef) in self.operands {
+            let r = f
+                .blocks
+                .get_mut(MBlockId(bi))
+                .and_then(|b| b.insts.get_mut(k as usize))
+                .and_then(|i| i.ops.get_mut(o as usize))
+                .and_then(Operand::reg_mut);
+            if let Some(r) = r {
+                r.reg = reg;
+                r.sub = sub;
+                r.undef = undef;
+            }
+        }
+    }
+}
+
 /// [`coalesce`], taking the liveness (its intervals become the merged
-/// registers' without a copy).
+/// registers' without a copy), and what it takes to undo it.
 pub(crate) fn coalesce_owned<R: RegisterInfo>(
     f: &mut MFunction,
     ri: &R,
     instrs: &InstrSet,
     cfg: &MCfg,
     live: Liveness<R::Lanes>,
-) -> usize {
+) -> (usize, Undo) {
     let t = ri.tables();
+    let mut undo = Undo {
+        vregs: f.vregs.clone(),
+        removed: Vec::new(),
+        operands: Vec::new(),
+    };
     let n = f.vregs.len();
     let mut info: Vec<Option<Info<R::Lanes>>> = Vec::with_capacity(n);
     let mut intervals = live.vregs.into_iter();
@@ -264,8 +335,8 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     let mut count = 0;
     removed.sort_unstable();
     for (bi, b) in f.blocks.iter_mut().enumerate() {
-        for i in b.insts.iter_mut() {
-            for o in i.ops.iter_mut() {
+        for (ki, i) in b.insts.iter_mut().enumerate() {
+            for (oi, o) in i.ops.iter_mut().enumerate() {
                 let Operand::Reg(r) = o else { continue };
                 let RegRef::Virt(v) = r.reg else { continue };
                 let Some((w, k)) = find(&mut rep, v) else {
@@ -277,6 +348,8 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                 let Some(sub) = compose(t, k, r.sub) else {
                     continue;
                 };
+                undo.operands
+                    .push((bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef));
                 r.reg = RegRef::Virt(w);
                 if k.is_some() {
                     // As a part of a wider register, a def that dropped the
@@ -286,18 +359,20 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                 r.sub = sub;
             }
         }
-        let mut k = 0;
-        b.insts.retain(|i| {
+        let old = std::mem::take(&mut b.insts);
+        b.insts.reserve(old.len());
+        for (k, i) in old.into_iter().enumerate() {
             let drop = removed.binary_search(&(bi, k)).is_ok()
                 || (instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Copy)
                     && i.ops.len() == 2
                     && matches!((i.ops[0].reg(), i.ops[1].reg()), (Some(a), Some(b)) if a.reg == b.reg && a.sub == b.sub && a.vreg().is_some()));
-            k += 1;
             if drop {
                 count += 1;
+                undo.removed.push((bi, k, i));
+            } else {
+                b.insts.push(i);
             }
-            !drop
-        });
+        }
     }
     for (v, slot) in info.into_iter().enumerate() {
         match slot {
@@ -309,7 +384,7 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             }
         }
     }
-    count
+    (count, undo)
 }
 
 /// `R:a:b` as an index of `R` (`None` for the register itself); `None`

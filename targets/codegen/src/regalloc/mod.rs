@@ -78,6 +78,7 @@ use regdesc_runtime::{Reg, RegisterInfo};
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::Liveness;
 use crate::mir::{InstrSet, MFunction, Operand, RegRef, Sem, VReg};
+use rounds::Before;
 pub use spill::{GenericSpill, SpillError, SpillHook};
 
 /// Choices the target makes.
@@ -241,25 +242,39 @@ pub fn assign<R: RegisterInfo>(
         }
     }
     if !opts.coalesce {
-        return rounds::assign_rounds(f, ri, instrs, hook, opts, AllocStats::default());
+        return rounds::assign_rounds(
+            f,
+            ri,
+            instrs,
+            hook,
+            opts,
+            AllocStats::default(),
+            &mut Before::Nothing,
+        );
     }
     // Coalescing narrows classes; where that leaves an instruction more
     // operands of a class than it has disjoint registers, start again
     // without it.
     let start = Instant::now();
-    let original = f.clone();
     let cfg = MCfg::new(f);
     let live = Liveness::compute(f, ri, &cfg);
+    let (coalesced, undo) = coalesce::coalesce_owned(f, ri, instrs, &cfg, live);
     let mut stats = AllocStats {
-        coalesced: coalesce::coalesce_owned(f, ri, instrs, &cfg, live),
+        coalesced,
         ..AllocStats::default()
     };
     stats.time.coalescing = start.elapsed();
-    match rounds::assign_rounds(f, ri, instrs, hook, opts, stats) {
-        Err(AllocError::OutOfRegisters { .. }) => {
-            *f = original;
-            rounds::assign_rounds(f, ri, instrs, hook, opts, AllocStats::default())
-        }
+    let mut before = Before::Undo(undo);
+    match rounds::assign_rounds(f, ri, instrs, hook, opts, stats, &mut before) {
+        Err(AllocError::OutOfRegisters { .. }) if before.restore(f) => rounds::assign_rounds(
+            f,
+            ri,
+            instrs,
+            hook,
+            opts,
+            AllocStats::default(),
+            &mut Before::Nothing,
+        ),
         other => other,
     }
 }

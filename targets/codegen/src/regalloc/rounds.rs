@@ -49,6 +49,7 @@ use crate::mir::liveness::{class_lanes, operand_lanes, LiveInterval, Liveness, P
 use crate::mir::slots::Slots;
 use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, VReg};
 use crate::regalloc::assign::{self, copy_operands, hint_pairs, Hints, RoundInput};
+use crate::regalloc::coalesce::Undo;
 use crate::regalloc::evict;
 use crate::regalloc::spill::{self, SpillHook};
 use crate::regalloc::temps::TempSite;
@@ -72,7 +73,43 @@ type Copy = (
     (RegRef, Option<SubRegIdx>),
 );
 
+/// How to get back the function as it was before coalescing, when the
+/// rounds after coalescing run out of registers and allocation starts
+/// again without it.
+pub(crate) enum Before {
+    /// No coalescing was done: out of registers is final (and the error
+    /// names the spill temporary that found no register).
+    Nothing,
+    /// The function is as coalescing left it: undo that.
+    Undo(Undo),
+    /// Spill code that names other registers is about to go in (and
+    /// rounds that recompute liveness after it): a copy, made then.
+    Saved(Box<MFunction>),
+    /// Spill code went in that cannot be undone.
+    Lost,
+}
+
+impl Before {
+    /// Puts `f` back as it was before coalescing; false when that is not
+    /// possible.
+    pub(crate) fn restore(self, f: &mut MFunction) -> bool {
+        match self {
+            Before::Undo(u) => {
+                u.restore(f);
+                true
+            }
+            Before::Saved(g) => {
+                *f = *g;
+                true
+            }
+            Before::Nothing | Before::Lost => false,
+        }
+    }
+}
+
 /// Assignment rounds with spilling, after coalescing (see the module doc).
+/// While `before` can restore the function, running out of registers
+/// leaves `f` as it was on entry.
 pub(crate) fn assign_rounds<R: RegisterInfo>(
     f: &mut MFunction,
     ri: &R,
@@ -80,6 +117,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
     hook: &dyn SpillHook,
     opts: &AllocOptions,
     mut stats: AllocStats,
+    before: &mut Before,
 ) -> Result<Allocation, AllocError> {
     let cfg = MCfg::new(f);
     let start = Instant::now();
@@ -200,8 +238,16 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         stats.time.assignment += start.elapsed();
 
         if let Some(&id) = round.failed.iter().find(|v| v.index() >= nbase) {
-            // A temporary found no register: insert the spill code so far
-            // and name it.
+            // A temporary found no register. After coalescing, allocation
+            // starts again without it: leave the function as it is.
+            if !matches!(before, Before::Nothing) {
+                let t = &temps[id.index() - nbase];
+                let class = f
+                    .class_of(t.of)
+                    .map_or(String::from("?"), |c| ri.tables().class_name(c).to_string());
+                return Err(AllocError::OutOfRegisters { vreg: t.of, class });
+            }
+            // Insert the spill code so far and name it.
             let ins = spill::insert_spill_code(f, ri, instrs, hook, &live, &spill_order)
                 .map_err(AllocError::Spill)?;
             let t = &temps[id.index() - nbase];
@@ -223,6 +269,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
                 hook,
                 opts,
                 stats,
+                before,
                 &live,
                 &spill_order,
                 &temp_of,
@@ -449,6 +496,7 @@ fn finish<R: RegisterInfo>(
     hook: &dyn SpillHook,
     opts: &AllocOptions,
     mut stats: AllocStats,
+    before: &mut Before,
     live: &Liveness<R::Lanes>,
     spill_order: &[VReg],
     temp_of: &BTreeMap<(u32, u32), usize>,
@@ -461,8 +509,22 @@ fn finish<R: RegisterInfo>(
         return Ok(Allocation { assignment, stats });
     }
     let start = Instant::now();
+    if let Before::Undo(_) = before {
+        // Rounds that recompute liveness may still run out of registers:
+        // keep the function as it was before coalescing while it can be
+        // had back.
+        if !spill::hook_is_plain(f, hook, spill_order) {
+            let mut g = f.clone();
+            if std::mem::replace(before, Before::Lost).restore(&mut g) {
+                *before = Before::Saved(Box::new(g));
+            }
+        }
+    }
     let ins = spill::insert_spill_code(f, ri, instrs, hook, live, spill_order)
         .map_err(AllocError::Spill)?;
+    if let Before::Undo(_) = before {
+        *before = Before::Lost;
+    }
     stats.time.spilling += start.elapsed();
     stats.reloads += ins.spilled.reloads;
     stats.stores += ins.spilled.stores;

@@ -177,6 +177,21 @@ fn names_only(insts: &[MInst], tmp: VReg) -> bool {
         .all(|i| i.reg_ops().all(|(_, r)| r.vreg() == Some(tmp)))
 }
 
+/// Whether the hook's spill code for each of `spill` names no register
+/// but the spilled one, asked before anything is inserted (the spill
+/// code is made for the spilled register itself and the first stack
+/// slot; a hook that refuses that counts as naming others).
+pub(crate) fn hook_is_plain(f: &MFunction, hook: &dyn SpillHook, spill: &[VReg]) -> bool {
+    spill.iter().all(|&v| {
+        let Some(rc) = f.class_of(v) else {
+            return true;
+        };
+        let slot = FrameIdx(0);
+        matches!(hook.load(f, v, rc, slot), Ok(l) if names_only(&l, v))
+            && matches!(hook.store(f, v, rc, slot), Ok(s) if names_only(&s, v))
+    })
+}
+
 /// What one instruction does with one spilled register it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Site {
