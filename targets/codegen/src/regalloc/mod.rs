@@ -8,9 +8,11 @@
 //! first (priority = spill cost saved per unit of length, LLVM's spill
 //! weight), instead of Chaitin–Briggs simplify/select over an interference
 //! graph; a range that finds no free register is spilled everywhere, and
-//! assignment runs again with the spill code in place (Chaitin's
-//! spill-and-iterate). Ranges created by spilling are never spilled and go
-//! first. Interference is not a graph but, as in LLVM's `RABasic` and
+//! the next round places the short ranges the spill code makes (which are
+//! never spilled) into the previous round's assignment, evicting the
+//! cheapest ranges in their way, which are assigned again or spilled by
+//! the round after ([`evict`](mod@evict)); Chaitin's spill-and-iterate,
+//! without assigning the whole function again each time. Interference is not a graph but, as in LLVM's `RABasic` and
 //! `RAGreedy` (J. Olesen, "Greedy register allocation in LLVM 3.0", 2011),
 //! a per-register-unit union of live segments ([`matrix`]); copies left
 //! after coalescing bias the choice towards their partner's register
@@ -28,7 +30,7 @@
 //! how sub-register liveness frees the dead half of a tuple. The priority
 //! order keeps the implementation small enough to test thoroughly. What it
 //! does not do (LLVM's greedy allocator does): split live ranges, evict
-//! assigned ranges, rematerialise constants. A spilled value is reloaded
+//! for anything but spill code, rematerialise constants. A spilled value is reloaded
 //! before every use.
 //!
 //! # Pipeline
@@ -44,9 +46,12 @@
 //! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]) once,
 //!    assign in priority order ([`assign`](mod@assign)), and when some ranges found no
 //!    register, spill them everywhere and start the next round. The new
-//!    short ranges around each spilled use are never spilled; if one of
-//!    them finds no register the function cannot be allocated (an
-//!    instruction needs more registers than exist). The rounds do not
+//!    short ranges around each spilled use are never spilled; the next
+//!    round gives them registers in the last round's assignment, evicting
+//!    ([`evict`](mod@evict)), and assigns everything again only where
+//!    eviction cannot make room; if one of them finds no register even
+//!    then, the function cannot be allocated (an instruction needs more
+//!    registers than exist). The rounds do not
 //!    insert spill code or recompute liveness: the new ranges are planned
 //!    in the function's numbering as it was, which gives the same
 //!    interference as the function with the spill code in it (`rounds`);
