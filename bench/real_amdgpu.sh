@@ -45,7 +45,11 @@ args=(-I "$inc" -I "$amdgpu" "$file")
 
 echo "building release binary..." >&2
 cargo build --release --quiet
-regdesc=$root/target/release/regdesc
+# The binary cargo just built: under $CARGO_TARGET_DIR when it is set
+# (relative to the workspace root when relative), else target/.
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+case $target_dir in /*) ;; *) target_dir=$root/$target_dir ;; esac
+regdesc=$target_dir/release/regdesc
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

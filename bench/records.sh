@@ -30,7 +30,11 @@ fi
 
 echo "building release binary..." >&2
 cargo build --release --quiet
-regdesc="$root/target/release/regdesc"
+# The binary cargo just built: under $CARGO_TARGET_DIR when it is set
+# (relative to the workspace root when relative), else target/.
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+case $target_dir in /*) ;; *) target_dir=$root/$target_dir ;; esac
+regdesc=$target_dir/release/regdesc
 
 # best_of CMD...: runs CMD $runs times (stdout discarded) and prints the
 # smallest wall-clock time in seconds. Fails if CMD fails.

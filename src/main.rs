@@ -482,6 +482,49 @@ pub(crate) fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::R
     if same_len && std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
+    let tmp = temp_path(path);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// [`write_if_changed`] for text that `write` produces a chunk at a time:
+/// it goes to a temporary file beside `path`, which then replaces `path`
+/// unless `path` already holds the same bytes (then `path` is left alone,
+/// as llvm-tblgen's `--write-if-changed` leaves it).
+pub(crate) fn write_streamed_if_changed(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let tmp = temp_path(path);
+    let written = std::fs::File::create(&tmp).and_then(|mut f| write(&mut f));
+    let unchanged = written.is_ok() && same_contents(&tmp, path);
+    if written.is_err() || unchanged {
+        let _ = std::fs::remove_file(&tmp);
+        return written;
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Whether files `a` and `b` exist and hold the same bytes (only files of
+/// the same length are read).
+fn same_contents(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let len = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).ok();
+    match (len(a), len(b)) {
+        (Some(x), Some(y)) if x == y => matches!(
+            (std::fs::read(a), std::fs::read(b)),
+            (Ok(x), Ok(y)) if x == y
+        ),
+        _ => false,
+    }
+}
+
+/// The temporary file a write to `path` goes through: beside it, so that
+/// the rename stays on one file system.
+fn temp_path(path: &std::path::Path) -> std::path::PathBuf {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -490,11 +533,7 @@ pub(crate) fn write_if_changed(path: &std::path::Path, text: &str) -> std::io::R
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out.rs".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    dir.join(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 fn run_doc(

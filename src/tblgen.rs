@@ -18,7 +18,7 @@ use regdesc_core::driver::{self, Run};
 use regdesc_core::lanes::LaneMode;
 use regdesc_core::{diag, llvm_format};
 
-use crate::{color, finish, print_timings, write_if_changed};
+use crate::{color, finish, print_timings};
 
 const USAGE: &str = "\
 usage: regdesc tblgen [-gen-register-info [-register-info-debug] [--lanes llvm|coverage] | -print-records]
@@ -136,19 +136,30 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut input = crate::make_input(args.file.as_deref(), &args.include, &args.define);
     input.warn_unused_template_args = args.warn_unused_template_args;
     let start = std::time::Instant::now();
-    let (run, text) = match args.action {
-        Action::PrintRecords => {
-            let run = driver::records(&input);
-            let text = run.records.as_ref().map(llvm_format::print_records);
-            (run, text)
-        }
-        Action::RegisterInfo => {
-            let mut run = driver::register_info_inc(&input, args.lanes);
-            let text = run.inc.take();
-            (run, text)
-        }
+    let run = match args.action {
+        Action::PrintRecords => driver::records(&input),
+        Action::RegisterInfo => driver::register_info(&input, args.lanes),
     };
-    let Some(text) = text else {
+    let start_out = std::time::Instant::now();
+    // What the output is written from; `None` when a stage failed.
+    let inc = match (&run.records, &run.bank, &run.lanes) {
+        _ if run.failed.is_some() => None,
+        (Some(rk), Some(bank), Some(lanes)) if args.action == Action::RegisterInfo => {
+            match llvm_format::IncWriter::new(rk, bank, lanes) {
+                Ok(w) => Some(Ok(w)),
+                Err(e) => {
+                    let mut run = run;
+                    run.diagnostics.push(e.to_diagnostic());
+                    run.failed = Some(driver::Stage::Bank);
+                    eprint!("{}", run.render(color()));
+                    return finish(run, ExitCode::from(1));
+                }
+            }
+        }
+        (Some(rk), _, _) if args.action == Action::PrintRecords => Some(Err(rk)),
+        _ => None,
+    };
+    let Some(output_from) = inc else {
         eprint!("{}", run.render(color()));
         return finish(run, ExitCode::from(1));
     };
@@ -182,17 +193,24 @@ pub fn run(args: &[String]) -> ExitCode {
             return finish(run, ExitCode::from(1));
         }
     }
+    // The text goes out as it is produced.
+    let write = |out: &mut dyn std::io::Write| match &output_from {
+        Ok(inc) => inc.write(out),
+        Err(rk) => llvm_format::write_records(rk, &mut &mut *out).and_then(|()| out.flush()),
+    };
     let written = if output.as_os_str() == "-" {
-        crate::write_stdout(&text);
+        // A closed pipe (`| head`) is not an error.
+        let _ = write(&mut std::io::stdout().lock());
         Ok(())
     } else {
-        write_if_changed(&output, &text)
+        crate::write_streamed_if_changed(&output, write)
     };
     if let Err(e) = written {
         eprintln!("regdesc tblgen: error opening {}: {e}", output.display());
         return finish(run, ExitCode::from(1));
     }
-    print_timings(&run, &[("write", start.elapsed())]);
+    let out_time = start_out.elapsed();
+    print_timings(&run, &[("output", out_time), ("total", start.elapsed())]);
     finish(run, ExitCode::SUCCESS)
 }
 

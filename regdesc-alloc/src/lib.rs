@@ -22,6 +22,10 @@
 //!   at that size (`bench/pipeline.sh`). Where huge pages are off, the
 //!   request is ignored.
 //!
+//! mimalloc's own environment variables (`MIMALLOC_PURGE_DELAY`,
+//! `MIMALLOC_ALLOW_LARGE_OS_PAGES`) still win over these two defaults, so
+//! that the other setting can be measured without a rebuild.
+//!
 //! Both must be set before mimalloc reserves its first arena, which the
 //! Rust runtime's first allocation does before `main`; the macro places
 //! [`configure`] in an ELF constructor section that runs before the
@@ -34,6 +38,19 @@ pub use mimalloc::MiMalloc;
 // enum.
 unsafe extern "C" {
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+// From the C library: reads the environment without allocating (this runs
+// before the allocator is set up).
+unsafe extern "C" {
+    fn getenv(name: *const std::ffi::c_char) -> *const std::ffi::c_char;
+}
+
+/// Whether the environment sets `name` (mimalloc then reads it itself).
+fn env_set(name: &std::ffi::CStr) -> bool {
+    // SAFETY: `name` is NUL-terminated; nothing else touches the
+    // environment this early (no other thread exists yet).
+    !unsafe { getenv(name.as_ptr()) }.is_null()
 }
 
 /// `mi_option_allow_large_os_pages` in mimalloc v2's `mimalloc.h` (6).
@@ -49,9 +66,15 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 pub extern "C" fn configure() {
     // SAFETY: plain integer arguments, and it runs before any other thread
     // exists (mimalloc's options are not thread-safe to set).
+    // mimalloc's own environment variables still win, so that a run can
+    // measure the other setting without a rebuild.
     unsafe {
-        mi_option_set(MI_OPTION_PURGE_DELAY, -1);
-        mi_option_set(MI_OPTION_ALLOW_LARGE_OS_PAGES, 1);
+        if !env_set(c"MIMALLOC_PURGE_DELAY") {
+            mi_option_set(MI_OPTION_PURGE_DELAY, -1);
+        }
+        if !env_set(c"MIMALLOC_ALLOW_LARGE_OS_PAGES") && !env_set(c"MIMALLOC_LARGE_OS_PAGES") {
+            mi_option_set(MI_OPTION_ALLOW_LARGE_OS_PAGES, 1);
+        }
     }
 }
 

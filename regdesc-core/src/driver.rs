@@ -416,16 +416,15 @@ pub fn target_both_modes(input: &Input, opts: &CheckOptions) -> Run {
     run
 }
 
-/// [`bank`], then LLVM's `GenRegisterInfo.inc` with the lane masks of
-/// `mode` ([`Run::inc`]), as `llvm-tblgen -gen-register-info` writes it.
-/// Masks must fit LLVM's 64-bit `LaneBitmask`: when they do not, the run is
-/// [`check`]'s, whose lane-budget diagnostic says which indices cost the
-/// lanes and what to change.
-pub fn register_info_inc(input: &Input, mode: LaneMode) -> Run {
-    let mut run = bank(input, mode);
-    let (Some(rk), Some(bank), Some(lanes)) = (&run.records, &run.bank, &run.lanes) else {
-        return run;
-    };
+/// [`bank`], with the lane masks of `mode` checked against LLVM's 64-bit
+/// `LaneBitmask`: what `GenRegisterInfo.inc` is written from (see
+/// [`register_info_inc`], or [`crate::llvm_format::write_register_info_inc`]
+/// to stream it). When the masks do not fit, the run is [`check`]'s, whose
+/// lane-budget diagnostic says which indices cost the lanes and what to
+/// change, and [`Run::failed`] is set.
+pub fn register_info(input: &Input, mode: LaneMode) -> Run {
+    let run = bank(input, mode);
+    let Some(lanes) = &run.lanes else { return run };
     if lanes.num_lanes > 64 {
         let opts = CheckOptions {
             mode,
@@ -439,6 +438,19 @@ pub fn register_info_inc(input: &Input, mode: LaneMode) -> Run {
         checked.failed = Some(Stage::Check);
         return checked;
     }
+    run
+}
+
+/// [`register_info`], then LLVM's `GenRegisterInfo.inc` with the lane masks
+/// of `mode` ([`Run::inc`]), as `llvm-tblgen -gen-register-info` writes it.
+pub fn register_info_inc(input: &Input, mode: LaneMode) -> Run {
+    let mut run = register_info(input, mode);
+    if run.failed.is_some() {
+        return run;
+    }
+    let (Some(rk), Some(bank), Some(lanes)) = (&run.records, &run.bank, &run.lanes) else {
+        return run;
+    };
     let start = Instant::now();
     match crate::llvm_format::register_info_inc(rk, bank, lanes) {
         Ok(text) => run.inc = Some(text),

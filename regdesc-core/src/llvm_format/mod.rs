@@ -7,6 +7,6 @@ mod inc;
 mod records;
 mod register_info;
 
-pub use inc::{register_info_inc, IncError};
+pub use inc::{register_info_inc, IncError, IncWriter};
 pub use records::{print_records, write_records};
 pub use register_info::{debug_dump, write_debug_dump};

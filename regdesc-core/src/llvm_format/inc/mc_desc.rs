@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use crate::regs::{RegId, RegUnitId};
 
+use super::out::Out;
 use super::seq_table::SeqTable;
 use super::{print_mask, source_file_header, sub_regs_pre_order, Ctx};
 
@@ -22,7 +23,7 @@ fn diff_encode(init: u32, list: impl IntoIterator<Item = u32>) -> Vec<u16> {
         .collect()
 }
 
-pub(super) fn write(o: &mut String, cx: &Ctx) {
+pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let t = &cx.facts.target;
     source_file_header(o, "MC Register Information");
@@ -123,13 +124,14 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
 
     let _ = writeln!(o, "extern const MCPhysReg {t}RegUnitRoots[][2] = {{");
     for u in bank.reg_units.iter().take(bank.num_native_reg_units) {
-        let roots: Vec<String> = u
-            .roots
-            .iter()
-            .flatten()
-            .map(|&r| cx.reg_qualified(r))
-            .collect();
-        let _ = writeln!(o, "  {{ {} }},", roots.join(", "));
+        o.push_str("  { ");
+        for (k, &r) in u.roots.iter().flatten().enumerate() {
+            if k > 0 {
+                o.push_str(", ");
+            }
+            cx.push_reg(o, r);
+        }
+        o.push_str(" },\n");
     }
     o.push_str("};\n\n");
 
@@ -143,7 +145,7 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
             rc.name
         );
         for &r in &rc.order {
-            o.push_str(&cx.reg_qualified(r));
+            cx.push_reg(o, r);
             o.push_str(", ");
         }
         let _ = write!(
@@ -212,7 +214,7 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
     o.push_str("}\n\n} // end namespace llvm\n\n#endif // GET_REGINFO_MC_DESC\n\n");
 }
 
-fn write_num(o: &mut String, v: i64) {
+fn write_num(o: &mut Out, v: i64) {
     let _ = write!(o, "{v}");
 }
 
@@ -243,14 +245,14 @@ fn flavour(j: usize) -> &'static str {
 
 /// `EmitRegMappingTables`: DWARF ↔ LLVM tables (definitions, or with
 /// `decl_only` the declarations the constructor needs).
-pub(super) fn dwarf_tables(o: &mut String, cx: &Ctx, decl_only: bool) {
+pub(super) fn dwarf_tables(o: &mut Out, cx: &Ctx, decl_only: bool) {
     let (mut nums, max) = dwarf_numbers(cx);
     if max == 0 {
         return;
     }
     let ns = &cx.namespace;
     let _ = writeln!(o, "// {ns} Dwarf<->LLVM register mappings.");
-    let table = |o: &mut String, what: &str, body: &dyn Fn(&mut String, usize)| {
+    let table = |o: &mut Out, what: &str, body: &dyn Fn(&mut Out, usize)| {
         for j in 0..2 {
             for i in 0..max {
                 let name = format!("{ns}{}{i}{what}", flavour(j));
@@ -303,7 +305,7 @@ pub(super) fn dwarf_tables(o: &mut String, cx: &Ctx, decl_only: bool) {
 
 /// `EmitRegMapping`: the calls wiring the DWARF tables up (`RI->` outside
 /// the constructor).
-pub(super) fn dwarf_mapping(o: &mut String, cx: &Ctx, in_ctor: bool) {
+pub(super) fn dwarf_mapping(o: &mut Out, cx: &Ctx, in_ctor: bool) {
     let max = cx.facts.dwarf.iter().map(Vec::len).max().unwrap_or(0);
     if max == 0 {
         return;

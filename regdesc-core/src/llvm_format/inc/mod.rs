@@ -15,6 +15,7 @@
 
 mod facts;
 mod mc_desc;
+mod out;
 mod seq_table;
 mod target_desc;
 mod target_fns;
@@ -29,6 +30,7 @@ use crate::lanes::{LaneMode, Lanes};
 use crate::regs::{RegBank, RegId, RegsError};
 
 pub use facts::Facts;
+use out::Out;
 
 /// Why the `.inc` cannot be written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -88,22 +90,37 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// `Namespace::Name` of a register.
-    pub fn reg_qualified(&self, r: RegId) -> String {
+    pub fn reg_qualified(&self, r: RegId) -> Qualified<'_> {
         let reg = self.bank.reg(r);
-        if reg.namespace.is_empty() {
-            reg.name.clone()
-        } else {
-            format!("{}::{}", reg.namespace, reg.name)
+        Qualified(&reg.namespace, &reg.name)
+    }
+
+    /// Writes `Namespace::Name` of a register.
+    pub fn push_reg(&self, o: &mut Out, r: RegId) {
+        let reg = self.bank.reg(r);
+        if !reg.namespace.is_empty() {
+            o.push_str(&reg.namespace);
+            o.push_str("::");
         }
+        o.push_str(&reg.name);
     }
 
     /// `Namespace::Name` of a class.
-    pub fn class_qualified(&self, rc: &crate::regs::RegClass) -> String {
-        if rc.namespace.is_empty() {
-            rc.name.clone()
-        } else {
-            format!("{}::{}", rc.namespace, rc.name)
+    pub fn class_qualified<'c>(&self, rc: &'c crate::regs::RegClass) -> Qualified<'c> {
+        Qualified(&rc.namespace, &rc.name)
+    }
+}
+
+/// `Namespace::Name`, or `Name` in no namespace.
+pub(crate) struct Qualified<'a>(&'a str, &'a str);
+
+impl std::fmt::Display for Qualified<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.0.is_empty() {
+            f.write_str(self.0)?;
+            f.write_str("::")?;
         }
+        f.write_str(self.1)
     }
 }
 
@@ -113,8 +130,52 @@ pub fn register_info_inc(
     bank: &RegBank,
     lanes: &Lanes,
 ) -> Result<String, IncError> {
+    let cx = context(rk, bank, lanes)?;
+    // Room for the whole file up front: growing a string of tens of
+    // megabytes copies it into fresh pages again and again. Pages reserved
+    // but never written cost nothing, so the estimate is generous.
+    let members: usize = bank.classes.iter().map(|c| c.order.len()).sum();
+    let estimate = bank.classes.len() * bank.sub_reg_indices.len() * 96
+        + members * 64
+        + bank.registers.len() * 400
+        + (1 << 20);
+    let mut o = Out::string(estimate);
+    write_parts(&mut o, &cx);
+    Ok(o.into_string())
+}
+
+/// [`register_info_inc`], ready to be written a chunk at a time as it is
+/// produced (no whole-file string): what the file needs beyond the bank is
+/// gathered first, so that a description the file cannot be written for
+/// fails before any output.
+pub struct IncWriter<'a> {
+    cx: Ctx<'a>,
+}
+
+impl<'a> IncWriter<'a> {
+    /// Gathers the facts the file needs.
+    pub fn new(
+        rk: &RecordKeeper,
+        bank: &'a RegBank,
+        lanes: &Lanes,
+    ) -> Result<IncWriter<'a>, IncError> {
+        Ok(IncWriter {
+            cx: context(rk, bank, lanes)?,
+        })
+    }
+
+    /// Writes the whole file to `out` (in chunks of 64 KiB), then flushes
+    /// it: the first write error stops the output.
+    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut o = Out::to_writer(out);
+        write_parts(&mut o, &self.cx);
+        o.finish()
+    }
+}
+
+fn context<'a>(rk: &RecordKeeper, bank: &'a RegBank, lanes: &Lanes) -> Result<Ctx<'a>, IncError> {
     let facts = Facts::gather(rk, bank, lanes)?;
-    let cx = Ctx {
+    Ok(Ctx {
         bank,
         namespace: bank
             .registers
@@ -122,28 +183,21 @@ pub fn register_info_inc(
             .map(|r| r.namespace.clone())
             .unwrap_or_default(),
         facts,
-    };
-    // Room for the whole file up front: growing a string of tens of
-    // megabytes copies it into fresh pages again and again, and first
-    // touches of pages are most of the time here. Pages reserved but never
-    // written cost nothing, so the estimate is generous.
-    let members: usize = bank.classes.iter().map(|c| c.order.len()).sum();
-    let estimate = bank.classes.len() * bank.sub_reg_indices.len() * 96
-        + members * 64
-        + bank.registers.len() * 400
-        + (1 << 20);
-    let mut o = String::with_capacity(estimate);
-    enums(&mut o, &cx);
-    mc_desc::write(&mut o, &cx);
-    header(&mut o, &cx);
-    target_desc::write(&mut o, &cx);
-    Ok(o)
+    })
+}
+
+/// The four parts, in LLVM's order.
+fn write_parts(o: &mut Out, cx: &Ctx) {
+    enums(o, cx);
+    mc_desc::write(o, cx);
+    header(o, cx);
+    target_desc::write(o, cx);
 }
 
 /// `emitSourceFileHeader`: the banner at the top of each part.
-pub(crate) fn source_file_header(o: &mut String, desc: &str) {
+pub(crate) fn source_file_header(o: &mut Out, desc: &str) {
     const WIDTH: usize = 80;
-    let line = |o: &mut String, prefix: &str, fill: char, suffix: &str| {
+    let line = |o: &mut Out, prefix: &str, fill: char, suffix: &str| {
         o.push_str(prefix);
         for _ in prefix.len()..WIDTH - suffix.len() {
             o.push(fill);
@@ -176,7 +230,7 @@ pub(crate) fn source_file_header(o: &mut String, desc: &str) {
 }
 
 /// Opens `namespace NS {` when `ns` is not empty.
-fn open_ns(o: &mut String, ns: &str) {
+fn open_ns(o: &mut Out, ns: &str) {
     if !ns.is_empty() {
         let _ = writeln!(o, "namespace {ns} {{");
     }
@@ -184,7 +238,7 @@ fn open_ns(o: &mut String, ns: &str) {
 
 /// `GET_REGINFO_ENUM`: registers, classes, alternate names, indices,
 /// pressure sets.
-fn enums(o: &mut String, cx: &Ctx) {
+fn enums(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let ns = cx.namespace.as_str();
     source_file_header(o, "Target Register Enum Values");
@@ -257,7 +311,7 @@ fn enums(o: &mut String, cx: &Ctx) {
 }
 
 /// `GET_REGINFO_HEADER`: the `<Target>GenRegisterInfo` declaration.
-fn header(o: &mut String, cx: &Ctx) {
+fn header(o: &mut Out, cx: &Ctx) {
     let t = &cx.facts.target;
     let class = format!("{t}GenRegisterInfo");
     source_file_header(o, "Register Information Header Fragment");
@@ -325,7 +379,7 @@ pub(crate) fn sub_regs_pre_order(bank: &RegBank, r: RegId) -> Vec<RegId> {
 }
 
 /// `printBitVectorAsHex`: `bits` as `0x...` words of `width` bits.
-pub(crate) fn bits_as_hex(o: &mut String, bits: &[bool], width: usize) {
+pub(crate) fn bits_as_hex(o: &mut Out, bits: &[bool], width: usize) {
     let digits = width.div_ceil(4);
     for chunk in bits.chunks(width) {
         let mut v = 0u32;
@@ -348,6 +402,6 @@ pub(crate) fn minimal_type(range: u64) -> &'static str {
 }
 
 /// `LaneBitmask(0x...)`.
-pub(crate) fn print_mask(o: &mut String, m: u64) {
+pub(crate) fn print_mask(o: &mut Out, m: u64) {
     let _ = write!(o, "LaneBitmask(0x{m:016X})");
 }

@@ -11,6 +11,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::out::Out;
+
 /// A sequence ordered by its reversed elements.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Reversed<T>(Vec<T>);
@@ -96,7 +98,7 @@ impl<T: Ord + Clone> SeqTable<T> {
 
     /// The table as an array body: `  /* OFFSET */ E, E, TERM,` per stored
     /// sequence.
-    pub fn emit(&self, o: &mut String, print: impl Fn(&mut String, &T), term: &str) {
+    pub fn emit(&self, o: &mut Out, print: impl Fn(&mut Out, &T), term: &str) {
         for (k, off) in &self.seqs {
             let _ = write!(o, "  /* {off} */ ");
             for e in &k.0 {
@@ -112,7 +114,7 @@ impl<T: Ord + Clone> SeqTable<T> {
 impl SeqTable<u8> {
     /// The table as string literals, one per stored sequence, as LLVM
     /// writes long string tables.
-    pub fn emit_string_literals(&self, o: &mut String, decl: &str) {
+    pub fn emit_string_literals(&self, o: &mut Out, decl: &str) {
         o.push_str("\n#ifdef __GNUC__\n#pragma GCC diagnostic push\n");
         o.push_str("#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n#endif\n");
         o.push_str(decl);
@@ -130,7 +132,7 @@ impl SeqTable<u8> {
 
 /// One byte of a C string literal, escaped as LLVM escapes it (octal for
 /// everything but printable ASCII, `\t`, `\n`, `\r`, `\"` and `\\`).
-fn escape_char(o: &mut String, c: u8) {
+fn escape_char(o: &mut Out, c: u8) {
     match c {
         b'\t' => o.push_str("\\t"),
         b'\n' => o.push_str("\\n"),
@@ -161,8 +163,8 @@ mod tests {
         assert_eq!(t.get(&[3]), 2);
         assert_eq!(t.get(&[4]), 4);
         assert_eq!(t.size(), 6);
-        let mut o = String::new();
+        let mut o = Out::string(0);
         t.emit(&mut o, |o, e| o.push_str(&e.to_string()), "0");
-        assert_eq!(o, "  /* 0 */ 1, 2, 3, 0,\n  /* 4 */ 4, 0,\n");
+        assert_eq!(o.into_string(), "  /* 0 */ 1, 2, 3, 0,\n  /* 4 */ 4, 0,\n");
     }
 }

@@ -6,10 +6,11 @@
 use std::fmt::Write;
 
 use super::facts::Vt;
+use super::out::Out;
 use super::seq_table::SeqTable;
 use super::{bits_as_hex, print_mask, source_file_header, Ctx};
 
-pub(super) fn write(o: &mut String, cx: &Ctx) {
+pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let t = &cx.facts.target;
     source_file_header(o, "Target Register and Register Classes Information");
@@ -137,7 +138,7 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
                 let _ = write!(o, "  static const MCPhysReg AltOrder{}[] = {{", k + 1);
                 for (e, &r) in order.iter().enumerate() {
                     o.push_str(if e == 0 { " " } else { ", " });
-                    o.push_str(&cx.reg_qualified(r));
+                    cx.push_reg(o, r);
                 }
                 o.push_str(" };\n");
             }
@@ -209,7 +210,7 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
 }
 
 /// `CostPerUseTable`, `InAllocatableClassTable` and `<Target>RegInfoDesc`.
-fn costs(o: &mut String, cx: &Ctx) {
+fn costs(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let ncosts = bank
         .registers

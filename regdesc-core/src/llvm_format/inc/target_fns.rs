@@ -6,10 +6,11 @@
 use std::fmt::Write;
 
 use super::facts::MaskRol;
+use super::out::Out;
 use super::seq_table::SeqTable;
 use super::{bits_as_hex, minimal_type, print_mask, Ctx};
 
-pub(super) fn write(o: &mut String, cx: &Ctx) {
+pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let t = &cx.facts.target;
     let class = format!("{t}GenRegisterInfo");
@@ -56,7 +57,7 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
     for s in &cx.facts.saved {
         let _ = write!(o, "static const MCPhysReg {}_SaveList[] = {{ ", s.name);
         for &r in &s.save {
-            o.push_str(&cx.reg_qualified(r));
+            cx.push_reg(o, r);
             o.push_str(", ");
         }
         o.push_str("0 };\n");
@@ -101,7 +102,7 @@ pub(super) fn write(o: &mut String, cx: &Ctx) {
 }
 
 /// A member function returning a static array (`None` when empty).
-fn array_ref_fn(o: &mut String, class: &str, ty: &str, func: &str, array: &str, items: &[String]) {
+fn array_ref_fn(o: &mut Out, class: &str, ty: &str, func: &str, array: &str, items: &[String]) {
     let _ = writeln!(o, "ArrayRef<{ty}> {class}::{func}() const {{");
     if items.is_empty() {
         o.push_str("  return None;\n");
@@ -117,7 +118,7 @@ fn array_ref_fn(o: &mut String, class: &str, ty: &str, func: &str, array: &str, 
 
 /// `composeSubRegIndicesImpl`: indices whose compositions agree share a
 /// row of the table.
-fn compose(o: &mut String, cx: &Ctx, class: &str) {
+fn compose(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let n = bank.sub_reg_indices.len();
     let _ = writeln!(
@@ -188,7 +189,7 @@ fn compose(o: &mut String, cx: &Ctx, class: &str) {
 
 /// `composeSubRegIndexLaneMaskImpl` and its reverse: each index's
 /// mask-and-rotate steps, equal sequences shared.
-fn compose_lane_masks(o: &mut String, cx: &Ctx, class: &str) {
+fn compose_lane_masks(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let n = bank.sub_reg_indices.len();
     let mut seqs: Vec<&Vec<MaskRol>> = Vec::new();
@@ -265,7 +266,7 @@ fn compose_lane_masks(o: &mut String, cx: &Ctx, class: &str) {
 }
 
 /// `getSubClassWithSubReg`: a table by class and index.
-fn sub_class_with_sub_reg(o: &mut String, cx: &Ctx, class: &str) {
+fn sub_class_with_sub_reg(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let n = bank.sub_reg_indices.len();
     let nc = bank.classes.len();
@@ -276,23 +277,30 @@ fn sub_class_with_sub_reg(o: &mut String, cx: &Ctx, class: &str) {
     let ty = if nc < 255 { "uint8_t" } else { "uint16_t" };
     let _ = writeln!(o, "  static const {ty} Table[{nc}][{n}] = {{");
     for rc in bank.classes_in_order() {
-        let _ = writeln!(o, "    {{\t// {}", rc.name);
+        o.push_str("    {\t// ");
+        o.push_str(&rc.name);
+        o.push('\n');
+        // The map is by index: walk it alongside the indices (the table
+        // has classes × indices rows, 145,000 on AMDGPU).
+        let mut entries = rc.sub_class_with_sub_reg.iter().peekable();
         for (i, idx) in bank.sub_reg_indices.iter().enumerate() {
-            match rc.sub_class_with_sub_reg.get(&(i as u32)) {
-                Some(&s) => {
+            let sub = entries.next_if(|(&k, _)| k as usize == i).map(|(_, &s)| s);
+            o.push_str("      ");
+            match sub {
+                Some(s) => {
                     let s = bank.class(s);
-                    let _ = writeln!(
-                        o,
-                        "      {},\t// {} -> {}",
-                        s.enum_value + 1,
-                        idx.name,
-                        s.name
-                    );
+                    o.num(s.enum_value as u64 + 1);
+                    o.push_str(",\t// ");
+                    o.push_str(&idx.name);
+                    o.push_str(" -> ");
+                    o.push_str(&s.name);
                 }
                 None => {
-                    let _ = writeln!(o, "      0,\t// {}", idx.name);
+                    o.push_str("0,\t// ");
+                    o.push_str(&idx.name);
                 }
             }
+            o.push('\n');
         }
         o.push_str("    },\n");
     }
@@ -303,7 +311,7 @@ fn sub_class_with_sub_reg(o: &mut String, cx: &Ctx, class: &str) {
 }
 
 /// `EmitRegUnitPressure`: weights, pressure sets and their limits.
-fn pressure(o: &mut String, cx: &Ctx, class: &str) {
+fn pressure(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let p = &bank.pressure;
     let nunits = bank.num_native_reg_units;
