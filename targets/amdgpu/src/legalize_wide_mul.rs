@@ -22,7 +22,19 @@
 //!   halves, no multiply-add) and `s_add_u32`/`s_addc_u32`, whose carry
 //!   runs through `SCC` from one instruction to the next.
 //!
-//! # Divergent factors: column chains (product scanning)
+//! # Divergent factors: split chains (the odd/even split of D124844)
+//!
+//! Without an addend, from three limbs on ([`split_chains`]): column `j`'s
+//! products accumulate in their own pair `(j, j + 1)` starting from zero,
+//! so the pairs of even columns tile one number and those of odd columns
+//! another; both (and the top column's low sum) are added at the end, which
+//! writes the result registers. Every pair starts at an even register
+//! whatever its column (gfx90a's rule for 64-bit VGPR operands), the
+//! factor limbs in the result registers are read before any of them is
+//! written (no `v_mov`), and a chain's carries become the counters in the
+//! accumulator of a later chain (one instruction per carry).
+//!
+//! # Divergent factors with an addend: column chains (product scanning)
 //!
 //! Column `k` (`k < n - 1`) is one chain of MADs on the accumulator
 //! `(x_k, x_{k+1})`: `x_k` is the high half the chain of column `k - 1`
@@ -96,9 +108,31 @@ pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Opti
     }
     Some(if plan.uniform {
         scalar_rows(plan, b)
+    } else if split_wins(plan) {
+        split_chains(plan, b, mad_co)
     } else {
         column_chains(plan, b, mad_co)
     })
+}
+
+/// Whether [`split_chains`] is chosen over [`column_chains`]. Column
+/// chains need no final additions, but every factor limb `a_k` is read
+/// after `r_k` (which takes its register) is written, so `n - 1` limbs
+/// are moved away first, and every chain from column 2 on may carry on
+/// its first MAD; on aligned hardware every odd column's accumulator is
+/// also copied (`v_mad_u64_u32`'s 64-bit operands start at an even
+/// register on gfx90a, and column `k`'s pair is one register above column
+/// `k - 1`'s). Split chains write the result registers only in the
+/// final additions (`n - 1` instructions) and start most chains from a
+/// zero accumulator: from 3 limbs on the split is shorter (`mul96` 8
+/// against 9 on gfx900, `mul128` 14 against 15, `mul256` 60 against 63;
+/// on gfx90a 14 against 21 and 60 against 79). A fused addend keeps the
+/// column chains (it fills the accumulators the split starts at zero, so
+/// chain 0, whose carry a later chain would read, is no longer last);
+/// on aligned hardware that costs the odd columns' copies (`mad128` 23
+/// on gfx90a, 17 elsewhere, llc 26).
+fn split_wins(plan: &MulPlan) -> bool {
+    plan.limbs >= 3 && plan.addend.is_none()
 }
 
 /// `a * x + (hi:lo)` on 64 bits and the carry out of it (0 or 1), through
@@ -311,4 +345,114 @@ fn add_number(
         carry = if k + 1 == n { Limb::Const(0) } else { c };
     }
     out
+}
+
+/// The largest accumulator a MAD may take without a carry out of bit
+/// 63: `(2^32 - 1)^2 + (2^33 - 2) = 2^64 - 1`.
+const NO_CARRY_ACC: u64 = (1 << 33) - 2;
+
+/// Divergent factors, split chains (D124844's odd/even split, module
+/// doc): one MAD chain per column `j < n - 1` on its own pair `(j, j +
+/// 1)`, so chains of one parity tile a number and the two numbers (and
+/// the top column's low sum) are added at the end. Every pair starts at
+/// an even register whatever the column, and no result register is
+/// written before the last additions, so no factor limb is moved.
+///
+/// Carries out of chain `j` belong to column `j + 2`. Chain `j`'s
+/// accumulator takes column `j`'s carries as a counter in its low half
+/// and, when the low half is not zero anyway, column `j + 1`'s in its high
+/// half (the alternative, a zero high half, is one `v_mov` too; a high
+/// half of at most 1 with a small low half cannot make the first MAD
+/// carry). The top column's carries are added in the last addition.
+/// Chain 0 is emitted last: it writes the pair holding `r_0`, where the
+/// first factor's two lowest limbs arrived.
+fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    // The top column: the sum of its low products.
+    let top = {
+        let col = &plan.columns[n - 1];
+        if col.len() >= 2 {
+            let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
+            for &(i, j) in col {
+                (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
+            }
+            lo
+        } else {
+            let p: Vec<Limb> = col
+                .iter()
+                .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
+                .collect();
+            sum(b, &p)
+        }
+    };
+    // carries[k]: carry bits (0/1 values) that belong to column k.
+    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
+    // pairs[j]: chain j's (low, high) halves.
+    let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
+    for j in 1..n - 1 {
+        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j);
+    }
+    pairs[0] = split_chain(plan, b, mad_co, &mut carries, 0);
+    // The final additions: column k holds chain k's low half (the top
+    // sum for k = n - 1) and chain k - 1's high half.
+    let mut r = vec![Limb::Const(0); n];
+    r[0] = pairs[0].0;
+    let mut cy = Limb::Const(0);
+    for k in 1..n {
+        let own = if k + 1 == n { top } else { pairs[k].0 };
+        let (s, c) = b.uadde(own, pairs[k - 1].1, cy);
+        let mut s = s;
+        cy = c;
+        for c in std::mem::take(&mut carries[k]) {
+            // Only the top column's carries are left (the chains took the
+            // others); the top limb wraps, so they are plain adds.
+            s = b.bin(BinOp::Add, s, c);
+        }
+        r[k] = s;
+    }
+    r
+}
+
+/// Chain `j` of [`split_chains`]: its accumulator from the carries of
+/// columns `j` and `j + 1`, then column `j`'s products; its own carries go
+/// to `carries[j + 2]` (none past the top column).
+fn split_chain(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_co: Opcode,
+    carries: &mut [Vec<Limb>],
+    j: usize,
+) -> (Limb, Limb) {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    let (mut lo, lo_max) = counter(b, std::mem::take(&mut carries[j]));
+    let (mut hi, hi_max) = if lo != Limb::Const(0) {
+        counter(b, std::mem::take(&mut carries[j + 1]))
+    } else {
+        (Limb::Const(0), 0)
+    };
+    let mut acc_max = lo_max.saturating_add(hi_max.saturating_mul(1 << 32));
+    for &(i, k) in &plan.columns[j] {
+        let (x, y) = (limb(fa, i), limb(fb, k));
+        if j + 2 >= n || acc_max <= NO_CARRY_ACC {
+            (lo, hi) = b.mad64(x, y, lo, hi);
+        } else {
+            let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
+            (lo, hi) = (l, h);
+            carries[j + 2].push(c);
+        }
+        acc_max = u64::MAX;
+    }
+    (lo, hi)
+}
+
+/// A counter of carry bits (0/1 values) and its largest value.
+fn counter(b: &mut MirBuilder<'_>, bits: Vec<Limb>) -> (Limb, u64) {
+    let max = bits.len() as u64;
+    let mut acc = Limb::Const(0);
+    for c in bits {
+        acc = b.bin(BinOp::Add, acc, c);
+    }
+    (acc, max)
 }
