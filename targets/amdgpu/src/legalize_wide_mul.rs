@@ -390,8 +390,8 @@ fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<L
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     // pairs[j]: chain j's (low, high) halves.
     let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
-    for j in 1..n - 1 {
-        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j);
+    for (j, pair) in pairs.iter_mut().enumerate().skip(1) {
+        *pair = split_chain(plan, b, mad_co, &mut carries, j);
     }
     pairs[0] = split_chain(plan, b, mad_co, &mut carries, 0);
     // The final additions: column k holds chain k's low half (the top
