@@ -54,24 +54,23 @@
 //! ([`MulPlan::columns`]); a fused addend (`MulPlan::addend`) is the
 //! accumulator of column 0 and the base of each column's counter.
 //!
-//! # Uniform factors: scalar rows
+//! # Uniform factors: VALU MADs on SGPRs, or scalar rows
 //!
-//! When both factors are uniform the multiply runs on the SALU: each
-//! partial product is `s_mul_i32` (low) and `s_mul_hi_u32` (high, below
-//! the top column), and the partial products are added as multi-limb
-//! numbers, one `s_add_u32`/`s_addc_u32` carry-in chain per number (row
-//! `i`'s low halves, row `i`'s high halves), the carry never leaving
-//! `SCC`. Which wins: per partial product below the top column the SALU
-//! needs 2 multiplies and about 2 adds where a VALU MAD chain needs 1 MAD
-//! and about 1 carry instruction, but VALU MADs on SGPR factors need the
-//! second factor copied into a VGPR on gfx9 (one scalar operand per VALU
-//! instruction) and a result that stays uniform must be read back
-//! (`v_readfirstlane_b32`) per limb. For an `i128` the SALU rows take 28
-//! instructions and the whole uniform kernel of the benchmark stays within
-//! LLVM 14's mixed VALU/SALU count, so the SALU sequence is always chosen;
-//! a multiply-add on uniform factors is added as one more number. Uniform
-//! multiplies wider than 128 bits keep the generic lowering (see
-//! `MAX_SCALAR_ROW_LIMBS`).
+//! When both factors are uniform a cost model ([`valu_wins`]) chooses.
+//! `v_mad_u64_u32` may read its factors from SGPRs (one per instruction
+//! on gfx9, where the other factor's limbs are copied into VGPRs once;
+//! two on gfx10), and multiplies and adds a partial product in one
+//! instruction, so from three limbs on the split chains on the VALU are
+//! fewer instructions (the values are per-lane registers holding the same
+//! value in every lane; with a fused addend the column chains); LLVM 14's
+//! best `mul128_uniform` also mixes VALU MADs in. Otherwise (64 bits)
+//! the multiply runs on the SALU: each partial product is `s_mul_i32` (low) and `s_mul_hi_u32`
+//! (high, below the top column), and the partial products are added as
+//! multi-limb numbers, one `s_add_u32`/`s_addc_u32` carry-in chain per
+//! number (row `i`'s low halves, row `i`'s high halves), the carry never
+//! leaving `SCC`. A multiply-add on uniform factors is added as one more
+//! number. Uniform multiplies wider than 128 bits that stay scalar keep
+//! the generic lowering (see `MAX_SCALAR_ROW_LIMBS`).
 
 use regdesc_codegen::ir::BinOp;
 use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
@@ -94,9 +93,27 @@ const MAX_SCALAR_ROW_LIMBS: usize = 4;
 
 /// The wide multiply of `plan` as limbs (`None`: the generic lowering, for
 /// a multiply the cascade does not improve).
-pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Option<Vec<Limb>> {
+pub fn lower_mul(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_co: Opcode,
+    facts: MulFacts,
+) -> Option<Vec<Limb>> {
     if plan.limbs < 2 {
         return None;
+    }
+    if plan.uniform && valu_wins(plan, facts) {
+        // Uniform factors on the VALU: the values are per-lane registers
+        // (the same in every lane), their factors SGPRs read over the
+        // constant bus.
+        b.uniform = false;
+        let r = if split_wins(plan) {
+            split_chains(plan, b, mad_co)
+        } else {
+            column_chains(plan, b, mad_co)
+        };
+        b.uniform = true;
+        return Some(r);
     }
     // Wider uniform multiplies keep the generic lowering (a `s_mul_i32`,
     // `s_mul_hi_u32`, `s_add_u32`, `s_addc_u32` group per partial product):
@@ -113,6 +130,65 @@ pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Opti
     } else {
         column_chains(plan, b, mad_co)
     })
+}
+
+/// The subtarget facts the multiply lowering reads.
+#[derive(Clone, Copy, Debug)]
+pub struct MulFacts {
+    /// Distinct SGPRs one VALU instruction may read (one on gfx9, two on
+    /// gfx10): a `v_mad_u64_u32` on two SGPR factors copies one of them
+    /// into a VGPR on gfx9.
+    pub constant_bus: usize,
+}
+
+/// Instructions of [`scalar_rows`] at least: every partial product below
+/// the top column is two multiplies (`s_mul_i32`, `s_mul_hi_u32`), a top
+/// one is one, and each add (carries ride in `SCC` for free) joins two
+/// of those values, until one is left per limb.
+fn salu_estimate(plan: &MulPlan) -> usize {
+    let n = plan.limbs;
+    let values: usize = (0..n)
+        .map(|k| plan.columns[k].len() * if k + 1 < n { 2 } else { 1 })
+        .sum();
+    values + values.saturating_sub(n)
+}
+
+/// Instructions of [`split_chains`] on SGPR factors: one MAD per partial
+/// product, one instruction per carry (chain `j` from column 1 to `n - 3`
+/// carries on each MAD but its first), `n - 1` final additions, and where
+/// one VALU instruction reads one SGPR only, a copy of each limb of the
+/// second factor into a VGPR.
+fn valu_estimate(plan: &MulPlan, facts: MulFacts) -> usize {
+    let n = plan.limbs;
+    let mads: usize = plan.columns.iter().map(Vec::len).sum();
+    let carries: usize = (1..n.saturating_sub(2))
+        .map(|j| plan.columns[j].len().saturating_sub(1))
+        .sum();
+    let copies = if facts.constant_bus < 2 {
+        plan.b.iter().filter(|l| **l != Limb::Const(0)).count()
+    } else {
+        0
+    };
+    mads + carries + (n - 1) + copies
+}
+
+/// Uniform factors: whether `v_mad_u64_u32` on the SGPR factors
+/// ([`split_chains`] with per-lane values) is fewer instructions than the
+/// SALU rows. The MAD multiplies and adds in one instruction where the
+/// SALU needs a multiply per half and an add per value, so from 3 limbs
+/// on the VALU wins (an `i128`: 14 on gfx10, 18 on gfx9 with the factor's
+/// copies, against at least 28), even when a scalar user then reads each
+/// limb back (`v_readfirstlane_b32`, 4 more); a result stored to memory
+/// needs VGPRs anyway, which the SALU rows pay one `v_mov` per limb for.
+/// A fused addend takes the column chains on the VALU (`mad128` on
+/// uniform factors: 44 on gfx9, 38 on gfx10, where the scalar rows took
+/// 54). For 64 bits the SALU's 6 match llc's and stay scalar. Not
+/// counted: a product whose high limbs are dead (the scalar rows lose
+/// their instructions to dead-code removal, a MAD chain does not) and
+/// whose users are scalar (one `v_readfirstlane_b32` per limb); there the
+/// SALU would be shorter.
+fn valu_wins(plan: &MulPlan, facts: MulFacts) -> bool {
+    plan.limbs >= 3 && valu_estimate(plan, facts) < salu_estimate(plan)
 }
 
 /// Whether [`split_chains`] is chosen over [`column_chains`]. Column
