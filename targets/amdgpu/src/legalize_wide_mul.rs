@@ -24,7 +24,8 @@
 //!
 //! # Divergent factors: split chains (the odd/even split of D124844)
 //!
-//! Without an addend, from three limbs on ([`split_chains`]): column `j`'s
+//! From three limbs on (`split_chains`, chosen by `split_wins`; with a
+//! fused addend from five limbs, or three on gfx90a): column `j`'s
 //! products accumulate in their own pair `(j, j + 1)` starting from zero,
 //! so the pairs of even columns tile one number and those of odd columns
 //! another; both (and the top column's low sum) are added at the end, which
@@ -32,9 +33,10 @@
 //! whatever its column (gfx90a's rule for 64-bit VGPR operands), the
 //! factor limbs in the result registers are read before any of them is
 //! written (no `v_mov`), and a chain's carries become the counters in the
-//! accumulator of a later chain (one instruction per carry).
+//! accumulator of a later chain (one instruction per carry). A fused
+//! addend's limb pairs are the even chains' accumulators.
 //!
-//! # Divergent factors with an addend: column chains (product scanning)
+//! # Otherwise: column chains (product scanning)
 //!
 //! Column `k` (`k < n - 1`) is one chain of MADs on the accumulator
 //! `(x_k, x_{k+1})`: `x_k` is the high half the chain of column `k - 1`
@@ -46,7 +48,7 @@
 //! when the counter is placed there. The first MAD of a chain whose
 //! accumulator high half is known zero (column 1 of a plain multiply) has
 //! no carry; carries past the top limb are not computed. The top column is
-//! a MAD chain whose low half only is read ([`top_column`]), its sum the
+//! a MAD chain whose low half only is read (`top_column`), its sum the
 //! seed of column `n - 2`'s counter; it is emitted first,
 //! because their factors then die before the chains write the result
 //! registers (the calling convention returns the product where the first
@@ -56,7 +58,7 @@
 //!
 //! # Uniform factors: VALU MADs on SGPRs, or scalar rows
 //!
-//! When both factors are uniform a cost model ([`valu_wins`]) chooses.
+//! When both factors are uniform a cost model (`valu_wins`) chooses.
 //! `v_mad_u64_u32` may read its factors from SGPRs (one per instruction
 //! on gfx9, where the other factor's limbs are copied into VGPRs once;
 //! two on gfx10), and multiplies and adds a partial product in one
@@ -107,7 +109,7 @@ pub fn lower_mul(
         // (the same in every lane), their factors SGPRs read over the
         // constant bus.
         b.uniform = false;
-        let r = if split_wins(plan) {
+        let r = if split_wins(plan, facts) {
             split_chains(plan, b, mad_co)
         } else {
             column_chains(plan, b, mad_co)
@@ -125,7 +127,7 @@ pub fn lower_mul(
     }
     Some(if plan.uniform {
         scalar_rows(plan, b)
-    } else if split_wins(plan) {
+    } else if split_wins(plan, facts) {
         split_chains(plan, b, mad_co)
     } else {
         column_chains(plan, b, mad_co)
@@ -139,6 +141,10 @@ pub struct MulFacts {
     /// gfx10): a `v_mad_u64_u32` on two SGPR factors copies one of them
     /// into a VGPR on gfx9.
     pub constant_bus: usize,
+    /// `v_mad_u64_u32`'s 64-bit operands start at an even register
+    /// (gfx90a): a column chain's accumulator, one register above the
+    /// previous column's, is copied on every odd column.
+    pub aligned_pairs: bool,
 }
 
 /// Instructions of [`scalar_rows`] at least: every partial product below
@@ -202,13 +208,19 @@ fn valu_wins(plan: &MulPlan, facts: MulFacts) -> bool {
 /// final additions (`n - 1` instructions) and start most chains from a
 /// zero accumulator: from 3 limbs on the split is shorter (`mul96` 8
 /// against 9 on gfx900, `mul128` 14 against 15, `mul256` 60 against 63;
-/// on gfx90a 14 against 21 and 60 against 79). A fused addend keeps the
-/// column chains (it fills the accumulators the split starts at zero, so
-/// chain 0, whose carry a later chain would read, is no longer last);
-/// on aligned hardware that costs the odd columns' copies (`mad128` 23
-/// on gfx90a, 17 elsewhere, llc 26).
-fn split_wins(plan: &MulPlan) -> bool {
-    plan.limbs >= 3 && plan.addend.is_none()
+/// on gfx90a 14 against 21 and 60 against 79). With a fused addend the
+/// even chains start from the addend's limb pairs, their first MAD may
+/// carry, chain 0 is no longer last (its carry feeds chain 1) and an odd
+/// chain's accumulator may need a zero low half: the column chains stay
+/// shorter by one up to 4 limbs where pairs may start anywhere (`mad128`
+/// 17 against 18 on gfx900), the split wins on gfx90a (18 against 23)
+/// and from 5 limbs (`mad256` 66 against 123 on gfx900, where the column
+/// chains' carry-in adds keep many lane masks live).
+fn split_wins(plan: &MulPlan, facts: MulFacts) -> bool {
+    match plan.addend {
+        None => plan.limbs >= 3,
+        Some(_) => plan.limbs >= 5 || (facts.aligned_pairs && plan.limbs >= 3),
+    }
 }
 
 /// `a * x + (hi:lo)` on 64 bits and the carry out of it (0 or 1), through
@@ -441,7 +453,10 @@ const NO_CARRY_ACC: u64 = (1 << 33) - 2;
 /// half of at most 1 with a small low half cannot make the first MAD
 /// carry). The top column's carries are added in the last addition.
 /// Chain 0 is emitted last: it writes the pair holding `r_0`, where the
-/// first factor's two lowest limbs arrived.
+/// first factor's two lowest limbs arrived. A fused addend's limb pairs
+/// are the accumulators of the even chains (they tile it; its top limb,
+/// for an odd number of limbs, joins the last addition), and the odd
+/// chains take both counters.
 fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
@@ -466,10 +481,23 @@ fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<L
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     // pairs[j]: chain j's (low, high) halves.
     let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
-    for (j, pair) in pairs.iter_mut().enumerate().skip(1) {
-        *pair = split_chain(plan, b, mad_co, &mut carries, j);
+    let addend = plan.addend.as_deref();
+    // Chain 0 last when it carries into no later chain (no addend).
+    let order: Vec<usize> = match addend {
+        Some(_) => (0..n - 1).collect(),
+        None => (1..n - 1).chain(std::iter::once(0)).collect(),
+    };
+    for j in order {
+        let base = match addend {
+            Some(a) if j % 2 == 0 => Some((limb(a, j), limb(a, j + 1))),
+            _ => None,
+        };
+        // With an addend the even chains take its limbs, so an odd chain
+        // takes column j + 1's carries whatever its low half (the top
+        // column's are added in the last addition instead).
+        let hi_always = addend.is_some() && j + 2 < n;
+        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j, base, hi_always);
     }
-    pairs[0] = split_chain(plan, b, mad_co, &mut carries, 0);
     // The final additions: column k holds chain k's low half (the top
     // sum for k = n - 1) and chain k - 1's high half.
     let mut r = vec![Limb::Const(0); n];
@@ -485,28 +513,41 @@ fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<L
             // others); the top limb wraps, so they are plain adds.
             s = b.bin(BinOp::Add, s, c);
         }
+        if let (Some(a), true) = (addend, k + 1 == n && k % 2 == 0) {
+            // The addend's top limb when no even chain's pair reaches it.
+            s = b.bin(BinOp::Add, s, limb(a, k));
+        }
         r[k] = s;
     }
     r
 }
 
-/// Chain `j` of [`split_chains`]: its accumulator from the carries of
-/// columns `j` and `j + 1`, then column `j`'s products; its own carries go
-/// to `carries[j + 2]` (none past the top column).
+/// Chain `j` of [`split_chains`]: its accumulator (the addend's limbs
+/// `base`, or the counters of the carries of columns `j` and, when the low
+/// half is not zero or `hi_always`, `j + 1`), then column `j`'s products;
+/// its own carries go to `carries[j + 2]` (none past the top column).
 fn split_chain(
     plan: &MulPlan,
     b: &mut MirBuilder<'_>,
     mad_co: Opcode,
     carries: &mut [Vec<Limb>],
     j: usize,
+    base: Option<(Limb, Limb)>,
+    hi_always: bool,
 ) -> (Limb, Limb) {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
-    let (mut lo, lo_max) = counter(b, std::mem::take(&mut carries[j]));
-    let (mut hi, hi_max) = if lo != Limb::Const(0) {
-        counter(b, std::mem::take(&mut carries[j + 1]))
-    } else {
-        (Limb::Const(0), 0)
+    let ((mut lo, lo_max), (mut hi, hi_max)) = match base {
+        Some((l, h)) => ((l, limb_max(l)), (h, limb_max(h))),
+        None => {
+            let lo = counter(b, std::mem::take(&mut carries[j]));
+            let hi = if lo.0 != Limb::Const(0) || hi_always {
+                counter(b, std::mem::take(&mut carries[j + 1]))
+            } else {
+                (Limb::Const(0), 0)
+            };
+            (lo, hi)
+        }
     };
     let mut acc_max = lo_max.saturating_add(hi_max.saturating_mul(1 << 32));
     for &(i, k) in &plan.columns[j] {
@@ -521,6 +562,14 @@ fn split_chain(
         acc_max = u64::MAX;
     }
     (lo, hi)
+}
+
+/// The largest value of `l`.
+fn limb_max(l: Limb) -> u64 {
+    match l {
+        Limb::Const(c) => u64::from(c),
+        Limb::Reg(_) => u64::from(u32::MAX),
+    }
 }
 
 /// A counter of carry bits (0/1 values) and its largest value.

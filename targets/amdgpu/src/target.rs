@@ -160,6 +160,7 @@ impl Target for Amdgpu {
     fn lower_mul(&self, plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
         let facts = crate::legalize_wide_mul::MulFacts {
             constant_bus: self.gfx.constant_bus_limit(),
+            aligned_pairs: self.gfx.needs_aligned_vgprs(),
         };
         crate::legalize_wide_mul::lower_mul(plan, b, self.isa().op("G_AMD_MAD64_CO"), facts)
     }
