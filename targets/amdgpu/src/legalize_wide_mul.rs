@@ -22,7 +22,21 @@
 //!   halves, no multiply-add) and `s_add_u32`/`s_addc_u32`, whose carry
 //!   runs through `SCC` from one instruction to the next.
 //!
-//! # Divergent factors: column chains (product scanning)
+//! # Divergent factors: split chains (the odd/even split of D124844)
+//!
+//! From three limbs on (`split_chains`, chosen by `split_wins`; with a
+//! fused addend from five limbs, or three on gfx90a): column `j`'s
+//! products accumulate in their own pair `(j, j + 1)` starting from zero,
+//! so the pairs of even columns tile one number and those of odd columns
+//! another; both (and the top column's low sum) are added at the end, which
+//! writes the result registers. Every pair starts at an even register
+//! whatever its column (gfx90a's rule for 64-bit VGPR operands), the
+//! factor limbs in the result registers are read before any of them is
+//! written (no `v_mov`), and a chain's carries become the counters in the
+//! accumulator of a later chain (one instruction per carry). A fused
+//! addend's limb pairs are the even chains' accumulators.
+//!
+//! # Otherwise: column chains (product scanning)
 //!
 //! Column `k` (`k < n - 1`) is one chain of MADs on the accumulator
 //! `(x_k, x_{k+1})`: `x_k` is the high half the chain of column `k - 1`
@@ -34,7 +48,7 @@
 //! when the counter is placed there. The first MAD of a chain whose
 //! accumulator high half is known zero (column 1 of a plain multiply) has
 //! no carry; carries past the top limb are not computed. The top column is
-//! a MAD chain whose low half only is read ([`top_column`]), its sum the
+//! a MAD chain whose low half only is read (`top_column`), its sum the
 //! seed of column `n - 2`'s counter; it is emitted first,
 //! because their factors then die before the chains write the result
 //! registers (the calling convention returns the product where the first
@@ -42,24 +56,23 @@
 //! ([`MulPlan::columns`]); a fused addend (`MulPlan::addend`) is the
 //! accumulator of column 0 and the base of each column's counter.
 //!
-//! # Uniform factors: scalar rows
+//! # Uniform factors: VALU MADs on SGPRs, or scalar rows
 //!
-//! When both factors are uniform the multiply runs on the SALU: each
-//! partial product is `s_mul_i32` (low) and `s_mul_hi_u32` (high, below
-//! the top column), and the partial products are added as multi-limb
-//! numbers, one `s_add_u32`/`s_addc_u32` carry-in chain per number (row
-//! `i`'s low halves, row `i`'s high halves), the carry never leaving
-//! `SCC`. Which wins: per partial product below the top column the SALU
-//! needs 2 multiplies and about 2 adds where a VALU MAD chain needs 1 MAD
-//! and about 1 carry instruction, but VALU MADs on SGPR factors need the
-//! second factor copied into a VGPR on gfx9 (one scalar operand per VALU
-//! instruction) and a result that stays uniform must be read back
-//! (`v_readfirstlane_b32`) per limb. For an `i128` the SALU rows take 28
-//! instructions and the whole uniform kernel of the benchmark stays within
-//! LLVM 14's mixed VALU/SALU count, so the SALU sequence is always chosen;
-//! a multiply-add on uniform factors is added as one more number. Uniform
-//! multiplies wider than 128 bits keep the generic lowering (see
-//! `MAX_SCALAR_ROW_LIMBS`).
+//! When both factors are uniform a cost model (`valu_wins`) chooses.
+//! `v_mad_u64_u32` may read its factors from SGPRs (one per instruction
+//! on gfx9, where the other factor's limbs are copied into VGPRs once;
+//! two on gfx10), and multiplies and adds a partial product in one
+//! instruction, so from three limbs on the split chains on the VALU are
+//! fewer instructions (the values are per-lane registers holding the same
+//! value in every lane; with a fused addend the column chains); LLVM 14's
+//! best `mul128_uniform` also mixes VALU MADs in. Otherwise (64 bits)
+//! the multiply runs on the SALU: each partial product is `s_mul_i32` (low) and `s_mul_hi_u32`
+//! (high, below the top column), and the partial products are added as
+//! multi-limb numbers, one `s_add_u32`/`s_addc_u32` carry-in chain per
+//! number (row `i`'s low halves, row `i`'s high halves), the carry never
+//! leaving `SCC`. A multiply-add on uniform factors is added as one more
+//! number. Uniform multiplies wider than 128 bits that stay scalar keep
+//! the generic lowering (see `MAX_SCALAR_ROW_LIMBS`).
 
 use regdesc_codegen::ir::BinOp;
 use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
@@ -82,9 +95,27 @@ const MAX_SCALAR_ROW_LIMBS: usize = 4;
 
 /// The wide multiply of `plan` as limbs (`None`: the generic lowering, for
 /// a multiply the cascade does not improve).
-pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Option<Vec<Limb>> {
+pub fn lower_mul(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_co: Opcode,
+    facts: MulFacts,
+) -> Option<Vec<Limb>> {
     if plan.limbs < 2 {
         return None;
+    }
+    if plan.uniform && valu_wins(plan, facts) {
+        // Uniform factors on the VALU: the values are per-lane registers
+        // (the same in every lane), their factors SGPRs read over the
+        // constant bus.
+        b.uniform = false;
+        let r = if split_wins(plan, facts) {
+            split_chains(plan, b, mad_co)
+        } else {
+            column_chains(plan, b, mad_co)
+        };
+        b.uniform = true;
+        return Some(r);
     }
     // Wider uniform multiplies keep the generic lowering (a `s_mul_i32`,
     // `s_mul_hi_u32`, `s_add_u32`, `s_addc_u32` group per partial product):
@@ -96,9 +127,100 @@ pub fn lower_mul(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Opti
     }
     Some(if plan.uniform {
         scalar_rows(plan, b)
+    } else if split_wins(plan, facts) {
+        split_chains(plan, b, mad_co)
     } else {
         column_chains(plan, b, mad_co)
     })
+}
+
+/// The subtarget facts the multiply lowering reads.
+#[derive(Clone, Copy, Debug)]
+pub struct MulFacts {
+    /// Distinct SGPRs one VALU instruction may read (one on gfx9, two on
+    /// gfx10): a `v_mad_u64_u32` on two SGPR factors copies one of them
+    /// into a VGPR on gfx9.
+    pub constant_bus: usize,
+    /// `v_mad_u64_u32`'s 64-bit operands start at an even register
+    /// (gfx90a): a column chain's accumulator, one register above the
+    /// previous column's, is copied on every odd column.
+    pub aligned_pairs: bool,
+}
+
+/// Instructions of [`scalar_rows`] at least: every partial product below
+/// the top column is two multiplies (`s_mul_i32`, `s_mul_hi_u32`), a top
+/// one is one, and each add (carries ride in `SCC` for free) joins two
+/// of those values, until one is left per limb.
+fn salu_estimate(plan: &MulPlan) -> usize {
+    let n = plan.limbs;
+    let values: usize = (0..n)
+        .map(|k| plan.columns[k].len() * if k + 1 < n { 2 } else { 1 })
+        .sum();
+    values + values.saturating_sub(n)
+}
+
+/// Instructions of [`split_chains`] on SGPR factors: one MAD per partial
+/// product, one instruction per carry (chain `j` from column 1 to `n - 3`
+/// carries on each MAD but its first), `n - 1` final additions, and where
+/// one VALU instruction reads one SGPR only, a copy of each limb of the
+/// second factor into a VGPR.
+fn valu_estimate(plan: &MulPlan, facts: MulFacts) -> usize {
+    let n = plan.limbs;
+    let mads: usize = plan.columns.iter().map(Vec::len).sum();
+    let carries: usize = (1..n.saturating_sub(2))
+        .map(|j| plan.columns[j].len().saturating_sub(1))
+        .sum();
+    let copies = if facts.constant_bus < 2 {
+        plan.b.iter().filter(|l| **l != Limb::Const(0)).count()
+    } else {
+        0
+    };
+    mads + carries + (n - 1) + copies
+}
+
+/// Uniform factors: whether `v_mad_u64_u32` on the SGPR factors
+/// ([`split_chains`] with per-lane values) is fewer instructions than the
+/// SALU rows. The MAD multiplies and adds in one instruction where the
+/// SALU needs a multiply per half and an add per value, so from 3 limbs
+/// on the VALU wins (an `i128`: 14 on gfx10, 18 on gfx9 with the factor's
+/// copies, against at least 28), even when a scalar user then reads each
+/// limb back (`v_readfirstlane_b32`, 4 more); a result stored to memory
+/// needs VGPRs anyway, which the SALU rows pay one `v_mov` per limb for.
+/// A fused addend takes the column chains on the VALU (`mad128` on
+/// uniform factors: 44 on gfx9, 38 on gfx10, where the scalar rows took
+/// 54). For 64 bits the SALU's 6 match llc's and stay scalar. Not
+/// counted: a product whose high limbs are dead (the scalar rows lose
+/// their instructions to dead-code removal, a MAD chain does not) and
+/// whose users are scalar (one `v_readfirstlane_b32` per limb); there the
+/// SALU would be shorter.
+fn valu_wins(plan: &MulPlan, facts: MulFacts) -> bool {
+    plan.limbs >= 3 && valu_estimate(plan, facts) < salu_estimate(plan)
+}
+
+/// Whether [`split_chains`] is chosen over [`column_chains`]. Column
+/// chains need no final additions, but every factor limb `a_k` is read
+/// after `r_k` (which takes its register) is written, so `n - 1` limbs
+/// are moved away first, and every chain from column 2 on may carry on
+/// its first MAD; on aligned hardware every odd column's accumulator is
+/// also copied (`v_mad_u64_u32`'s 64-bit operands start at an even
+/// register on gfx90a, and column `k`'s pair is one register above column
+/// `k - 1`'s). Split chains write the result registers only in the
+/// final additions (`n - 1` instructions) and start most chains from a
+/// zero accumulator: from 3 limbs on the split is shorter (`mul96` 8
+/// against 9 on gfx900, `mul128` 14 against 15, `mul256` 60 against 63;
+/// on gfx90a 14 against 21 and 60 against 79). With a fused addend the
+/// even chains start from the addend's limb pairs, their first MAD may
+/// carry, chain 0 is no longer last (its carry feeds chain 1) and an odd
+/// chain's accumulator may need a zero low half: the column chains stay
+/// shorter by one up to 4 limbs where pairs may start anywhere (`mad128`
+/// 17 against 18 on gfx900), the split wins on gfx90a (18 against 23)
+/// and from 5 limbs (`mad256` 66 against 123 on gfx900, where the column
+/// chains' carry-in adds keep many lane masks live).
+fn split_wins(plan: &MulPlan, facts: MulFacts) -> bool {
+    match plan.addend {
+        None => plan.limbs >= 3,
+        Some(_) => plan.limbs >= 5 || (facts.aligned_pairs && plan.limbs >= 3),
+    }
 }
 
 /// `a * x + (hi:lo)` on 64 bits and the carry out of it (0 or 1), through
@@ -311,4 +433,151 @@ fn add_number(
         carry = if k + 1 == n { Limb::Const(0) } else { c };
     }
     out
+}
+
+/// The largest accumulator a MAD may take without a carry out of bit
+/// 63: `(2^32 - 1)^2 + (2^33 - 2) = 2^64 - 1`.
+const NO_CARRY_ACC: u64 = (1 << 33) - 2;
+
+/// Divergent factors, split chains (D124844's odd/even split, module
+/// doc): one MAD chain per column `j < n - 1` on its own pair `(j, j +
+/// 1)`, so chains of one parity tile a number and the two numbers (and
+/// the top column's low sum) are added at the end. Every pair starts at
+/// an even register whatever the column, and no result register is
+/// written before the last additions, so no factor limb is moved.
+///
+/// Carries out of chain `j` belong to column `j + 2`. Chain `j`'s
+/// accumulator takes column `j`'s carries as a counter in its low half
+/// and, when the low half is not zero anyway, column `j + 1`'s in its high
+/// half (the alternative, a zero high half, is one `v_mov` too; a high
+/// half of at most 1 with a small low half cannot make the first MAD
+/// carry). The top column's carries are added in the last addition.
+/// Chain 0 is emitted last: it writes the pair holding `r_0`, where the
+/// first factor's two lowest limbs arrived. A fused addend's limb pairs
+/// are the accumulators of the even chains (they tile it; its top limb,
+/// for an odd number of limbs, joins the last addition), and the odd
+/// chains take both counters.
+fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    // The top column: the sum of its low products.
+    let top = {
+        let col = &plan.columns[n - 1];
+        if col.len() >= 2 {
+            let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
+            for &(i, j) in col {
+                (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
+            }
+            lo
+        } else {
+            let p: Vec<Limb> = col
+                .iter()
+                .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
+                .collect();
+            sum(b, &p)
+        }
+    };
+    // carries[k]: carry bits (0/1 values) that belong to column k.
+    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
+    // pairs[j]: chain j's (low, high) halves.
+    let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
+    let addend = plan.addend.as_deref();
+    // Chain 0 last when it carries into no later chain (no addend).
+    let order: Vec<usize> = match addend {
+        Some(_) => (0..n - 1).collect(),
+        None => (1..n - 1).chain(std::iter::once(0)).collect(),
+    };
+    for j in order {
+        let base = match addend {
+            Some(a) if j % 2 == 0 => Some((limb(a, j), limb(a, j + 1))),
+            _ => None,
+        };
+        // With an addend the even chains take its limbs, so an odd chain
+        // takes column j + 1's carries whatever its low half (the top
+        // column's are added in the last addition instead).
+        let hi_always = addend.is_some() && j + 2 < n;
+        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j, base, hi_always);
+    }
+    // The final additions: column k holds chain k's low half (the top
+    // sum for k = n - 1) and chain k - 1's high half.
+    let mut r = vec![Limb::Const(0); n];
+    r[0] = pairs[0].0;
+    let mut cy = Limb::Const(0);
+    for k in 1..n {
+        let own = if k + 1 == n { top } else { pairs[k].0 };
+        let (s, c) = b.uadde(own, pairs[k - 1].1, cy);
+        let mut s = s;
+        cy = c;
+        for c in std::mem::take(&mut carries[k]) {
+            // Only the top column's carries are left (the chains took the
+            // others); the top limb wraps, so they are plain adds.
+            s = b.bin(BinOp::Add, s, c);
+        }
+        if let (Some(a), true) = (addend, k + 1 == n && k % 2 == 0) {
+            // The addend's top limb when no even chain's pair reaches it.
+            s = b.bin(BinOp::Add, s, limb(a, k));
+        }
+        r[k] = s;
+    }
+    r
+}
+
+/// Chain `j` of [`split_chains`]: its accumulator (the addend's limbs
+/// `base`, or the counters of the carries of columns `j` and, when the low
+/// half is not zero or `hi_always`, `j + 1`), then column `j`'s products;
+/// its own carries go to `carries[j + 2]` (none past the top column).
+fn split_chain(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_co: Opcode,
+    carries: &mut [Vec<Limb>],
+    j: usize,
+    base: Option<(Limb, Limb)>,
+    hi_always: bool,
+) -> (Limb, Limb) {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    let ((mut lo, lo_max), (mut hi, hi_max)) = match base {
+        Some((l, h)) => ((l, limb_max(l)), (h, limb_max(h))),
+        None => {
+            let lo = counter(b, std::mem::take(&mut carries[j]));
+            let hi = if lo.0 != Limb::Const(0) || hi_always {
+                counter(b, std::mem::take(&mut carries[j + 1]))
+            } else {
+                (Limb::Const(0), 0)
+            };
+            (lo, hi)
+        }
+    };
+    let mut acc_max = lo_max.saturating_add(hi_max.saturating_mul(1 << 32));
+    for &(i, k) in &plan.columns[j] {
+        let (x, y) = (limb(fa, i), limb(fb, k));
+        if j + 2 >= n || acc_max <= NO_CARRY_ACC {
+            (lo, hi) = b.mad64(x, y, lo, hi);
+        } else {
+            let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
+            (lo, hi) = (l, h);
+            carries[j + 2].push(c);
+        }
+        acc_max = u64::MAX;
+    }
+    (lo, hi)
+}
+
+/// The largest value of `l`.
+fn limb_max(l: Limb) -> u64 {
+    match l {
+        Limb::Const(c) => u64::from(c),
+        Limb::Reg(_) => u64::from(u32::MAX),
+    }
+}
+
+/// A counter of carry bits (0/1 values) and its largest value.
+fn counter(b: &mut MirBuilder<'_>, bits: Vec<Limb>) -> (Limb, u64) {
+    let max = bits.len() as u64;
+    let mut acc = Limb::Const(0);
+    for c in bits {
+        acc = b.bin(BinOp::Add, acc, c);
+    }
+    (acc, max)
 }

@@ -107,6 +107,16 @@ impl Gfx {
         self == Gfx::Gfx1030
     }
 
+    /// Distinct SGPRs (or literals) one VALU instruction may read over
+    /// the constant bus: one on gfx9, two on gfx10.
+    pub fn constant_bus_limit(self) -> usize {
+        if self.is_gfx10() {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Whether vector tuples must start at an even register.
     pub fn needs_aligned_vgprs(self) -> bool {
         self == Gfx::Gfx90a

@@ -758,7 +758,7 @@ pub fn select(
     cls: Classes,
     kernargs: Option<&[KernargWord]>,
 ) -> Result<(), TargetError> {
-    let bus = if isa.gfx == Gfx::Gfx1030 { 2 } else { 1 };
+    let bus = isa.gfx.constant_bus_limit();
     crate::combine::combine(f, isa, cls.vgpr);
     let blocks: Vec<MBlockId> = f.block_ids().collect();
     let mut sel = Sel {

@@ -158,7 +158,11 @@ impl Target for Amdgpu {
 
     /// The multiply cascade ([`crate::legalize_wide_mul`]).
     fn lower_mul(&self, plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
-        crate::legalize_wide_mul::lower_mul(plan, b, self.isa().op("G_AMD_MAD64_CO"))
+        let facts = crate::legalize_wide_mul::MulFacts {
+            constant_bus: self.gfx.constant_bus_limit(),
+            aligned_pairs: self.gfx.needs_aligned_vgprs(),
+        };
+        crate::legalize_wide_mul::lower_mul(plan, b, self.isa().op("G_AMD_MAD64_CO"), facts)
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {

@@ -57,9 +57,9 @@ const BENCH: &[(&str, [usize; 3])] = &[
     ("add64", [2, 2, 2]),
     ("mul64", [4, 4, 4]),
     ("mad64", [4, 4, 4]),
-    ("mul128", [15, 21, 15]),
-    ("mul256", [63, 79, 63]),
-    ("mul128_uniform", [37, 37, 37]),
+    ("mul128", [14, 14, 14]),
+    ("mul256", [60, 60, 60]),
+    ("mul128_uniform", [27, 24, 22]),
 ];
 
 #[test]
@@ -168,6 +168,76 @@ fn wide_multiplies_are_no_longer_than_llc() {
         longer, expected,
         "longer than llc (LONGER lists the known ones)"
     );
+}
+
+/// The instruction lines of `asm` whose mnemonic is `op`.
+fn lines_of<'a>(asm: &'a str, op: &str) -> Vec<&'a str> {
+    asm.lines()
+        .filter(|l| l.split_whitespace().next() == Some(op))
+        .collect()
+}
+
+/// The split chains: on every CPU no factor limb is moved (`v_mov_b32`)
+/// in `mul128` and `mul256`, and on gfx90a every 64-bit operand of
+/// `v_mad_u64_u32` starts at an even register with no copy to get there.
+#[test]
+fn split_chains_move_nothing() {
+    let dir = common::bench_dir();
+    if !dir.is_dir() {
+        if std::env::var_os("REGDESC_REQUIRE_ORACLES").is_some() {
+            panic!("no benchmark directory {}", dir.display());
+        }
+        println!("SKIPPED: no {}", dir.display());
+        return;
+    }
+    for name in ["mul128", "mul256"] {
+        let path = dir.join(format!("{name}.ll"));
+        for gfx in common::CPUS {
+            let (_, asm) = ours(&path, name, gfx);
+            assert!(
+                lines_of(&asm, "v_mov_b32_e32").is_empty(),
+                "@{name} on {}:\n{asm}",
+                gfx.name()
+            );
+            for l in lines_of(&asm, "v_mad_u64_u32") {
+                for pair in l.split('[').skip(1) {
+                    let lo: u32 = pair
+                        .split(':')
+                        .next()
+                        .and_then(|x| x.parse().ok())
+                        .unwrap_or_else(|| panic!("a register pair in {l}"));
+                    if gfx == regdesc_amdgpu::Gfx::Gfx90a && l.contains(&format!("v[{lo}:")) {
+                        assert_eq!(lo % 2, 0, "{l} on gfx90a");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Uniform factors: the cost model puts an `i128` multiply on
+/// `v_mad_u64_u32` reading the SGPR factors (two SGPRs per MAD on gfx10)
+/// and keeps a 64-bit one on the SALU.
+#[test]
+fn uniform_multiplies_choose_their_unit() {
+    let dir = common::bench_dir();
+    let extra = common::extra_dir().join("extra.ll");
+    for gfx in common::CPUS {
+        if dir.is_dir() {
+            let (_, asm) = ours(&dir.join("mul128_uniform.ll"), "mul128_uniform", gfx);
+            let mads = lines_of(&asm, "v_mad_u64_u32");
+            assert_eq!(mads.len(), 10, "{asm}");
+            assert!(lines_of(&asm, "s_mul_hi_u32").is_empty(), "{asm}");
+            let two_sgprs = mads.iter().any(|l| {
+                let ops: Vec<&str> = l.split(',').map(str::trim).collect();
+                ops.len() >= 4 && ops[2].starts_with('s') && ops[3].starts_with('s')
+            });
+            assert_eq!(two_sgprs, gfx.is_gfx10(), "{asm}");
+        }
+        let (_, asm) = ours(&extra, "mul64_uniform", gfx);
+        assert!(lines_of(&asm, "v_mad_u64_u32").is_empty(), "{asm}");
+        assert_eq!(lines_of(&asm, "s_mul_hi_u32").len(), 1, "{asm}");
+    }
 }
 
 #[test]
