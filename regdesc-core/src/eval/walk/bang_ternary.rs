@@ -61,7 +61,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {
@@ -145,7 +145,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {
@@ -249,7 +249,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `!foldl(start, list, acc, elem, expr)`.
-    pub(super) fn foldl(&mut self, op_span: Span, args: &'a [Expr], cur: Option<RecId>) -> R<Init> {
+    pub(super) fn foldl(&mut self, op_span: Span, args: &[Expr], cur: Option<RecId>) -> R<Init> {
         self.nargs(BangOp::Foldl, op_span, args, 5, 5)?;
         let start = self.value(&args[0], cur, None, Mode::Value)?;
         let Some(st) = type_of(self.rk(), &start) else {
@@ -318,7 +318,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {

@@ -219,7 +219,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseSubClassReference` for a class (not a multiclass).
     pub(super) fn subclass_ref(
         &mut self,
-        cr: &'a syntax::ClassRef,
+        cr: &syntax::ClassRef,
         cur: Option<RecId>,
     ) -> R<SubClassRef> {
         let c = self.class_id(&cr.name.name, cr.name.span)?;
@@ -234,7 +234,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseTemplateArgValueList` + `CheckTemplateArgValues`.
     pub(super) fn template_arg_values(
         &mut self,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         target: RecId,
         span: Span,
@@ -289,7 +289,7 @@ impl<'a> Evaluator<'a> {
     // -----------------------------------------------------------------
     // Class
 
-    pub(super) fn parse_class(&mut self, c: &'a syntax::ClassStmt) -> R<()> {
+    pub(super) fn parse_class(&mut self, c: &syntax::ClassStmt) -> R<()> {
         let name = c.name.name.clone();
         let id = if let Some(&id) = self.ctx.class_ids.get(&name) {
             let r = self.rec(id);
@@ -345,7 +345,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseTemplateArgList`: `cur` is the class; `None` means the current multiclass.
     pub(super) fn template_arg_list(
         &mut self,
-        targs: &'a [syntax::TemplateArg],
+        targs: &[syntax::TemplateArg],
         cur: Option<RecId>,
     ) -> R<()> {
         for ta in targs {
@@ -384,7 +384,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `ParseObjectBody`: parent classes, the let stack, then the body.
-    pub(super) fn object_body(&mut self, body: &'a syntax::RecordBody, id: RecId) -> R<()> {
+    pub(super) fn object_body(&mut self, body: &syntax::RecordBody, id: RecId) -> R<()> {
         for p in &body.parents {
             let scr = self.subclass_ref(p, Some(id))?;
             self.with_rec(id, |ev, rec| ev.add_subclass(rec, &scr))?;
@@ -396,7 +396,7 @@ impl<'a> Evaluator<'a> {
         r
     }
 
-    fn body_items(&mut self, items: &'a [syntax::BodyItem], id: RecId) -> R<()> {
+    fn body_items(&mut self, items: &[syntax::BodyItem], id: RecId) -> R<()> {
         for it in items {
             match it {
                 syntax::BodyItem::Assert(a) => self.parse_assert(a, Some(id))?,

@@ -4,7 +4,7 @@
 use super::*;
 
 impl<'a> Evaluator<'a> {
-    pub(super) fn object_name(&mut self, name: &'a Option<Expr>) -> R<Option<Init>> {
+    pub(super) fn object_name(&mut self, name: &Option<Expr>) -> R<Option<Init>> {
         let Some(e) = name else {
             return Ok(None);
         };
@@ -29,7 +29,7 @@ impl<'a> Evaluator<'a> {
         Ok(Some(v))
     }
 
-    pub(super) fn parse_def(&mut self, d: &'a syntax::DefStmt) -> R<()> {
+    pub(super) fn parse_def(&mut self, d: &syntax::DefStmt) -> R<()> {
         let name = self.object_name(&d.name)?;
         let span = d.name.as_ref().map_or(d.span, |n| n.span);
         let (name_init, anon) = match name {
