@@ -296,6 +296,176 @@ impl Deref for RecordVal {
     }
 }
 
+/// One field of a record, as read: its shared declaration (through
+/// `Deref`: `f.name`, `f.ty`, ...), its value and where that was written.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldRef<'r> {
+    pub decl: &'r Rc<FieldDecl>,
+    pub value: &'r Init,
+    pub span: SpanId,
+}
+
+impl Deref for FieldRef<'_> {
+    type Target = FieldDecl;
+    fn deref(&self) -> &FieldDecl {
+        self.decl
+    }
+}
+
+/// The declarations shared by every finished def whose fields came from the
+/// same classes in the same order (most defs of a full target share a few
+/// hundred layouts), with the span of each field's value in the first such
+/// def.
+#[derive(Debug)]
+pub struct Layout {
+    decls: Box<[Rc<FieldDecl>]>,
+    spans: Box<[SpanId]>,
+}
+
+/// The fields of a finished def: its [`Layout`] plus one value each
+/// (8 bytes a field, where a [`RecordVal`] takes 24), and the spans that
+/// differ from the layout's.
+#[derive(Clone, Debug)]
+pub struct PackedFields {
+    layout: Rc<Layout>,
+    values: Box<[Init]>,
+    /// `(field index, span)` of the fields whose span is not the layout's,
+    /// by index.
+    spans: Box<[(u32, SpanId)]>,
+}
+
+/// A record's fields (template arguments included), in declaration order:
+/// open (one [`RecordVal`] each) while the record is built, packed
+/// ([`PackedFields`]) once it is a finished def.
+#[derive(Clone, Debug)]
+pub enum Fields {
+    Open(Vec<RecordVal>),
+    Packed(PackedFields),
+}
+
+impl Default for Fields {
+    fn default() -> Fields {
+        Fields::Open(Vec::new())
+    }
+}
+
+impl Fields {
+    pub fn len(&self) -> usize {
+        match self {
+            Fields::Open(v) => v.len(),
+            Fields::Packed(p) => p.values.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Field `k`.
+    pub fn at(&self, k: usize) -> Option<FieldRef<'_>> {
+        match self {
+            Fields::Open(v) => v.get(k).map(|f| FieldRef {
+                decl: &f.decl,
+                value: &f.value,
+                span: f.span,
+            }),
+            Fields::Packed(p) => {
+                let value = p.values.get(k)?;
+                let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
+                    Ok(i) => p.spans[i].1,
+                    Err(_) => p.layout.spans[k],
+                };
+                Some(FieldRef {
+                    decl: &p.layout.decls[k],
+                    value,
+                    span,
+                })
+            }
+        }
+    }
+
+    /// Every field, in order.
+    pub fn iter(&self) -> impl Iterator<Item = FieldRef<'_>> + '_ {
+        (0..self.len()).filter_map(move |k| self.at(k))
+    }
+
+    /// The index of field `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        match self {
+            Fields::Open(v) => v.iter().position(|f| &*f.name == name),
+            Fields::Packed(p) => p.layout.decls.iter().position(|d| &*d.name == name),
+        }
+    }
+
+    /// Field `name`.
+    pub fn find(&self, name: &str) -> Option<FieldRef<'_>> {
+        self.position(name).and_then(|k| self.at(k))
+    }
+
+    /// The fields as a vector to change (unpacking packed ones).
+    pub fn open(&mut self) -> &mut Vec<RecordVal> {
+        if let Fields::Packed(p) = self {
+            let v: Vec<RecordVal> = (0..p.values.len())
+                .map(|k| {
+                    let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
+                        Ok(i) => p.spans[i].1,
+                        Err(_) => p.layout.spans[k],
+                    };
+                    RecordVal {
+                        decl: p.layout.decls[k].clone(),
+                        value: p.values[k].clone(),
+                        span,
+                    }
+                })
+                .collect();
+            *self = Fields::Open(v);
+        }
+        match self {
+            Fields::Open(v) => v,
+            Fields::Packed(_) => unreachable!("unpacked just above"),
+        }
+    }
+}
+
+/// Finds (or makes) the shared [`Layout`] of packed fields.
+#[derive(Clone, Debug, Default)]
+struct Layouts {
+    /// The address of each declaration of a layout, in order → the layout.
+    by_decls: rustc_hash::FxHashMap<Box<[usize]>, Rc<Layout>>,
+}
+
+impl Layouts {
+    fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
+        let key: Box<[usize]> = fields
+            .iter()
+            .map(|f| Rc::as_ptr(&f.decl) as usize)
+            .collect();
+        let layout = match self.by_decls.get(&key) {
+            Some(l) => l.clone(),
+            None => {
+                let l = Rc::new(Layout {
+                    decls: fields.iter().map(|f| f.decl.clone()).collect(),
+                    spans: fields.iter().map(|f| f.span).collect(),
+                });
+                self.by_decls.insert(key, l.clone());
+                l
+            }
+        };
+        let spans = fields
+            .iter()
+            .enumerate()
+            .filter(|(k, f)| layout.spans[*k] != f.span)
+            .map(|(k, f)| (k as u32, f.span))
+            .collect();
+        let values = fields.into_iter().map(|f| f.value).collect();
+        PackedFields {
+            layout,
+            values,
+            spans,
+        }
+    }
+}
+
 /// An `assert` attached to a record, checked when a def is complete.
 #[derive(Clone, Debug)]
 pub struct AssertionInfo {
@@ -320,7 +490,7 @@ pub struct Record {
     /// Template argument names (`Class:arg`), in order.
     pub template_args: Vec<Rc<str>>,
     /// All fields, in declaration order (template arguments included).
-    pub values: Vec<RecordVal>,
+    pub fields: Fields,
     /// Every superclass, direct and indirect, in llvm-tblgen's order, with
     /// the span of the reference that brought it in.
     pub superclasses: Vec<(RecId, Span)>,
@@ -331,13 +501,14 @@ pub struct Record {
 }
 
 impl Record {
-    pub fn value(&self, name: &str) -> Option<&RecordVal> {
-        self.values.iter().find(|v| &*v.name == name)
+    /// Field `name`.
+    pub fn value(&self, name: &str) -> Option<FieldRef<'_>> {
+        self.fields.find(name)
     }
 
     /// The value of field `name`, if the record has it.
     pub fn get(&self, name: &str) -> Option<&Init> {
-        self.value(name).map(|v| &v.value)
+        self.value(name).map(|v| v.value)
     }
 
     pub fn is_subclass_of(&self, class: RecId) -> bool {
@@ -394,8 +565,22 @@ impl Init {
         }
         .into()
     }
+    /// A reference to def `id`: one shared value per def (a full target
+    /// refers to its defs millions of times).
     pub fn def(id: RecId) -> Init {
-        InitKind::Def(id).into()
+        if id >= MAX_SHARED_DEF {
+            return InitKind::Def(id).into();
+        }
+        COMMON.with(|c| {
+            let mut defs = c.defs.borrow_mut();
+            let k = id as usize;
+            if k >= defs.len() {
+                defs.resize(k + 1, None);
+            }
+            defs[k]
+                .get_or_insert_with(|| InitKind::Def(id).into())
+                .clone()
+        })
     }
 
     pub fn as_int(&self) -> Option<i64> {
@@ -453,6 +638,8 @@ impl Init {
 }
 
 const SMALL_INT_MIN: i64 = -1;
+/// Defs with a smaller id share their [`Init::def`] value.
+const MAX_SHARED_DEF: RecId = 1 << 24;
 const SMALL_INTS: usize = 258;
 
 /// Values so common that each thread keeps one shared copy.
@@ -460,6 +647,8 @@ struct Common {
     unset: Init,
     bits: [Init; 2],
     ints: Vec<Init>,
+    /// [`Init::def`] of each def id asked for so far.
+    defs: std::cell::RefCell<Vec<Option<Init>>>,
 }
 
 thread_local! {
@@ -469,14 +658,93 @@ thread_local! {
         ints: (0..SMALL_INTS as i64)
             .map(|k| Init(Rc::new(InitKind::Int(k + SMALL_INT_MIN))))
             .collect(),
+        defs: Default::default(),
     };
+}
+
+/// Every record (class or def) by [`RecId`], in chunks of a fixed size: a
+/// full target makes a hundred thousand records, and a vector of them
+/// grown by doubling would leave each smaller copy behind (and up to half
+/// its last one unused).
+#[derive(Clone, Debug, Default)]
+pub struct RecordStore {
+    chunks: Vec<Vec<Record>>,
+    len: usize,
+}
+
+/// Records per chunk of a [`RecordStore`].
+const RECORDS_PER_CHUNK: usize = 1024;
+
+impl RecordStore {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, rec: Record) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < RECORDS_PER_CHUNK => c.push(rec),
+            _ => {
+                let mut c = Vec::with_capacity(RECORDS_PER_CHUNK);
+                c.push(rec);
+                self.chunks.push(c);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// Removes the last record.
+    pub fn pop(&mut self) -> Option<Record> {
+        let c = self.chunks.last_mut()?;
+        let r = c.pop();
+        if c.is_empty() {
+            self.chunks.pop();
+        }
+        if r.is_some() {
+            self.len -= 1;
+        }
+        r
+    }
+
+    pub fn get(&self, k: usize) -> Option<&Record> {
+        self.chunks
+            .get(k / RECORDS_PER_CHUNK)
+            .and_then(|c| c.get(k % RECORDS_PER_CHUNK))
+    }
+
+    pub fn get_mut(&mut self, k: usize) -> Option<&mut Record> {
+        self.chunks
+            .get_mut(k / RECORDS_PER_CHUNK)
+            .and_then(|c| c.get_mut(k % RECORDS_PER_CHUNK))
+    }
+
+    /// Every record, by id.
+    pub fn iter(&self) -> impl Iterator<Item = &Record> + '_ {
+        self.chunks.iter().flatten()
+    }
+}
+
+impl std::ops::Index<usize> for RecordStore {
+    type Output = Record;
+    fn index(&self, k: usize) -> &Record {
+        &self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+    }
+}
+
+impl std::ops::IndexMut<usize> for RecordStore {
+    fn index_mut(&mut self, k: usize) -> &mut Record {
+        &mut self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+    }
 }
 
 /// All classes and defs of one evaluation.
 #[derive(Clone, Debug, Default)]
 pub struct RecordKeeper {
     /// Every record ever created, classes and defs, by [`RecId`].
-    pub records: Vec<Record>,
+    pub records: RecordStore,
     /// Class name → id, sorted by name.
     pub classes: BTreeMap<String, RecId>,
     /// Def name → id, sorted by name (llvm-tblgen's order).
@@ -490,6 +758,7 @@ pub struct RecordKeeper {
     /// `SpanId(0)` is the default span).
     spans: Vec<Span>,
     span_ids: rustc_hash::FxHashMap<Span, SpanId>,
+    layouts: Layouts,
 }
 
 impl RecordKeeper {
@@ -538,6 +807,18 @@ impl RecordKeeper {
         let id = SpanId(self.spans.len() as u32);
         self.span_ids.insert(span, id);
         id
+    }
+
+    /// Packs the fields of record `id`, a finished def: they share the
+    /// declarations of every def with the same fields.
+    pub fn pack_fields(&mut self, id: RecId) {
+        let Some(rec) = self.records.get_mut(id as usize) else {
+            return;
+        };
+        if let Fields::Open(v) = &mut rec.fields {
+            let v = std::mem::take(v);
+            rec.fields = Fields::Packed(self.layouts.pack(v));
+        }
     }
 
     /// The span `id` stands for.

@@ -34,7 +34,7 @@ impl<'a> Evaluator<'a> {
         };
         for (n, t) in vars {
             let name: Rc<str> = n.as_str().unwrap_or_default().into();
-            self.rec_mut(pr).values.push(RecordVal::declare(
+            self.rec_mut(pr).fields.open().push(RecordVal::declare(
                 name,
                 t.clone(),
                 false,
@@ -45,7 +45,7 @@ impl<'a> Evaluator<'a> {
         let r = f(self, pr);
         for (n, _) in vars {
             let name = n.as_str().unwrap_or_default().to_string();
-            let vals = &mut self.rec_mut(pr).values;
+            let vals = self.rec_mut(pr).fields.open();
             if let Some(k) = vals.iter().rposition(|v| *v.name == *name) {
                 vals.remove(k);
             }

@@ -127,9 +127,9 @@ impl<'a> Evaluator<'a> {
         // then set), so their vectors have up to twice the room they use.
         // A full target keeps millions of fields for the whole run.
         if let Some(r) = self.ctx.rk.records.get_mut(id as usize) {
-            r.values.shrink_to_fit();
             r.superclasses.shrink_to_fit();
         }
+        self.ctx.rk.pack_fields(id);
         let def = Init::def(id);
         let dt = def_type(self.rk(), id);
         for k in 0..self.defsets.len() {
@@ -157,11 +157,11 @@ impl<'a> Evaluator<'a> {
     fn check_concrete(&mut self, id: RecId) {
         let rec = self.rec(id);
         let mut errs = Vec::new();
-        for rv in &rec.values {
+        for rv in rec.fields.iter() {
             if rv.nonconcrete_ok {
                 continue;
             }
-            let ok = if let InitKind::Bits(bs) = &*rv.value {
+            let ok = if let InitKind::Bits(bs) = &**rv.value {
                 bs.iter().all(|b| {
                     let is_ref = match &**b {
                         InitKind::VarBit { var, .. } => match &**var {
