@@ -427,14 +427,53 @@ impl Fields {
     }
 }
 
-/// Finds (or makes) the shared [`Layout`] of packed fields.
+/// Finds (or makes) the shared [`Layout`] of packed fields, and the one
+/// shared copy of each final value (as llvm-tblgen uniques its `Init`s).
 #[derive(Clone, Debug, Default)]
 struct Layouts {
     /// The address of each declaration of a layout, in order → the layout.
     by_decls: rustc_hash::FxHashMap<Box<[usize]>, Rc<Layout>>,
+    /// Every [`shareable`] value of a packed def.
+    finals: rustc_hash::FxHashSet<Init>,
+}
+
+/// A final value cheap to compare and likely repeated across defs: a
+/// string, an integer, constant bits, or a list or dag of plain values.
+fn shareable(v: &Init) -> bool {
+    fn plain(v: &Init) -> bool {
+        matches!(
+            &**v,
+            InitKind::Def(_)
+                | InitKind::String { .. }
+                | InitKind::Int(_)
+                | InitKind::Bit(_)
+                | InitKind::Unset
+        )
+    }
+    match &**v {
+        InitKind::String { .. } | InitKind::Int(_) => true,
+        InitKind::Bits(b) => b
+            .iter()
+            .all(|x| matches!(&**x, InitKind::Bit(_) | InitKind::Unset)),
+        InitKind::List { elems, .. } => !elems.is_empty() && elems.iter().all(plain),
+        InitKind::Dag { op, args, .. } => plain(op) && args.iter().all(|(a, _)| plain(a)),
+        _ => false,
+    }
 }
 
 impl Layouts {
+    /// The shared copy of `v`, if it is [`shareable`].
+    fn share(&mut self, v: Init) -> Init {
+        if !shareable(&v) {
+            return v;
+        }
+        if let Some(c) = self.finals.get(&v) {
+            return c.clone();
+        }
+        self.finals.insert(v.clone());
+        v
+    }
+
     fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
         let key: Box<[usize]> = fields
             .iter()
@@ -457,7 +496,7 @@ impl Layouts {
             .filter(|(k, f)| layout.spans[*k] != f.span)
             .map(|(k, f)| (k as u32, f.span))
             .collect();
-        let values = fields.into_iter().map(|f| f.value).collect();
+        let values = fields.into_iter().map(|f| self.share(f.value)).collect();
         PackedFields {
             layout,
             values,
@@ -662,18 +701,22 @@ thread_local! {
     };
 }
 
-/// Every record (class or def) by [`RecId`], in chunks of a fixed size: a
-/// full target makes a hundred thousand records, and a vector of them
-/// grown by doubling would leave each smaller copy behind (and up to half
-/// its last one unused).
+/// Every record (class or def) by [`RecId`], each in its own box, the
+/// boxes in chunks of a fixed size: a full target makes a hundred thousand
+/// records, and a vector of them grown by doubling would leave each smaller
+/// copy behind (and up to half its last one unused). A record taken out for
+/// good ([`RecordStore::take`]: a `def` in a multiclass or a loop body, kept
+/// as an entry to instantiate) leaves an empty slot of one pointer.
 #[derive(Clone, Debug, Default)]
 pub struct RecordStore {
-    chunks: Vec<Vec<Record>>,
+    chunks: Vec<Vec<Option<Box<Record>>>>,
     len: usize,
+    /// What an empty slot reads as.
+    empty: Record,
 }
 
 /// Records per chunk of a [`RecordStore`].
-const RECORDS_PER_CHUNK: usize = 1024;
+const RECORDS_PER_CHUNK: usize = 4096;
 
 impl RecordStore {
     pub fn len(&self) -> usize {
@@ -685,11 +728,12 @@ impl RecordStore {
     }
 
     pub fn push(&mut self, rec: Record) {
+        let slot = Some(Box::new(rec));
         match self.chunks.last_mut() {
-            Some(c) if c.len() < RECORDS_PER_CHUNK => c.push(rec),
+            Some(c) if c.len() < RECORDS_PER_CHUNK => c.push(slot),
             _ => {
                 let mut c = Vec::with_capacity(RECORDS_PER_CHUNK);
-                c.push(rec);
+                c.push(slot);
                 self.chunks.push(c);
             }
         }
@@ -699,44 +743,63 @@ impl RecordStore {
     /// Removes the last record.
     pub fn pop(&mut self) -> Option<Record> {
         let c = self.chunks.last_mut()?;
-        let r = c.pop();
+        let slot = c.pop()?;
         if c.is_empty() {
             self.chunks.pop();
         }
-        if r.is_some() {
-            self.len -= 1;
-        }
-        r
+        self.len -= 1;
+        Some(slot.map(|b| *b).unwrap_or_default())
+    }
+
+    /// Takes record `k` out, leaving its slot empty (it reads as an empty
+    /// record until something is stored there again).
+    pub fn take(&mut self, k: usize) -> Record {
+        self.slot_mut(k)
+            .and_then(Option::take)
+            .map(|b| *b)
+            .unwrap_or_default()
+    }
+
+    fn slot_mut(&mut self, k: usize) -> Option<&mut Option<Box<Record>>> {
+        self.chunks
+            .get_mut(k / RECORDS_PER_CHUNK)
+            .and_then(|c| c.get_mut(k % RECORDS_PER_CHUNK))
     }
 
     pub fn get(&self, k: usize) -> Option<&Record> {
         self.chunks
             .get(k / RECORDS_PER_CHUNK)
             .and_then(|c| c.get(k % RECORDS_PER_CHUNK))
+            .map(|s| s.as_deref().unwrap_or(&self.empty))
     }
 
     pub fn get_mut(&mut self, k: usize) -> Option<&mut Record> {
-        self.chunks
-            .get_mut(k / RECORDS_PER_CHUNK)
-            .and_then(|c| c.get_mut(k % RECORDS_PER_CHUNK))
+        self.slot_mut(k)
+            .map(|s| &mut **s.get_or_insert_with(Default::default))
     }
 
     /// Every record, by id.
     pub fn iter(&self) -> impl Iterator<Item = &Record> + '_ {
-        self.chunks.iter().flatten()
+        self.chunks
+            .iter()
+            .flatten()
+            .map(|s| s.as_deref().unwrap_or(&self.empty))
     }
 }
 
 impl std::ops::Index<usize> for RecordStore {
     type Output = Record;
     fn index(&self, k: usize) -> &Record {
-        &self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+        self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+            .as_deref()
+            .unwrap_or(&self.empty)
     }
 }
 
 impl std::ops::IndexMut<usize> for RecordStore {
     fn index_mut(&mut self, k: usize) -> &mut Record {
-        &mut self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+        self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+            .get_or_insert_with(Default::default)
     }
 }
 
@@ -754,6 +817,8 @@ pub struct RecordKeeper {
     /// Types of defs, computed on first use, with the number of
     /// superclasses each was computed from (see [`super::types::def_type`]).
     pub def_types: std::cell::RefCell<Vec<Option<(usize, RecTy)>>>,
+    /// One copy of each def type ([`super::types::def_type`]).
+    pub def_type_set: std::cell::RefCell<rustc_hash::FxHashSet<RecTy>>,
     /// The spans [`SpanId`]s stand for (`SpanId(k)` is `spans[k - 1]`;
     /// `SpanId(0)` is the default span).
     spans: Vec<Span>,

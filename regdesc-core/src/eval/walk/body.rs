@@ -217,7 +217,7 @@ impl<'a> Evaluator<'a> {
 
     /// Takes a record out of the keeper, applies `f`, puts it back.
     fn with_rec<T>(&mut self, id: RecId, f: impl FnOnce(&mut Self, &mut Record) -> R<T>) -> R<T> {
-        let mut rec = std::mem::take(&mut self.ctx.rk.records[id as usize]);
+        let mut rec = self.ctx.rk.records.take(id as usize);
         let r = f(self, &mut rec);
         self.ctx.rk.records[id as usize] = rec;
         r

@@ -45,7 +45,7 @@ impl<'a> Evaluator<'a> {
         };
         let id = self.push_record(rec);
         self.object_body(&d.body, id)?;
-        let rec = std::mem::take(&mut self.ctx.rk.records[id as usize]);
+        let rec = self.ctx.rk.records.take(id as usize);
         self.add_entry(Entry::Rec(Box::new(rec)))
     }
 
