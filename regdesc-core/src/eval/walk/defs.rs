@@ -176,13 +176,13 @@ impl<'a> Evaluator<'a> {
                     is_ref || is_concrete(b)
                 })
             } else {
-                is_concrete(&rv.value)
+                is_concrete(rv.value)
             };
             if !ok {
                 errs.push(EvalError::Unresolved {
                     field: rv.name.to_string(),
                     record: rec.name.clone(),
-                    value: to_string(&self.ctx.rk, &rv.value),
+                    value: to_string(&self.ctx.rk, rv.value),
                     span: self.rk().span(rv.span),
                     record_span: rec.span,
                     instantiated_from: rec.instantiated_from.clone(),
