@@ -55,7 +55,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         is_anonymous: true,
         span: cls_span,
         template_args: Vec::new(),
-        values: cls.values.clone(),
+        fields: cls.fields.clone(),
         superclasses: Vec::new(),
         instantiated_from: Vec::new(),
         assertions: cls.assertions.clone(),
@@ -74,7 +74,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
             let v = rec.get(ta).cloned().unwrap_or_else(Init::unset);
             r.set_str(ta.clone(), v);
         }
-        rec.values.retain(|v| &v.name != ta);
+        rec.fields.open().retain(|v| &v.name != ta);
     }
     resolve_record(ctx, &mut rec, &mut r);
     rec.superclasses = cls_supers;
@@ -93,6 +93,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     ctx.def_ids.insert(final_name, id);
     ctx.vardef_cache.insert(key, id);
     check_record_assertions(ctx, id);
+    ctx.rk.pack_fields(id);
     ctx.depth -= 1;
     Init::def(id)
 }
@@ -104,7 +105,7 @@ pub fn resolve_record(ctx: &mut Ctx, rec: &mut Record, r: &mut dyn Resolver) {
         rec.name = unquoted(&ctx.rk, &new_name);
         rec.name_init = new_name;
     }
-    for val in rec.values.iter_mut() {
+    for val in rec.fields.open().iter_mut() {
         if is_leaf(&val.value) {
             continue;
         }
@@ -154,7 +155,8 @@ pub fn set_value_cast(ctx: &mut Ctx, v: &Init, ty: &RecTy) -> Option<Init> {
 /// The record's values are taken out while they are resolved; its name and
 /// superclasses stay in place so that self-references see its type.
 pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cur: CurRec) {
-    let mut values = std::mem::take(&mut ctx.rk.records[id as usize].values);
+    let mut fields = std::mem::take(&mut ctx.rk.records[id as usize].fields);
+    let values = fields.open();
     let mut assertions = std::mem::take(&mut ctx.rk.records[id as usize].assertions);
     let vals = values
         .iter()
@@ -190,7 +192,7 @@ pub fn resolve_record_final(ctx: &mut Ctx, id: RecId, new_name: Option<Init>, cu
         a.message = resolve(ctx, &a.message, &mut r);
     }
     let rec = &mut ctx.rk.records[id as usize];
-    rec.values = values;
+    rec.fields = fields;
     rec.assertions = assertions;
 }
 

@@ -296,6 +296,215 @@ impl Deref for RecordVal {
     }
 }
 
+/// One field of a record, as read: its shared declaration (through
+/// `Deref`: `f.name`, `f.ty`, ...), its value and where that was written.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldRef<'r> {
+    pub decl: &'r Rc<FieldDecl>,
+    pub value: &'r Init,
+    pub span: SpanId,
+}
+
+impl Deref for FieldRef<'_> {
+    type Target = FieldDecl;
+    fn deref(&self) -> &FieldDecl {
+        self.decl
+    }
+}
+
+/// The declarations shared by every finished def whose fields came from the
+/// same classes in the same order (most defs of a full target share a few
+/// hundred layouts), with the span of each field's value in the first such
+/// def.
+#[derive(Debug)]
+pub struct Layout {
+    decls: Box<[Rc<FieldDecl>]>,
+    spans: Box<[SpanId]>,
+}
+
+/// The fields of a finished def: its [`Layout`] plus one value each
+/// (8 bytes a field, where a [`RecordVal`] takes 24), and the spans that
+/// differ from the layout's.
+#[derive(Clone, Debug)]
+pub struct PackedFields {
+    layout: Rc<Layout>,
+    values: Box<[Init]>,
+    /// `(field index, span)` of the fields whose span is not the layout's,
+    /// by index.
+    spans: Box<[(u32, SpanId)]>,
+}
+
+/// A record's fields (template arguments included), in declaration order:
+/// open (one [`RecordVal`] each) while the record is built, packed
+/// ([`PackedFields`]) once it is a finished def.
+#[derive(Clone, Debug)]
+pub enum Fields {
+    Open(Vec<RecordVal>),
+    Packed(PackedFields),
+}
+
+impl Default for Fields {
+    fn default() -> Fields {
+        Fields::Open(Vec::new())
+    }
+}
+
+impl Fields {
+    pub fn len(&self) -> usize {
+        match self {
+            Fields::Open(v) => v.len(),
+            Fields::Packed(p) => p.values.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Field `k`.
+    pub fn at(&self, k: usize) -> Option<FieldRef<'_>> {
+        match self {
+            Fields::Open(v) => v.get(k).map(|f| FieldRef {
+                decl: &f.decl,
+                value: &f.value,
+                span: f.span,
+            }),
+            Fields::Packed(p) => {
+                let value = p.values.get(k)?;
+                let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
+                    Ok(i) => p.spans[i].1,
+                    Err(_) => p.layout.spans[k],
+                };
+                Some(FieldRef {
+                    decl: &p.layout.decls[k],
+                    value,
+                    span,
+                })
+            }
+        }
+    }
+
+    /// Every field, in order.
+    pub fn iter(&self) -> impl Iterator<Item = FieldRef<'_>> + '_ {
+        (0..self.len()).filter_map(move |k| self.at(k))
+    }
+
+    /// The index of field `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        match self {
+            Fields::Open(v) => v.iter().position(|f| &*f.name == name),
+            Fields::Packed(p) => p.layout.decls.iter().position(|d| &*d.name == name),
+        }
+    }
+
+    /// Field `name`.
+    pub fn find(&self, name: &str) -> Option<FieldRef<'_>> {
+        self.position(name).and_then(|k| self.at(k))
+    }
+
+    /// The fields as a vector to change (unpacking packed ones).
+    pub fn open(&mut self) -> &mut Vec<RecordVal> {
+        if let Fields::Packed(p) = self {
+            let v: Vec<RecordVal> = (0..p.values.len())
+                .map(|k| {
+                    let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
+                        Ok(i) => p.spans[i].1,
+                        Err(_) => p.layout.spans[k],
+                    };
+                    RecordVal {
+                        decl: p.layout.decls[k].clone(),
+                        value: p.values[k].clone(),
+                        span,
+                    }
+                })
+                .collect();
+            *self = Fields::Open(v);
+        }
+        match self {
+            Fields::Open(v) => v,
+            Fields::Packed(_) => unreachable!("unpacked just above"),
+        }
+    }
+}
+
+/// Finds (or makes) the shared [`Layout`] of packed fields, and the one
+/// shared copy of each final value (as llvm-tblgen uniques its `Init`s).
+#[derive(Clone, Debug, Default)]
+struct Layouts {
+    /// The address of each declaration of a layout, in order → the layout.
+    by_decls: rustc_hash::FxHashMap<Box<[usize]>, Rc<Layout>>,
+    /// Every [`shareable`] value of a packed def.
+    finals: rustc_hash::FxHashSet<Init>,
+}
+
+/// A final value cheap to compare and likely repeated across defs: a
+/// string, an integer, constant bits, or a list or dag of plain values.
+fn shareable(v: &Init) -> bool {
+    fn plain(v: &Init) -> bool {
+        matches!(
+            &**v,
+            InitKind::Def(_)
+                | InitKind::String { .. }
+                | InitKind::Int(_)
+                | InitKind::Bit(_)
+                | InitKind::Unset
+        )
+    }
+    match &**v {
+        InitKind::String { .. } | InitKind::Int(_) => true,
+        InitKind::Bits(b) => b
+            .iter()
+            .all(|x| matches!(&**x, InitKind::Bit(_) | InitKind::Unset)),
+        InitKind::List { elems, .. } => !elems.is_empty() && elems.iter().all(plain),
+        InitKind::Dag { op, args, .. } => plain(op) && args.iter().all(|(a, _)| plain(a)),
+        _ => false,
+    }
+}
+
+impl Layouts {
+    /// The shared copy of `v`, if it is [`shareable`].
+    fn share(&mut self, v: Init) -> Init {
+        if !shareable(&v) {
+            return v;
+        }
+        if let Some(c) = self.finals.get(&v) {
+            return c.clone();
+        }
+        self.finals.insert(v.clone());
+        v
+    }
+
+    fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
+        let key: Box<[usize]> = fields
+            .iter()
+            .map(|f| Rc::as_ptr(&f.decl) as usize)
+            .collect();
+        let layout = match self.by_decls.get(&key) {
+            Some(l) => l.clone(),
+            None => {
+                let l = Rc::new(Layout {
+                    decls: fields.iter().map(|f| f.decl.clone()).collect(),
+                    spans: fields.iter().map(|f| f.span).collect(),
+                });
+                self.by_decls.insert(key, l.clone());
+                l
+            }
+        };
+        let spans = fields
+            .iter()
+            .enumerate()
+            .filter(|(k, f)| layout.spans[*k] != f.span)
+            .map(|(k, f)| (k as u32, f.span))
+            .collect();
+        let values = fields.into_iter().map(|f| self.share(f.value)).collect();
+        PackedFields {
+            layout,
+            values,
+            spans,
+        }
+    }
+}
+
 /// An `assert` attached to a record, checked when a def is complete.
 #[derive(Clone, Debug)]
 pub struct AssertionInfo {
@@ -320,7 +529,7 @@ pub struct Record {
     /// Template argument names (`Class:arg`), in order.
     pub template_args: Vec<Rc<str>>,
     /// All fields, in declaration order (template arguments included).
-    pub values: Vec<RecordVal>,
+    pub fields: Fields,
     /// Every superclass, direct and indirect, in llvm-tblgen's order, with
     /// the span of the reference that brought it in.
     pub superclasses: Vec<(RecId, Span)>,
@@ -331,13 +540,14 @@ pub struct Record {
 }
 
 impl Record {
-    pub fn value(&self, name: &str) -> Option<&RecordVal> {
-        self.values.iter().find(|v| &*v.name == name)
+    /// Field `name`.
+    pub fn value(&self, name: &str) -> Option<FieldRef<'_>> {
+        self.fields.find(name)
     }
 
     /// The value of field `name`, if the record has it.
     pub fn get(&self, name: &str) -> Option<&Init> {
-        self.value(name).map(|v| &v.value)
+        self.value(name).map(|v| v.value)
     }
 
     pub fn is_subclass_of(&self, class: RecId) -> bool {
@@ -394,8 +604,22 @@ impl Init {
         }
         .into()
     }
+    /// A reference to def `id`: one shared value per def (a full target
+    /// refers to its defs millions of times).
     pub fn def(id: RecId) -> Init {
-        InitKind::Def(id).into()
+        if id >= MAX_SHARED_DEF {
+            return InitKind::Def(id).into();
+        }
+        COMMON.with(|c| {
+            let mut defs = c.defs.borrow_mut();
+            let k = id as usize;
+            if k >= defs.len() {
+                defs.resize(k + 1, None);
+            }
+            defs[k]
+                .get_or_insert_with(|| InitKind::Def(id).into())
+                .clone()
+        })
     }
 
     pub fn as_int(&self) -> Option<i64> {
@@ -453,6 +677,8 @@ impl Init {
 }
 
 const SMALL_INT_MIN: i64 = -1;
+/// Defs with a smaller id share their [`Init::def`] value.
+const MAX_SHARED_DEF: RecId = 1 << 24;
 const SMALL_INTS: usize = 258;
 
 /// Values so common that each thread keeps one shared copy.
@@ -460,6 +686,8 @@ struct Common {
     unset: Init,
     bits: [Init; 2],
     ints: Vec<Init>,
+    /// [`Init::def`] of each def id asked for so far.
+    defs: std::cell::RefCell<Vec<Option<Init>>>,
 }
 
 thread_local! {
@@ -469,14 +697,117 @@ thread_local! {
         ints: (0..SMALL_INTS as i64)
             .map(|k| Init(Rc::new(InitKind::Int(k + SMALL_INT_MIN))))
             .collect(),
+        defs: Default::default(),
     };
+}
+
+/// Every record (class or def) by [`RecId`], each in its own box, the
+/// boxes in chunks of a fixed size: a full target makes a hundred thousand
+/// records, and a vector of them grown by doubling would leave each smaller
+/// copy behind (and up to half its last one unused). A record taken out for
+/// good ([`RecordStore::take`]: a `def` in a multiclass or a loop body, kept
+/// as an entry to instantiate) leaves an empty slot of one pointer.
+#[derive(Clone, Debug, Default)]
+pub struct RecordStore {
+    chunks: Vec<Vec<Option<Box<Record>>>>,
+    len: usize,
+    /// What an empty slot reads as.
+    empty: Record,
+}
+
+/// Records per chunk of a [`RecordStore`].
+const RECORDS_PER_CHUNK: usize = 4096;
+
+impl RecordStore {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, rec: Record) {
+        let slot = Some(Box::new(rec));
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < RECORDS_PER_CHUNK => c.push(slot),
+            _ => {
+                let mut c = Vec::with_capacity(RECORDS_PER_CHUNK);
+                c.push(slot);
+                self.chunks.push(c);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// Removes the last record.
+    pub fn pop(&mut self) -> Option<Record> {
+        let c = self.chunks.last_mut()?;
+        let slot = c.pop()?;
+        if c.is_empty() {
+            self.chunks.pop();
+        }
+        self.len -= 1;
+        Some(slot.map(|b| *b).unwrap_or_default())
+    }
+
+    /// Takes record `k` out, leaving its slot empty (it reads as an empty
+    /// record until something is stored there again).
+    pub fn take(&mut self, k: usize) -> Record {
+        self.slot_mut(k)
+            .and_then(Option::take)
+            .map(|b| *b)
+            .unwrap_or_default()
+    }
+
+    fn slot_mut(&mut self, k: usize) -> Option<&mut Option<Box<Record>>> {
+        self.chunks
+            .get_mut(k / RECORDS_PER_CHUNK)
+            .and_then(|c| c.get_mut(k % RECORDS_PER_CHUNK))
+    }
+
+    pub fn get(&self, k: usize) -> Option<&Record> {
+        self.chunks
+            .get(k / RECORDS_PER_CHUNK)
+            .and_then(|c| c.get(k % RECORDS_PER_CHUNK))
+            .map(|s| s.as_deref().unwrap_or(&self.empty))
+    }
+
+    pub fn get_mut(&mut self, k: usize) -> Option<&mut Record> {
+        self.slot_mut(k)
+            .map(|s| &mut **s.get_or_insert_with(Default::default))
+    }
+
+    /// Every record, by id.
+    pub fn iter(&self) -> impl Iterator<Item = &Record> + '_ {
+        self.chunks
+            .iter()
+            .flatten()
+            .map(|s| s.as_deref().unwrap_or(&self.empty))
+    }
+}
+
+impl std::ops::Index<usize> for RecordStore {
+    type Output = Record;
+    fn index(&self, k: usize) -> &Record {
+        self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+            .as_deref()
+            .unwrap_or(&self.empty)
+    }
+}
+
+impl std::ops::IndexMut<usize> for RecordStore {
+    fn index_mut(&mut self, k: usize) -> &mut Record {
+        self.chunks[k / RECORDS_PER_CHUNK][k % RECORDS_PER_CHUNK]
+            .get_or_insert_with(Default::default)
+    }
 }
 
 /// All classes and defs of one evaluation.
 #[derive(Clone, Debug, Default)]
 pub struct RecordKeeper {
     /// Every record ever created, classes and defs, by [`RecId`].
-    pub records: Vec<Record>,
+    pub records: RecordStore,
     /// Class name → id, sorted by name.
     pub classes: BTreeMap<String, RecId>,
     /// Def name → id, sorted by name (llvm-tblgen's order).
@@ -486,10 +817,13 @@ pub struct RecordKeeper {
     /// Types of defs, computed on first use, with the number of
     /// superclasses each was computed from (see [`super::types::def_type`]).
     pub def_types: std::cell::RefCell<Vec<Option<(usize, RecTy)>>>,
+    /// One copy of each def type ([`super::types::def_type`]).
+    pub def_type_set: std::cell::RefCell<rustc_hash::FxHashSet<RecTy>>,
     /// The spans [`SpanId`]s stand for (`SpanId(k)` is `spans[k - 1]`;
     /// `SpanId(0)` is the default span).
     spans: Vec<Span>,
     span_ids: rustc_hash::FxHashMap<Span, SpanId>,
+    layouts: Layouts,
 }
 
 impl RecordKeeper {
@@ -538,6 +872,18 @@ impl RecordKeeper {
         let id = SpanId(self.spans.len() as u32);
         self.span_ids.insert(span, id);
         id
+    }
+
+    /// Packs the fields of record `id`, a finished def: they share the
+    /// declarations of every def with the same fields.
+    pub fn pack_fields(&mut self, id: RecId) {
+        let Some(rec) = self.records.get_mut(id as usize) else {
+            return;
+        };
+        if let Fields::Open(v) = &mut rec.fields {
+            let v = std::mem::take(v);
+            rec.fields = Fields::Packed(self.layouts.pack(v));
+        }
     }
 
     /// The span `id` stands for.

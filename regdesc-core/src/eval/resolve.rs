@@ -113,7 +113,7 @@ pub struct RecordResolver {
 impl RecordResolver {
     pub fn new(rec: &Record, cur: CurRec) -> Self {
         RecordResolver::with_values(
-            rec.values
+            rec.fields
                 .iter()
                 .map(|v| (v.name.clone(), v.value.clone()))
                 .collect(),

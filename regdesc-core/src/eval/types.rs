@@ -85,8 +85,19 @@ pub fn def_type(rk: &RecordKeeper, rec: RecId) -> RecTy {
             }
         }
     }
-    let t = record_ty(rk, direct_superclasses(rk, rec));
+    let mut t = record_ty(rk, direct_superclasses(rk, rec));
     if cacheable {
+        // Most defs share their type with many others: keep one copy.
+        t = {
+            let mut shared = rk.def_type_set.borrow_mut();
+            match shared.get(&t) {
+                Some(s) => s.clone(),
+                None => {
+                    shared.insert(t.clone());
+                    t
+                }
+            }
+        };
         let mut c = rk.def_types.borrow_mut();
         if c.len() <= rec as usize {
             c.resize(rec as usize + 1, None);

@@ -2,26 +2,26 @@
 //! name, each with its template arguments, superclasses and fields.
 
 use crate::eval::print::write_init;
-use crate::eval::{InitKind, RecTy, Record, RecordKeeper, RecordVal};
+use crate::eval::{FieldRef, InitKind, RecTy, Record, RecordKeeper};
 
-fn write_val(rk: &RecordKeeper, v: &RecordVal, out: &mut String) {
+fn write_val(rk: &RecordKeeper, v: &FieldRef<'_>, out: &mut String) {
     if v.nonconcrete_ok {
         out.push_str("field ");
     }
     // llvm-tblgen prints a string field holding a `[{...}]` value as `code`.
-    match (&v.ty, &*v.value) {
+    match (&v.ty, &**v.value) {
         (RecTy::String, InitKind::String { code: true, .. }) => out.push_str("code"),
         _ => v.ty.write(rk, out),
     }
     out.push(' ');
     out.push_str(&v.name);
     out.push_str(" = ");
-    write_init(rk, &v.value, out);
+    write_init(rk, v.value, out);
 }
 
 fn write_record(rk: &RecordKeeper, r: &Record, out: &mut String) {
     out.push_str(&r.name);
-    let targs: Vec<_> = r.values.iter().filter(|v| v.is_template_arg).collect();
+    let targs: Vec<_> = r.fields.iter().filter(|v| v.is_template_arg).collect();
     if !targs.is_empty() {
         out.push('<');
         for (k, v) in targs.iter().enumerate() {
@@ -42,10 +42,10 @@ fn write_record(rk: &RecordKeeper, r: &Record, out: &mut String) {
     }
     out.push('\n');
     for pass in [true, false] {
-        for v in &r.values {
+        for v in r.fields.iter() {
             if v.nonconcrete_ok == pass && !v.is_template_arg {
                 out.push_str("  ");
-                write_val(rk, v, out);
+                write_val(rk, &v, out);
                 out.push_str(";\n");
             }
         }

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::diag::Diagnostic;
 use crate::syntax::error::SyntaxError;
-use crate::syntax::parse_queue::{Job, ParseQueue, Slot};
+use crate::syntax::parse_queue::{filled, Job, ParseQueue, Slot};
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
 use crate::syntax::{
     parser, with_big_stack, FileId, LoadOptions, Loaded, SourceFile, SourceFileAst, SourceMap,
@@ -259,7 +259,7 @@ impl<'o> Loader<'o> {
                 q.push(id, job);
             }
             Some(_) => {
-                let _ = slot.set(SourceFileAst::default());
+                let _ = slot.set(filled(SourceFileAst::default()));
             }
             None if pre.errors.is_empty() => self.preprocessed[id as usize] = Some(pre.text),
             None => {}
@@ -309,7 +309,7 @@ impl<'o> Loader<'o> {
             asts: self
                 .asts
                 .into_iter()
-                .map(|a| Arc::new(OnceLock::from(a)))
+                .map(|a| Arc::new(OnceLock::from(filled(a))))
                 .collect(),
             root,
             diagnostics: self.notes,

@@ -58,10 +58,10 @@ pub struct LoadOptions {
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub sources: SourceMap,
-    /// The AST of each file, indexed by [`FileId`]. While a
-    /// [`load_file_then`] consumer runs, later files may still be parsing;
-    /// [`Loaded::ast`] waits for them.
-    asts: Vec<std::sync::Arc<std::sync::OnceLock<SourceFileAst>>>,
+    /// The AST of each file, indexed by [`FileId`], until it is taken
+    /// ([`Loaded::take_ast`]). While a [`load_file_then`] consumer runs,
+    /// later files may still be parsing; [`Loaded::take_ast`] waits for them.
+    asts: Vec<parse_queue::Slot>,
     /// The file named on the command line.
     pub root: FileId,
     /// Notes and warnings from loading (for example "used the built-in prelude").
@@ -71,16 +71,26 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The AST of file `id` (waiting for it if it is still being parsed).
-    pub fn ast(&self, id: FileId) -> &SourceFileAst {
-        let slot = &self.asts[id as usize];
-        if let Some(ast) = slot.get() {
-            return ast;
-        }
-        let start = std::time::Instant::now();
-        let ast = slot.wait();
-        self.waited.set(self.waited.get() + start.elapsed());
-        ast
+    /// Takes the AST of file `id` (waiting for it if it is still being
+    /// parsed): its consumer owns it and can drop each statement once done
+    /// with it. A file's AST is taken once; later calls get an empty one.
+    pub fn take_ast(&self, id: FileId) -> SourceFileAst {
+        let Some(slot) = self.asts.get(id as usize) else {
+            return SourceFileAst::default();
+        };
+        let cell = match slot.get() {
+            Some(cell) => cell,
+            None => {
+                let start = std::time::Instant::now();
+                let cell = slot.wait();
+                self.waited.set(self.waited.get() + start.elapsed());
+                cell
+            }
+        };
+        // A poisoned lock means a parse worker panicked, which the loader
+        // reports; its AST (if any) is still whole.
+        let mut guard = cell.lock().unwrap_or_else(|p| p.into_inner());
+        guard.take().unwrap_or_default()
     }
 
     /// The number of files.

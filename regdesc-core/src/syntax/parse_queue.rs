@@ -14,8 +14,15 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use crate::syntax::error::SyntaxError;
 use crate::syntax::{parser, FileId, SourceFileAst};
 
-/// Where the AST of one file will be.
-pub(crate) type Slot = Arc<OnceLock<SourceFileAst>>;
+/// Where the AST of one file will be: filled once by a parse worker, then
+/// taken once by its consumer (the evaluator drops each statement once it
+/// is evaluated, so a full target's AST is never all alive at once).
+pub(crate) type Slot = Arc<OnceLock<Mutex<Option<SourceFileAst>>>>;
+
+/// A slot's content once filled with `ast`.
+pub(crate) fn filled(ast: SourceFileAst) -> Mutex<Option<SourceFileAst>> {
+    Mutex::new(Some(ast))
+}
 
 /// One file to parse.
 pub(crate) struct Job {
@@ -66,7 +73,7 @@ impl ParseQueue {
             Err(_) => BTreeMap::new(),
         };
         for job in dropped.into_values() {
-            let _ = job.slot.set(SourceFileAst::default());
+            let _ = job.slot.set(filled(SourceFileAst::default()));
         }
         self.wake.notify_all();
     }
@@ -117,7 +124,7 @@ impl ParseQueue {
             }
         };
         // Whatever happened, nobody waits for this file forever.
-        let _ = slot.set(ast);
+        let _ = slot.set(filled(ast));
     }
 
     /// The syntax errors found, in file order, and whether a parse

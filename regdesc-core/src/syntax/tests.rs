@@ -775,7 +775,7 @@ fn def_names(l: &Loaded) -> Vec<String> {
                 Stmt::Def(d) => out.push(d.name.as_ref().map(sx).unwrap_or_default()),
                 Stmt::Include(i) => {
                     if let Some(f) = i.file {
-                        walk(&l.ast(f).stmts, l, out);
+                        walk(&l.take_ast(f).stmts, l, out);
                     }
                 }
                 Stmt::Let(x) => walk(&x.body, l, out),
@@ -784,7 +784,7 @@ fn def_names(l: &Loaded) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    walk(&l.ast(l.root).stmts, l, &mut out);
+    walk(&l.take_ast(l.root).stmts, l, &mut out);
     out
 }
 

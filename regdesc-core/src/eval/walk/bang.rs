@@ -36,8 +36,8 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        type_arg: Option<&'a syntax::Type>,
-        args: &'a [Expr],
+        type_arg: Option<&syntax::Type>,
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {
@@ -110,8 +110,8 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        type_arg: Option<&'a syntax::Type>,
-        args: &'a [Expr],
+        type_arg: Option<&syntax::Type>,
+        args: &[Expr],
         cur: Option<RecId>,
     ) -> R<Init> {
         use BangOp as B;
@@ -194,7 +194,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {

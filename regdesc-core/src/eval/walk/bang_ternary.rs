@@ -34,7 +34,7 @@ impl<'a> Evaluator<'a> {
         };
         for (n, t) in vars {
             let name: Rc<str> = n.as_str().unwrap_or_default().into();
-            self.rec_mut(pr).values.push(RecordVal::declare(
+            self.rec_mut(pr).fields.open().push(RecordVal::declare(
                 name,
                 t.clone(),
                 false,
@@ -45,7 +45,7 @@ impl<'a> Evaluator<'a> {
         let r = f(self, pr);
         for (n, _) in vars {
             let name = n.as_str().unwrap_or_default().to_string();
-            let vals = &mut self.rec_mut(pr).values;
+            let vals = self.rec_mut(pr).fields.open();
             if let Some(k) = vals.iter().rposition(|v| *v.name == *name) {
                 vals.remove(k);
             }
@@ -61,7 +61,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {
@@ -145,7 +145,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {
@@ -249,7 +249,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `!foldl(start, list, acc, elem, expr)`.
-    pub(super) fn foldl(&mut self, op_span: Span, args: &'a [Expr], cur: Option<RecId>) -> R<Init> {
+    pub(super) fn foldl(&mut self, op_span: Span, args: &[Expr], cur: Option<RecId>) -> R<Init> {
         self.nargs(BangOp::Foldl, op_span, args, 5, 5)?;
         let start = self.value(&args[0], cur, None, Mode::Value)?;
         let Some(st) = type_of(self.rk(), &start) else {
@@ -318,7 +318,7 @@ impl<'a> Evaluator<'a> {
         &mut self,
         op: BangOp,
         op_span: Span,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {

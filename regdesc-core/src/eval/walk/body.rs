@@ -6,10 +6,11 @@ use super::*;
 impl<'a> Evaluator<'a> {
     /// `AddValue`.
     fn add_value(&mut self, rec: &mut Record, span: Span, rv: RecordVal) -> R<()> {
-        if let Some(k) = rec.values.iter().position(|v| v.name == rv.name) {
-            let ty = rec.values[k].ty.clone();
+        let vals = rec.fields.open();
+        if let Some(k) = vals.iter().position(|v| v.name == rv.name) {
+            let ty = vals[k].ty.clone();
             match set_value_cast(&mut self.ctx, &rv.value, &ty) {
-                Some(v) => rec.values[k].value = v,
+                Some(v) => vals[k].value = v,
                 None => {
                     return self.fail(EvalError::FieldRedeclared {
                         field: rv.name.to_string(),
@@ -28,7 +29,7 @@ impl<'a> Evaluator<'a> {
     /// `SetValue`.
     fn set_value(&mut self, rec: &mut Record, a: &Assignment) -> R<()> {
         let (name, span) = (&*a.name, a.span);
-        let Some(k) = rec.values.iter().position(|x| &*x.name == name) else {
+        let Some(k) = rec.fields.position(name) else {
             return self.fail(EvalError::UnknownField {
                 name: name.to_string(),
                 span,
@@ -42,7 +43,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
         } else {
-            let cur = rec.values[k].value.clone();
+            let cur = rec.fields.open()[k].value.clone();
             let InitKind::Bits(curbits) = &*cur else {
                 return self.type_error(span, format!("Value '{name}' is not a bits type"));
             };
@@ -75,11 +76,13 @@ impl<'a> Evaluator<'a> {
                 .collect();
             v = bits(nb);
         }
-        let ty = rec.values[k].ty.clone();
+        let ty = rec.fields.open()[k].ty.clone();
         match set_value_cast(&mut self.ctx, &v, &ty) {
             Some(nv) => {
-                rec.values[k].value = nv;
-                rec.values[k].span = self.ctx.rk.intern_span(a.value_span);
+                let span = self.ctx.rk.intern_span(a.value_span);
+                let f = &mut rec.fields.open()[k];
+                f.value = nv;
+                f.span = span;
                 Ok(())
             }
             None => {
@@ -101,7 +104,7 @@ impl<'a> Evaluator<'a> {
     /// `AddSubClass`.
     fn add_subclass(&mut self, rec: &mut Record, sc_ref: &SubClassRef) -> R<()> {
         let sc = self.rec(sc_ref.rec);
-        let sc_values = sc.values.clone();
+        let sc_values = sc.fields.clone();
         let sc_targs = sc.template_args.clone();
         let sc_supers = sc.superclasses.clone();
         let sc_asserts = sc.assertions.clone();
@@ -117,13 +120,17 @@ impl<'a> Evaluator<'a> {
         };
         let mut r = MapResolver::new(Some(cur.clone()));
         // Most of the class's fields are new to the record: grow it once.
-        rec.values.reserve(sc_values.len());
+        rec.fields.open().reserve(sc_values.len());
         // A record with no fields yet but its template arguments (whose
         // `Record:arg` names no field can have) takes the first class's
         // fields as they are: they are distinct already, so `AddValue`'s
         // search for an earlier one (linear in the fields so far, so
         // quadratic over a record) can only fail.
-        let fresh = rec.values.iter().all(|v| v.is_template_arg);
+        let fresh = rec.fields.iter().all(|v| v.is_template_arg);
+        let sc_values = match sc_values {
+            Fields::Open(v) => v,
+            mut packed => std::mem::take(packed.open()),
+        };
         for f in sc_values {
             if f.is_template_arg {
                 r.set_str(f.name.clone(), f.value);
@@ -210,7 +217,7 @@ impl<'a> Evaluator<'a> {
 
     /// Takes a record out of the keeper, applies `f`, puts it back.
     fn with_rec<T>(&mut self, id: RecId, f: impl FnOnce(&mut Self, &mut Record) -> R<T>) -> R<T> {
-        let mut rec = std::mem::take(&mut self.ctx.rk.records[id as usize]);
+        let mut rec = self.ctx.rk.records.take(id as usize);
         let r = f(self, &mut rec);
         self.ctx.rk.records[id as usize] = rec;
         r
@@ -219,7 +226,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseSubClassReference` for a class (not a multiclass).
     pub(super) fn subclass_ref(
         &mut self,
-        cr: &'a syntax::ClassRef,
+        cr: &syntax::ClassRef,
         cur: Option<RecId>,
     ) -> R<SubClassRef> {
         let c = self.class_id(&cr.name.name, cr.name.span)?;
@@ -234,7 +241,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseTemplateArgValueList` + `CheckTemplateArgValues`.
     pub(super) fn template_arg_values(
         &mut self,
-        args: &'a [Expr],
+        args: &[Expr],
         cur: Option<RecId>,
         target: RecId,
         span: Span,
@@ -289,11 +296,11 @@ impl<'a> Evaluator<'a> {
     // -----------------------------------------------------------------
     // Class
 
-    pub(super) fn parse_class(&mut self, c: &'a syntax::ClassStmt) -> R<()> {
+    pub(super) fn parse_class(&mut self, c: &syntax::ClassStmt) -> R<()> {
         let name = c.name.name.clone();
         let id = if let Some(&id) = self.ctx.class_ids.get(&name) {
             let r = self.rec(id);
-            if !r.values.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
+            if !r.fields.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
                 let previous = r.span;
                 return self.fail(EvalError::ClassRedefined {
                     name,
@@ -345,7 +352,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseTemplateArgList`: `cur` is the class; `None` means the current multiclass.
     pub(super) fn template_arg_list(
         &mut self,
-        targs: &'a [syntax::TemplateArg],
+        targs: &[syntax::TemplateArg],
         cur: Option<RecId>,
     ) -> R<()> {
         for ta in targs {
@@ -384,7 +391,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `ParseObjectBody`: parent classes, the let stack, then the body.
-    pub(super) fn object_body(&mut self, body: &'a syntax::RecordBody, id: RecId) -> R<()> {
+    pub(super) fn object_body(&mut self, body: &syntax::RecordBody, id: RecId) -> R<()> {
         for p in &body.parents {
             let scr = self.subclass_ref(p, Some(id))?;
             self.with_rec(id, |ev, rec| ev.add_subclass(rec, &scr))?;
@@ -396,7 +403,7 @@ impl<'a> Evaluator<'a> {
         r
     }
 
-    fn body_items(&mut self, items: &'a [syntax::BodyItem], id: RecId) -> R<()> {
+    fn body_items(&mut self, items: &[syntax::BodyItem], id: RecId) -> R<()> {
         for it in items {
             match it {
                 syntax::BodyItem::Assert(a) => self.parse_assert(a, Some(id))?,
@@ -468,5 +475,5 @@ fn push_new_value(rec: &mut Record, mut rv: RecordVal) {
     if let (RecTy::Bits(n), InitKind::Unset) = (&rv.ty, &*rv.value) {
         rv.value = bits(vec![Init::unset(); *n as usize]);
     }
-    rec.values.push(rv);
+    rec.fields.open().push(rv);
 }

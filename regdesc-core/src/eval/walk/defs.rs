@@ -4,7 +4,7 @@
 use super::*;
 
 impl<'a> Evaluator<'a> {
-    pub(super) fn object_name(&mut self, name: &'a Option<Expr>) -> R<Option<Init>> {
+    pub(super) fn object_name(&mut self, name: &Option<Expr>) -> R<Option<Init>> {
         let Some(e) = name else {
             return Ok(None);
         };
@@ -29,7 +29,7 @@ impl<'a> Evaluator<'a> {
         Ok(Some(v))
     }
 
-    pub(super) fn parse_def(&mut self, d: &'a syntax::DefStmt) -> R<()> {
+    pub(super) fn parse_def(&mut self, d: &syntax::DefStmt) -> R<()> {
         let name = self.object_name(&d.name)?;
         let span = d.name.as_ref().map_or(d.span, |n| n.span);
         let (name_init, anon) = match name {
@@ -45,7 +45,7 @@ impl<'a> Evaluator<'a> {
         };
         let id = self.push_record(rec);
         self.object_body(&d.body, id)?;
-        let rec = std::mem::take(&mut self.ctx.rk.records[id as usize]);
+        let rec = self.ctx.rk.records.take(id as usize);
         self.add_entry(Entry::Rec(Box::new(rec)))
     }
 
@@ -127,9 +127,9 @@ impl<'a> Evaluator<'a> {
         // then set), so their vectors have up to twice the room they use.
         // A full target keeps millions of fields for the whole run.
         if let Some(r) = self.ctx.rk.records.get_mut(id as usize) {
-            r.values.shrink_to_fit();
             r.superclasses.shrink_to_fit();
         }
+        self.ctx.rk.pack_fields(id);
         let def = Init::def(id);
         let dt = def_type(self.rk(), id);
         for k in 0..self.defsets.len() {
@@ -157,11 +157,11 @@ impl<'a> Evaluator<'a> {
     fn check_concrete(&mut self, id: RecId) {
         let rec = self.rec(id);
         let mut errs = Vec::new();
-        for rv in &rec.values {
+        for rv in rec.fields.iter() {
             if rv.nonconcrete_ok {
                 continue;
             }
-            let ok = if let InitKind::Bits(bs) = &*rv.value {
+            let ok = if let InitKind::Bits(bs) = &**rv.value {
                 bs.iter().all(|b| {
                     let is_ref = match &**b {
                         InitKind::VarBit { var, .. } => match &**var {
@@ -176,13 +176,13 @@ impl<'a> Evaluator<'a> {
                     is_ref || is_concrete(b)
                 })
             } else {
-                is_concrete(&rv.value)
+                is_concrete(rv.value)
             };
             if !ok {
                 errs.push(EvalError::Unresolved {
                     field: rv.name.to_string(),
                     record: rec.name.clone(),
-                    value: to_string(&self.ctx.rk, &rv.value),
+                    value: to_string(&self.ctx.rk, rv.value),
                     span: self.rk().span(rv.span),
                     record_span: rec.span,
                     instantiated_from: rec.instantiated_from.clone(),

@@ -151,7 +151,7 @@ impl<'a> Evaluator<'a> {
 
     fn multiclass_ref(
         &mut self,
-        cr: &'a syntax::ClassRef,
+        cr: &syntax::ClassRef,
         cur: Option<RecId>,
         check_types: bool,
     ) -> R<(Rc<MultiClass>, Vec<Init>)> {
@@ -166,7 +166,7 @@ impl<'a> Evaluator<'a> {
         Ok((mc, args))
     }
 
-    pub(super) fn parse_defm(&mut self, d: &'a syntax::DefmStmt) -> R<()> {
+    pub(super) fn parse_defm(&mut self, d: &syntax::DefmStmt) -> R<()> {
         let name = self.object_name(&d.name)?;
         let defm_name = match name {
             Some(n) if !n.is_unset() => n,
@@ -225,7 +225,7 @@ impl<'a> Evaluator<'a> {
         Ok(())
     }
 
-    pub(super) fn parse_multiclass(&mut self, m: &'a syntax::MulticlassStmt) -> R<()> {
+    pub(super) fn parse_multiclass(&mut self, m: &syntax::MulticlassStmt) -> R<()> {
         let name = m.name.name.clone();
         if self.multiclasses.contains_key(&name) {
             return self.fail(EvalError::MulticlassRedefined {
@@ -251,7 +251,7 @@ impl<'a> Evaluator<'a> {
         Ok(())
     }
 
-    fn multiclass_inner(&mut self, m: &'a syntax::MulticlassStmt, id: RecId) -> R<()> {
+    fn multiclass_inner(&mut self, m: &syntax::MulticlassStmt, id: RecId) -> R<()> {
         self.template_arg_list(&m.targs, None)?;
         for p in &m.parents {
             let (smc, args) = self.multiclass_ref(p, Some(id), false)?;

@@ -90,7 +90,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseValue`.
     pub(super) fn value(
         &mut self,
-        e: &'a Expr,
+        e: &Expr,
         cur: Option<RecId>,
         item: Option<&RecTy>,
         mode: Mode,
@@ -108,7 +108,7 @@ impl<'a> Evaluator<'a> {
 
     fn value_inner(
         &mut self,
-        e: &'a Expr,
+        e: &Expr,
         cur: Option<RecId>,
         item: Option<&RecTy>,
         mode: Mode,
@@ -202,7 +202,7 @@ impl<'a> Evaluator<'a> {
     /// `ParseSimpleValue`.
     fn simple_value(
         &mut self,
-        e: &'a Expr,
+        e: &Expr,
         cur: Option<RecId>,
         item: Option<&RecTy>,
         mode: Mode,
@@ -411,8 +411,8 @@ impl<'a> Evaluator<'a> {
 
     fn op_cond(
         &mut self,
-        e: &'a Expr,
-        clauses: &'a [(Expr, Expr)],
+        e: &Expr,
+        clauses: &[(Expr, Expr)],
         cur: Option<RecId>,
         item: Option<&RecTy>,
     ) -> R<Init> {

@@ -222,13 +222,20 @@ impl<'a> Evaluator<'a> {
     /// Evaluates every statement of the root file.
     pub fn run(&mut self) {
         let root = self.loaded.root;
-        let ast = self.loaded.ast(root);
-        for s in &ast.stmts {
-            self.top_stmt(s);
+        self.top_file(root);
+    }
+
+    /// Evaluates the statements of file `f`, dropping each once evaluated:
+    /// what a statement defines lives on in records, so the AST of a full
+    /// target (tens of megabytes) never stays whole through evaluation.
+    fn top_file(&mut self, f: syntax::FileId) {
+        let ast = self.loaded.take_ast(f);
+        for s in ast.stmts {
+            self.top_stmt(&s);
         }
     }
 
-    fn top_stmt(&mut self, s: &'a Stmt) {
+    fn top_stmt(&mut self, s: &Stmt) {
         if self.ctx.gave_up() {
             return;
         }
@@ -240,10 +247,7 @@ impl<'a> Evaluator<'a> {
                     return;
                 }
                 self.nesting += 1;
-                let ast = self.loaded.ast(f);
-                for s in &ast.stmts {
-                    self.top_stmt(s);
-                }
+                self.top_file(f);
                 self.nesting -= 1;
             }
             return;
@@ -274,7 +278,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn object_list(&mut self, stmts: &'a [Stmt]) -> R<()> {
+    fn object_list(&mut self, stmts: &[Stmt]) -> R<()> {
         for s in stmts {
             self.object(s)?;
         }
@@ -282,7 +286,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `ParseObject`.
-    fn object(&mut self, s: &'a Stmt) -> R<()> {
+    fn object(&mut self, s: &Stmt) -> R<()> {
         self.ctx.stmt_span = Self::stmt_span(s);
         if self.nesting >= MAX_NESTING {
             return self.fail(EvalError::StatementsTooDeep {
@@ -296,12 +300,12 @@ impl<'a> Evaluator<'a> {
         r
     }
 
-    fn object_inner(&mut self, s: &'a Stmt) -> R<()> {
+    fn object_inner(&mut self, s: &Stmt) -> R<()> {
         let in_mc = self.cur_mc.is_some();
         match s {
             Stmt::Include(inc) => {
                 if let Some(f) = inc.file {
-                    let ast = self.loaded.ast(f);
+                    let ast = self.loaded.take_ast(f);
                     return self.object_list(&ast.stmts);
                 }
                 Ok(())

@@ -4,7 +4,7 @@
 use super::*;
 
 impl<'a> Evaluator<'a> {
-    pub(super) fn parse_defset(&mut self, d: &'a syntax::DefsetStmt) -> R<()> {
+    pub(super) fn parse_defset(&mut self, d: &syntax::DefsetStmt) -> R<()> {
         let t = self.parse_type(&d.ty)?;
         let RecTy::List(elt) = t else {
             return self.type_error(d.ty.span, "expected list type");
@@ -30,7 +30,7 @@ impl<'a> Evaluator<'a> {
         Ok(())
     }
 
-    pub(super) fn parse_defvar(&mut self, d: &'a syntax::Defvar) -> R<()> {
+    pub(super) fn parse_defvar(&mut self, d: &syntax::Defvar) -> R<()> {
         let name = &d.name.name;
         if let Some(scope) = self.scopes.last() {
             if scope.iter().any(|(n, _)| n == name) {
@@ -61,7 +61,7 @@ impl<'a> Evaluator<'a> {
         self.extra_globals.get(name).cloned()
     }
 
-    pub(super) fn parse_assert(&mut self, a: &'a syntax::Assert, cur: Option<RecId>) -> R<()> {
+    pub(super) fn parse_assert(&mut self, a: &syntax::Assert, cur: Option<RecId>) -> R<()> {
         let c = self.value(&a.cond, cur, None, Mode::Value)?;
         let m = self.value(&a.message, cur, None, Mode::Value)?;
         let info = AssertionInfo {
@@ -78,7 +78,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    pub(super) fn parse_foreach(&mut self, f: &'a syntax::ForeachStmt) -> R<()> {
+    pub(super) fn parse_foreach(&mut self, f: &syntax::ForeachStmt) -> R<()> {
         let (iter, list_v) = self.foreach_decl(f)?;
         self.loops.push(ForeachLoop {
             span: f.span,
@@ -97,7 +97,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn foreach_decl(&mut self, f: &'a syntax::ForeachStmt) -> R<(Init, Init)> {
+    fn foreach_decl(&mut self, f: &syntax::ForeachStmt) -> R<(Init, Init)> {
         let name = str_init(&f.var.name);
         let mut ranges = Vec::new();
         match &f.iter {
@@ -132,7 +132,7 @@ impl<'a> Evaluator<'a> {
         Ok((var(name, RecTy::Int), list(vals, RecTy::Int)))
     }
 
-    pub(super) fn parse_if(&mut self, i: &'a syntax::IfStmt) -> R<()> {
+    pub(super) fn parse_if(&mut self, i: &syntax::IfStmt) -> R<()> {
         let cond = self.value(&i.cond, None, None, Mode::Value)?;
         let single = list(vec![Init::bit(true)], RecTy::Bit);
         let empty = list(vec![], RecTy::Bit);
@@ -171,7 +171,7 @@ impl<'a> Evaluator<'a> {
         Ok(())
     }
 
-    pub(super) fn parse_top_let(&mut self, l: &'a syntax::LetStmt) -> R<()> {
+    pub(super) fn parse_top_let(&mut self, l: &syntax::LetStmt) -> R<()> {
         let mut recs = Vec::new();
         for it in &l.items {
             let mut bl = match &it.bits {
@@ -210,7 +210,7 @@ impl<'a> Evaluator<'a> {
         self.fail(EvalError::InvalidRange { message, span })
     }
 
-    pub(super) fn range_list(&mut self, pieces: &'a [RangePiece]) -> R<Vec<u32>> {
+    pub(super) fn range_list(&mut self, pieces: &[RangePiece]) -> R<Vec<u32>> {
         let mut out = Vec::new();
         for p in pieces {
             let s = self.value(&p.start, None, None, Mode::Value)?;
