@@ -246,8 +246,8 @@ pub fn assign<R: RegisterInfo>(
             }
         }
     }
-    if !opts.coalesce {
-        return rounds::assign_rounds(
+    let without_coalescing = |f: &mut MFunction| {
+        rounds::assign_rounds(
             f,
             ri,
             instrs,
@@ -255,7 +255,10 @@ pub fn assign<R: RegisterInfo>(
             opts,
             AllocStats::default(),
             &mut Before::Nothing,
-        );
+        )
+    };
+    if !opts.coalesce {
+        return without_coalescing(f);
     }
     // Coalescing narrows classes; where that leaves an instruction more
     // operands of a class than it has disjoint registers, start again
@@ -271,15 +274,7 @@ pub fn assign<R: RegisterInfo>(
     stats.time.coalescing = start.elapsed();
     let mut before = Before::Undo(undo);
     match rounds::assign_rounds(f, ri, instrs, hook, opts, stats, &mut before) {
-        Err(AllocError::OutOfRegisters { .. }) if before.restore(f) => rounds::assign_rounds(
-            f,
-            ri,
-            instrs,
-            hook,
-            opts,
-            AllocStats::default(),
-            &mut Before::Nothing,
-        ),
+        Err(AllocError::OutOfRegisters { .. }) if before.restore(f) => without_coalescing(f),
         other => other,
     }
 }
