@@ -337,7 +337,12 @@ impl<T: Target> Lower<'_, T> {
                                 return Err(self.unsupported("a non-integer index", span));
                             };
                             let idx = self.get(&i.index)?;
-                            let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, true);
+                            // Sign-extended, unless known non-negative.
+                            let signed = !i
+                                .index
+                                .value()
+                                .is_some_and(|v| self.kb.of(f, v).non_negative());
+                            let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, signed);
                             let scale =
                                 vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
                             let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform);
