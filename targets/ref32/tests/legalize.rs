@@ -139,6 +139,26 @@ fn known_zero_limbs_are_not_multiplied() {
     assert_eq!(count(&f, &t, &MULS), 2);
 }
 
+#[test]
+fn a_truncated_multiply_builds_only_the_demanded_columns() {
+    // Only the low two limbs of the product are read: 3 partial products
+    // (a0*b0, a0*b1, a1*b0) instead of the 10 of the whole i128.
+    let (f, t) = legalized(
+        "define i64 @m(i128 %a, i128 %b) {\n  %r = mul i128 %a, %b\n  %t = trunc i128 %r to i64\n  ret i64 %t\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 3);
+    // Through an add (a fused multiply-add) and a bitwise operation too.
+    let (f, t) = legalized(
+        "define i32 @m(i128 %a, i128 %b, i128 %c) {\n  %p = mul i128 %a, %b\n  %s = add i128 %p, %c\n  %x = xor i128 %s, %c\n  %t = trunc i128 %x to i32\n  ret i32 %t\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 1);
+    // Another use reading every limb keeps the whole multiply.
+    let (f, t) = legalized(
+        "define i64 @m(i128 %a, i128 %b, ptr addrspace(1) %p) {\n  %r = mul i128 %a, %b\n  store i128 %r, ptr addrspace(1) %p\n  %t = trunc i128 %r to i64\n  ret i64 %t\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 10);
+}
+
 fn body_size(f: &MFunction, t: &Ref32) -> usize {
     f.blocks
         .iter()

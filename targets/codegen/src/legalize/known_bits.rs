@@ -14,7 +14,7 @@
 
 use ruint::aliases::U256;
 
-use crate::ir::{BinOp, CastOp, Function, Op, OperandKind, Type, ValueId, ValueKind};
+use crate::ir::{BinOp, Builtin, CastOp, Function, Op, OperandKind, Type, ValueId, ValueKind};
 use crate::value::Value;
 
 /// Bits known to be zero and known to be one (within the value's width).
@@ -66,6 +66,12 @@ impl Known {
         } else {
             None
         }
+    }
+
+    /// Whether the sign bit is known to be zero (a sign extension is a
+    /// zero extension).
+    pub fn non_negative(&self) -> bool {
+        self.width > 0 && self.zero.bit((self.width - 1) as usize)
     }
 
     /// Number of high bits known to be zero.
@@ -270,6 +276,14 @@ impl KnownBits {
                     Known::unknown(w)
                 }
             }
+            // A lane's id within its work-group is below the work-group
+            // size (at most 1024 on GCN; LLVM attaches that range), so
+            // never negative: a `getelementptr` by it sign-extends for
+            // free.
+            Op::Call {
+                callee: Builtin::WorkitemIdX,
+                ..
+            } => Known::with_leading_zeros(w, 1),
             _ => Known::unknown(w),
         }
     }

@@ -6,6 +6,7 @@ use crate::ir::{
     BinOp, BlockId, Builtin, CastOp, Function, GepStep, InstId, IntPredicate, Op, Operand,
     OperandKind, Scalar, Span, Type, ValueId,
 };
+use crate::legalize::demand::Demand;
 use crate::legalize::known_bits::KnownBits;
 use crate::legalize::mul::{lower_generic, MulPlan};
 use crate::legalize::wide::{self, limbs_of};
@@ -36,6 +37,7 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
         target,
         uni,
         kb,
+        demand: Demand::analyze(f),
         b,
         vals: vec![None; f.values.len()],
         fused: fusable_muls(f),
@@ -145,6 +147,7 @@ struct Lower<'a, T: Target> {
     target: &'a T,
     uni: &'a Uniformity,
     kb: KnownBits,
+    demand: Demand,
     b: MirBuilder<'a>,
     vals: Vec<Option<Vec<Limb>>>,
     fused: HashSet<ValueId>,
@@ -202,7 +205,7 @@ impl<T: Target> Lower<'_, T> {
         }
         let span = &inst.span;
         let out = match &inst.op {
-            Op::Bin { op, lhs, rhs, .. } => self.bin(*op, lhs, rhs, span)?,
+            Op::Bin { op, lhs, rhs, .. } => self.bin(*op, lhs, rhs, span, inst.result)?,
             Op::FBin { op, lhs, rhs, .. } => {
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
                 match lhs.ty {
@@ -334,7 +337,12 @@ impl<T: Target> Lower<'_, T> {
                                 return Err(self.unsupported("a non-integer index", span));
                             };
                             let idx = self.get(&i.index)?;
-                            let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, true);
+                            // Sign-extended, unless known non-negative.
+                            let signed = !i
+                                .index
+                                .value()
+                                .is_some_and(|v| self.kb.of(f, v).non_negative());
+                            let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, signed);
                             let scale =
                                 vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
                             let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform);
@@ -410,9 +418,23 @@ impl<T: Target> Lower<'_, T> {
         (a[0], a[1])
     }
 
-    fn bin(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand, span: &Span) -> Res<Vec<Limb>> {
+    fn bin(
+        &mut self,
+        op: BinOp,
+        lhs: &Operand,
+        rhs: &Operand,
+        span: &Span,
+        result: Option<ValueId>,
+    ) -> Res<Vec<Limb>> {
         match lhs.ty {
             Type::Int(w) => {
+                // The low limbs the result's uses read (a multiply builds
+                // only their columns).
+                let full = limbs_of(u32::from(w));
+                let keep = result
+                    .map(|r| self.demand.of(r))
+                    .filter(|&k| k > 0)
+                    .map_or(full, |k| k.min(full));
                 if op == BinOp::Add {
                     // A fused multiply-add: the product is one operand.
                     for (m, other) in [(lhs, rhs), (rhs, lhs)] {
@@ -425,21 +447,22 @@ impl<T: Target> Lower<'_, T> {
                         else {
                             continue;
                         };
-                        let (x, y, z) = (self.get(a)?, self.get(b)?, self.get(other)?);
+                        let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
+                        z.truncate(keep);
                         let uniform = self.uni.is_uniform(v);
-                        let plan = MulPlan::new(x, y, Some(z), limbs_of(u32::from(w)), uniform);
-                        let r = self.mul(&plan);
+                        let plan = MulPlan::new(x, y, Some(z), keep, uniform);
+                        let r = pad(self.mul(&plan), full);
                         return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
                     }
                 }
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
-                Ok(self.int_bin(op, &x, &y, u32::from(w)))
+                Ok(self.int_bin(op, &x, &y, u32::from(w), keep))
             }
             Type::Vec2(Scalar::Int(w)) => {
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
                 let (xe, ye) = (self.elements(&x, lhs.ty), self.elements(&y, lhs.ty));
                 let e = (0..2)
-                    .map(|k| self.int_bin(op, &xe[k], &ye[k], u32::from(w)))
+                    .map(|k| self.int_bin(op, &xe[k], &ye[k], u32::from(w), limbs_of(u32::from(w))))
                     .collect();
                 Ok(self.pack(e, lhs.ty))
             }
@@ -447,7 +470,9 @@ impl<T: Target> Lower<'_, T> {
         }
     }
 
-    fn int_bin(&mut self, op: BinOp, x: &[Limb], y: &[Limb], w: u32) -> Vec<Limb> {
+    /// `x op y` on `w`-bit limbs; a multiply computes only the low `keep`
+    /// limbs (the others are zero: no use reads them).
+    fn int_bin(&mut self, op: BinOp, x: &[Limb], y: &[Limb], w: u32, keep: usize) -> Vec<Limb> {
         let b = &mut self.b;
         match op {
             BinOp::And | BinOp::Or | BinOp::Xor => {
@@ -460,8 +485,9 @@ impl<T: Target> Lower<'_, T> {
                 wide::canonical(b, vec![r], w)
             }
             BinOp::Mul => {
-                let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, x.len(), b.uniform);
-                let r = self.mul(&plan);
+                let keep = keep.min(x.len());
+                let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, keep, b.uniform);
+                let r = pad(self.mul(&plan), x.len());
                 wide::canonical(&mut self.b, r, w)
             }
             BinOp::Shl | BinOp::LShr | BinOp::AShr => wide::shift(b, op, x, y[0], w),
@@ -580,7 +606,7 @@ impl<T: Target> Lower<'_, T> {
         let b = &mut self.b;
         let x2 = wide::resize(b, &x, w, 2 * w, signed);
         let y2 = wide::resize(b, &y, w, 2 * w, signed);
-        let p = self.int_bin(BinOp::Mul, &x2, &y2, 2 * w);
+        let p = self.int_bin(BinOp::Mul, &x2, &y2, 2 * w, usize::MAX);
         let b = &mut self.b;
         let hi = wide::shift(b, BinOp::LShr, &p, Limb::Const(w), 2 * w);
         Ok(wide::resize(b, &hi, 2 * w, w, false))
@@ -636,6 +662,12 @@ impl<T: Target> Lower<'_, T> {
 }
 
 /// The limbs of a constant of type `ty`.
+/// `r` extended by zero limbs to `n` limbs.
+fn pad(mut r: Vec<Limb>, n: usize) -> Vec<Limb> {
+    r.resize(n.max(r.len()), Limb::Const(0));
+    r
+}
+
 fn const_limbs(c: &Value, ty: Type) -> Vec<Limb> {
     let bits = c.to_bits();
     let limbs = bits.as_limbs();

@@ -28,6 +28,7 @@
 //! with the calling convention's copies from and to physical registers.
 
 pub mod builder;
+mod demand;
 pub mod known_bits;
 mod lower;
 pub mod mul;
