@@ -64,14 +64,9 @@ const BENCH: &[(&str, [usize; 3])] = &[
 
 #[test]
 fn bench_counts() {
-    let dir = common::bench_dir();
-    if !dir.is_dir() {
-        if std::env::var_os("REGDESC_REQUIRE_ORACLES").is_some() {
-            panic!("no benchmark directory {}", dir.display());
-        }
-        println!("SKIPPED: no {}", dir.display());
+    let Some(dir) = common::bench_dir_or_skip() else {
         return;
-    }
+    };
     let mut got = Vec::new();
     for (name, want) in BENCH {
         let path = dir.join(format!("{name}.ll"));
@@ -198,14 +193,9 @@ fn lines_of<'a>(asm: &'a str, op: &str) -> Vec<&'a str> {
 /// `v_mad_u64_u32` starts at an even register with no copy to get there.
 #[test]
 fn split_chains_move_nothing() {
-    let dir = common::bench_dir();
-    if !dir.is_dir() {
-        if std::env::var_os("REGDESC_REQUIRE_ORACLES").is_some() {
-            panic!("no benchmark directory {}", dir.display());
-        }
-        println!("SKIPPED: no {}", dir.display());
+    let Some(dir) = common::bench_dir_or_skip() else {
         return;
-    }
+    };
     for name in ["mul128", "mul256"] {
         let path = dir.join(format!("{name}.ll"));
         for gfx in common::CPUS {

@@ -65,6 +65,21 @@ pub fn bench_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/amdgpu/ll")
 }
 
+/// [`bench_dir`] when it exists; without it a test fails when
+/// `REGDESC_REQUIRE_ORACLES` is set, else it is skipped with a message
+/// (`None`).
+pub fn bench_dir_or_skip() -> Option<PathBuf> {
+    let dir = bench_dir();
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("REGDESC_REQUIRE_ORACLES").is_some() {
+        panic!("no benchmark directory {}", dir.display());
+    }
+    println!("SKIPPED: no {}", dir.display());
+    None
+}
+
 /// Every function of the `.ll` files of `dir`, with its file. An empty
 /// `dir` fails when `required` or when `REGDESC_REQUIRE_ORACLES` is set,
 /// else it is skipped with a message.
