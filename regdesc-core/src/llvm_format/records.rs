@@ -1,6 +1,7 @@
 //! `llvm-tblgen --print-records`: every class, then every def, sorted by
 //! name, each with its template arguments, superclasses and fields.
 
+use super::CHUNK;
 use crate::eval::print::write_init;
 use crate::eval::{FieldRef, InitKind, RecTy, Record, RecordKeeper};
 
@@ -82,9 +83,7 @@ pub fn write_records<W: std::io::Write>(rk: &RecordKeeper, out: &mut W) -> std::
     out.write_all(buf.as_bytes())
 }
 
-/// How much formatted text is held before it is written.
-const CHUNK: usize = 1 << 16;
-
+/// Writes `buf` out once it holds a chunk.
 fn flush_full<W: std::io::Write>(buf: &mut String, out: &mut W) -> std::io::Result<()> {
     if buf.len() >= CHUNK {
         out.write_all(buf.as_bytes())?;

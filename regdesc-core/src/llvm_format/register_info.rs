@@ -9,11 +9,9 @@
 
 use std::fmt::Write;
 
+use super::CHUNK;
 use crate::lanes::Lanes;
 use crate::regs::RegBank;
-
-/// How much of the dump [`write_debug_dump`] buffers before writing.
-pub const CHUNK: usize = 1 << 16;
 
 /// Prints the bank exactly as `llvm-tblgen -gen-register-info
 /// -register-info-debug` does (for masks of ≤64 lanes; wider masks print

@@ -11,8 +11,7 @@
 use std::fmt;
 use std::io;
 
-/// How much text is gathered before it goes to the sink.
-const CHUNK: usize = 1 << 16;
+use crate::llvm_format::CHUNK;
 
 /// Text going to a sink (or kept, see [`Out::string`]).
 pub(crate) struct Out<'a> {
