@@ -643,7 +643,7 @@ impl<T: Target> Lower<'_, T> {
                                 self.b.ops.movi,
                                 vec![
                                     MOperand::Reg(RegOperand::def_of(RegRef::Virt(d), None)),
-                                    MOperand::Imm(i128::from(c)),
+                                    MOperand::Imm(i64::from(c)),
                                 ],
                             );
                             self.b.insert_before_terminator(*pred, inst);
@@ -653,7 +653,7 @@ impl<T: Target> Lower<'_, T> {
                     ops.push(MOperand::Reg(RegOperand::use_of(RegRef::Virt(src), None)));
                     ops.push(MOperand::Block(*pred));
                 }
-                self.b.f.blocks[blk].insts[k].ops = ops;
+                self.b.f.blocks[blk].insts[k].ops = ops.into();
                 k += 1;
             }
         }
