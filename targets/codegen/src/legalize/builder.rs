@@ -8,6 +8,7 @@ use crate::ir::{BinOp, FBinOp, IntPredicate};
 use crate::legalize::{LegalizeError, Limb};
 use crate::mir::instr::FloatFmt;
 use crate::mir::{
+    smallvec,
     Operands,
     InstrSet, MBlock, MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, VReg,
 };
@@ -161,7 +162,7 @@ impl<'a> MirBuilder<'a> {
             Limb::Reg(v) => v,
             Limb::Const(c) => {
                 let d = self.new_reg();
-                self.push(self.ops.movi, vec![def(d), Operand::Imm(i64::from(c))]);
+                self.push(self.ops.movi, smallvec![def(d), Operand::Imm(i64::from(c))]);
                 d
             }
         }
@@ -182,7 +183,7 @@ impl<'a> MirBuilder<'a> {
 
     fn op2(&mut self, op: Opcode, srcs: &[Limb]) -> (Limb, Limb) {
         let (d0, d1) = (self.new_reg(), self.new_reg());
-        let mut ops = vec![def(d0), def(d1)];
+        let mut ops: Operands = smallvec![def(d0), def(d1)];
         for s in srcs {
             let r = self.reg(*s);
             ops.push(use_(r));

@@ -62,7 +62,7 @@ fn copy(
     src: RegOperand,
     span: &Option<Box<crate::ir::Span>>,
 ) -> MInst {
-    let mut i = MInst::new(instrs.copy, vec![Operand::Reg(dst), Operand::Reg(src)]);
+    let mut i = MInst::new(instrs.copy, smallvec![Operand::Reg(dst), Operand::Reg(src)]);
     i.span = span.clone();
     i
 }

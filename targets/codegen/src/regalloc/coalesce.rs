@@ -359,20 +359,20 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                 r.sub = sub;
             }
         }
-        let old = std::mem::take(&mut b.insts);
-        b.insts.reserve(old.len());
-        for (k, i) in old.into_iter().enumerate() {
+        // In place: instructions move only behind a removed copy.
+        let mut k = 0;
+        b.insts.retain(|i| {
             let drop = removed.binary_search(&(bi, k)).is_ok()
                 || (instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Copy)
                     && i.ops.len() == 2
                     && matches!((i.ops[0].reg(), i.ops[1].reg()), (Some(a), Some(b)) if a.reg == b.reg && a.sub == b.sub && a.vreg().is_some()));
             if drop {
                 count += 1;
-                undo.removed.push((bi, k, i));
-            } else {
-                b.insts.push(i);
+                undo.removed.push((bi, k, i.clone()));
             }
-        }
+            k += 1;
+            !drop
+        });
     }
     for (v, slot) in info.into_iter().enumerate() {
         match slot {
