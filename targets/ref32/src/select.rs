@@ -21,8 +21,7 @@ use regdesc_index::IndexVec;
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
 use regdesc_codegen::mir::interp::{err, Bits, Flow, InterpError, MachineCx, TargetSemantics};
 use regdesc_codegen::mir::{
-    smallvec, Operands,
-    InstrSet, LimbOp, MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg,
+    smallvec, InstrSet, LimbOp, MFunction, MInst, Operand, Operands, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_runtime::Reg;
 

@@ -8,9 +8,8 @@ use crate::ir::{BinOp, FBinOp, IntPredicate};
 use crate::legalize::{LegalizeError, Limb};
 use crate::mir::instr::FloatFmt;
 use crate::mir::{
-    smallvec,
-    Operands,
-    InstrSet, MBlock, MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, VReg,
+    smallvec, InstrSet, MBlock, MBlockId, MFunction, MInst, Opcode, Operand, Operands, RegOperand,
+    RegRef, VReg,
 };
 use regdesc_runtime::Reg;
 

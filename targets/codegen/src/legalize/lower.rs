@@ -358,8 +358,10 @@ impl<T: Target> Lower<'_, T> {
                 args,
             } => self.call(*callee, *ret_ty, args, span)?,
             Op::Br { target } => {
-                self.b
-                    .push(self.b.ops.br, smallvec![MOperand::Block(MBlockId(target.0))]);
+                self.b.push(
+                    self.b.ops.br,
+                    smallvec![MOperand::Block(MBlockId(target.0))],
+                );
                 Vec::new()
             }
             Op::CondBr {

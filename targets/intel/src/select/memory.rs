@@ -33,8 +33,7 @@ use std::collections::HashMap;
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
 use regdesc_codegen::mir::interp::{Bits, Flow, InterpError, MachineCx};
 use regdesc_codegen::mir::{
-    Operands,
-    InstrSet, LimbOp, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, Sem, VReg,
+    InstrSet, LimbOp, MFunction, MInst, Opcode, Operand, Operands, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_codegen::target::TargetError;
 use regdesc_runtime::RegisterInfo;
