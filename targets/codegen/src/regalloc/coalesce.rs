@@ -21,8 +21,9 @@
 use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{segments_contain, union, Liveness, Segment};
+use crate::mir::liveness::{segments_contain, union, Liveness, Segments};
 use crate::mir::slots::Slots;
+use crate::mir::SmallVec;
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, Operand, RegRef, Sem, VReg};
 use regdesc_index::IndexVec;
 
@@ -30,9 +31,9 @@ use regdesc_index::IndexVec;
 struct Info<L: LaneBits> {
     class: RegClass,
     /// Where it is written (slot, lanes).
-    defs: Vec<(u32, LaneMask<L>)>,
+    defs: SmallVec<[(u32, LaneMask<L>); 1]>,
     /// Lane sets and where they are live (may overlap after merges).
-    parts: Vec<(LaneMask<L>, Vec<Segment>)>,
+    parts: SmallVec<[(LaneMask<L>, Segments); 1]>,
     /// Sub-register indices its operands use.
     subs: Vec<SubRegIdx>,
 }
