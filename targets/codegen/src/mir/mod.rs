@@ -181,7 +181,7 @@ impl Operand {
 }
 
 /// How many operands an instruction holds without a heap block of its own:
-/// 97 % of the instructions of the pipeline benchmark's functions have at
+/// 94 % of the instructions of the pipeline benchmark's functions have at
 /// most four (a def, two sources and a flag), and reading them then costs
 /// no second cache line elsewhere in memory.
 pub const INLINE_OPERANDS: usize = 4;
