@@ -56,7 +56,7 @@ pub enum Sel {
 }
 
 /// Added to a source selector's encoding: the source is sign-extended.
-pub const SEXT: i128 = 8;
+pub const SEXT: i64 = 8;
 
 impl Sel {
     pub const ALL: [Sel; 7] = [
@@ -70,11 +70,11 @@ impl Sel {
     ];
 
     /// The `SDWA_SEL` field value (0..6).
-    pub fn encoding(self) -> i128 {
-        self as i128
+    pub fn encoding(self) -> i64 {
+        self as i64
     }
 
-    pub fn from_encoding(x: i128) -> Option<Sel> {
+    pub fn from_encoding(x: i64) -> Option<Sel> {
         Sel::ALL.into_iter().find(|s| s.encoding() == x)
     }
 
@@ -153,7 +153,7 @@ pub enum Unused {
 
 impl Unused {
     /// The `DST_UNUSED` field value.
-    pub fn encoding(self) -> i128 {
+    pub fn encoding(self) -> i64 {
         match self {
             Unused::Pad => 0,
             Unused::Sext => 1,
@@ -161,7 +161,7 @@ impl Unused {
         }
     }
 
-    pub fn from_encoding(x: i128) -> Option<Unused> {
+    pub fn from_encoding(x: i64) -> Option<Unused> {
         [Unused::Pad, Unused::Sext, Unused::Preserve]
             .into_iter()
             .find(|u| u.encoding() == x)
@@ -351,12 +351,12 @@ impl SdwaOp {
 }
 
 /// A source selector operand's value.
-pub fn src_sel_imm(sel: Sel, sext: bool) -> i128 {
+pub fn src_sel_imm(sel: Sel, sext: bool) -> i64 {
     sel.encoding() + if sext { SEXT } else { 0 }
 }
 
 /// A source selector operand: the field and whether it is sign-extended.
-pub fn decode_src_sel(x: i128) -> Option<(Sel, bool)> {
+pub fn decode_src_sel(x: i64) -> Option<(Sel, bool)> {
     Some((Sel::from_encoding(x & 7)?, x & SEXT != 0))
 }
 

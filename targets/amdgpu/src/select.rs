@@ -78,7 +78,7 @@ struct Sel<'a> {
     derived: HashMap<VReg, VReg>,
     /// The boolean `SCC` holds now.
     scc_holds: Option<VReg>,
-    consts: HashMap<VReg, i128>,
+    consts: HashMap<VReg, i64>,
     bus: usize,
     /// A kernel's kernarg words (by the register standing for each).
     kernargs: &'a [KernargWord],
@@ -91,7 +91,7 @@ struct Sel<'a> {
     /// Address pairs built in the current block.
     addresses: HashMap<(VReg, VReg), VReg>,
     /// Addresses `(lo, hi)` computed as `p + K`: `(p.lo, p.hi, K)`.
-    offsets: HashMap<(VReg, VReg), (VReg, VReg, i128)>,
+    offsets: HashMap<(VReg, VReg), (VReg, VReg, i64)>,
     /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
     /// `sub0`, 1 for `sub1`).
     halves: HashMap<VReg, (VReg, u8)>,
@@ -148,7 +148,7 @@ impl Sel<'_> {
     /// bus), an SGPR while the constant bus has room, else a VGPR.
     fn vsrc(&mut self, v: VReg, used: &mut Vec<VReg>) -> Operand {
         if let Some(c) = self.consts.get(&v) {
-            let x = i128::from(*c as u32 as i32);
+            let x = i64::from(*c as u32 as i32);
             if (-16..=64).contains(&x) {
                 return Operand::Imm(x);
             }
@@ -167,7 +167,7 @@ impl Sel<'_> {
     /// instruction; `lit` says whether it is taken) or an SGPR.
     fn sop(&mut self, v: VReg, lit: &mut bool) -> Operand {
         if let Some(c) = self.consts.get(&v) {
-            let x = i128::from(*c as u32 as i32);
+            let x = i64::from(*c as u32 as i32);
             let inline = (-16..=64).contains(&x);
             if inline || !*lit {
                 *lit |= !inline;
@@ -475,7 +475,7 @@ impl Sel<'_> {
         Some(m)
     }
 
-    fn bfe(&mut self, signed: bool, d: VReg, a: VReg, w: i128) {
+    fn bfe(&mut self, signed: bool, d: VReg, a: VReg, w: i64) {
         if self.is_sgpr(d) {
             let a = self.ssrc(a);
             let name = if signed { "S_BFE_I32" } else { "S_BFE_U32" };
@@ -538,7 +538,7 @@ impl Sel<'_> {
                 let (Some(d), Some(x)) = (v(0), imm(1)) else {
                     return Err(bad(self));
                 };
-                let x = i128::from(x as u32);
+                let x = i64::from(x as u32);
                 self.consts.insert(d, x);
                 let op = if self.is_sgpr(d) {
                     "S_MOV_B32_imm"

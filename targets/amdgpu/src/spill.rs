@@ -108,7 +108,7 @@ impl Amdgpu {
                 vec![
                     Operand::Reg(d),
                     Operand::Reg(s),
-                    Operand::Imm(i128::from(lane)),
+                    Operand::Imm(i64::from(lane)),
                 ],
             ));
         }

@@ -136,8 +136,14 @@ fn liveness_tracks_the_lanes_of_a_pair_separately() {
     let hi = t.sub_reg_index_lane_mask(amd::sub_regs::sub1);
     // Defined at instruction 0 (slot 1); sub1 read last by instruction 1
     // (slot 2), sub0 by instruction 12 (slot 24).
-    assert_eq!(iv.segments_for(hi), vec![Segment { start: 1, end: 3 }]);
-    assert_eq!(iv.segments_for(lo), vec![Segment { start: 1, end: 25 }]);
+    assert_eq!(
+        iv.segments_for(hi).as_slice(),
+        [Segment { start: 1, end: 3 }]
+    );
+    assert_eq!(
+        iv.segments_for(lo).as_slice(),
+        [Segment { start: 1, end: 25 }]
+    );
     assert!(live.undefined.is_empty());
     let _ = instrs;
 }

@@ -234,7 +234,7 @@ pub fn narrow(f: &mut MFunction, s: &InstrSet) {
                 let mut ops = vec![i.ops[k].clone()];
                 ops.extend(i.ops[2..4].iter().cloned());
                 i.opcode = op;
-                i.ops = ops;
+                i.ops = ops.into();
             }
         }
     }

@@ -182,7 +182,7 @@ pub fn select(
                         d.name,
                         unsupported(d.sem)
                     ),
-                    span: i.span.clone(),
+                    span: i.text_span(),
                 });
             };
             i.opcode = op;

@@ -21,7 +21,7 @@ use regdesc_index::IndexVec;
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
 use regdesc_codegen::mir::interp::{err, Bits, Flow, InterpError, MachineCx, TargetSemantics};
 use regdesc_codegen::mir::{
-    InstrSet, LimbOp, MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg,
+    smallvec, InstrSet, LimbOp, MFunction, MInst, Operand, Operands, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_runtime::Reg;
 
@@ -160,14 +160,15 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
             }
             last = Some(k);
         }
-        let old = std::mem::take(&mut b.insts);
-        for (k, i) in old.into_iter().enumerate() {
+        // Rewrite in place; a carry still wanted in a register gets a
+        // `GETCF` after its producer, inserted in one pass at the end (most
+        // blocks need none, and then no instruction moves).
+        let mut getcf_after: Vec<(usize, MInst)> = Vec::new();
+        for k in 0..b.insts.len() {
             let Some((add, _)) = family[k] else {
-                b.insts.push(i);
                 continue;
             };
             if !to_flag[k] && !from_flag[k] {
-                b.insts.push(i);
                 continue;
             }
             let opcode = match (add, from_flag[k]) {
@@ -176,25 +177,41 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
                 (false, false) => subbf,
                 (false, true) => sbcbf,
             };
-            let mut ops = vec![i.ops[0].clone(), i.ops[2].clone(), i.ops[3].clone()];
+            let i = &b.insts[k];
+            let mut ops: Operands = smallvec![i.ops[0].clone(), i.ops[2].clone(), i.ops[3].clone()];
             if from_flag[k] {
                 ops.push(phys(false));
             }
             ops.push(phys(true));
-            b.insts.push(MInst::new(opcode, ops));
             if !to_flag[k] {
                 // The carry is wanted in a register.
-                if let Some(c) = vreg_at(&i, 1) {
+                if let Some(c) = vreg_at(i, 1) {
                     if uses.get(c).copied().unwrap_or(0) > 0 {
-                        b.insts.push(MInst::new(
-                            getcf,
-                            vec![
-                                Operand::Reg(RegOperand::def_of(RegRef::Virt(c), None)),
-                                phys(false),
-                            ],
+                        getcf_after.push((
+                            k,
+                            MInst::new(
+                                getcf,
+                                smallvec![
+                                    Operand::Reg(RegOperand::def_of(RegRef::Virt(c), None)),
+                                    phys(false),
+                                ],
+                            ),
                         ));
                     }
                 }
+            }
+            b.insts[k] = MInst::new(opcode, ops);
+        }
+        if getcf_after.is_empty() {
+            continue;
+        }
+        let old = std::mem::take(&mut b.insts);
+        b.insts.reserve(old.len() + getcf_after.len());
+        let mut extra = getcf_after.into_iter().peekable();
+        for (k, i) in old.into_iter().enumerate() {
+            b.insts.push(i);
+            while let Some((_, g)) = extra.next_if(|(at, _)| *at == k) {
+                b.insts.push(g);
             }
         }
     }

@@ -17,7 +17,7 @@ use regdesc_runtime::SubRegIdx;
 impl Sel<'_> {
     /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
     /// with a small constant K is `p` and K (the instruction adds it).
-    pub(super) fn address(&mut self, lo: VReg, hi: VReg) -> (VReg, i128) {
+    pub(super) fn address(&mut self, lo: VReg, hi: VReg) -> (VReg, i64) {
         let (lo, hi, off) = match self.offsets.get(&(lo, hi)) {
             Some(&(plo, phi, k)) => (plo, phi, k),
             None => (lo, hi, 0),
@@ -57,7 +57,7 @@ impl Sel<'_> {
             vec![
                 def(t),
                 Operand::Reg(RegOperand::use_of(RegRef::Phys(self.cls.kernarg_ptr), None)),
-                Operand::Imm(i128::from(w.offset)),
+                Operand::Imm(i64::from(w.offset)),
                 Operand::Reg(RegOperand {
                     implicit: true,
                     ..RegOperand::use_of(RegRef::Phys(w.reg), None)
@@ -72,7 +72,7 @@ impl Sel<'_> {
             } else {
                 self.vreg(self.cls.sgpr)
             };
-            let field = (i128::from(w.bits.min(32)) << 16) | i128::from(8 * (w.offset % 4));
+            let field = (i64::from(w.bits.min(32)) << 16) | i64::from(8 * (w.offset % 4));
             self.emit(
                 self.op("S_BFE_U32"),
                 vec![def(u), use_(t), Operand::Imm(field)],
@@ -91,10 +91,10 @@ impl Sel<'_> {
 pub(super) fn address_offsets(
     f: &MFunction,
     isa: &Isa,
-) -> HashMap<(VReg, VReg), (VReg, VReg, i128)> {
+) -> HashMap<(VReg, VReg), (VReg, VReg, i64)> {
     let s = &isa.instrs;
-    let mut consts: HashMap<VReg, i128> = HashMap::new();
-    let mut lows: HashMap<VReg, (VReg, VReg, i128)> = HashMap::new();
+    let mut consts: HashMap<VReg, i64> = HashMap::new();
+    let mut lows: HashMap<VReg, (VReg, VReg, i64)> = HashMap::new();
     let mut out = HashMap::new();
     let v = |i: &MInst, k: usize| i.ops.get(k).and_then(Operand::vreg);
     for b in &f.blocks {
@@ -147,7 +147,7 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
         return;
     };
     // (offset, def, implicit word register) of each whole-dword load.
-    let mut words: Vec<(i128, VReg, RegOperand)> = Vec::new();
+    let mut words: Vec<(i64, VReg, RegOperand)> = Vec::new();
     let mut ptr = None;
     for i in &entry.insts {
         if i.opcode != load {
@@ -185,7 +185,7 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
     let mut k = 0;
     while k < words.len() {
         let mut run = 1;
-        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i128 {
+        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i64 {
             run += 1;
         }
         let mut at = k;
@@ -250,7 +250,7 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
 
 /// Stores of consecutive dwords to one address as one
 /// `global_store_dwordx4`/`x2` of a VGPR tuple (built by `REG_SEQUENCE`,
-/// whose copies coalescing removes), as llc stores an `i128`. The hardware
+/// whose copies coalescing removes), as llc stores an `i64`. The hardware
 /// fact served: one vector memory instruction writes up to four
 /// consecutive dwords per lane. Only stores with no other memory
 /// instruction between them are joined (the order of memory accesses is
@@ -294,7 +294,7 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
                 if is_mem(j) {
                     let next = j.opcode == store
                         && j.ops.first().and_then(Operand::vreg) == Some(addr)
-                        && j.ops.get(2) == Some(&Operand::Imm(off + 4 * group.len() as i128));
+                        && j.ops.get(2) == Some(&Operand::Imm(off + 4 * group.len() as i64));
                     if !next {
                         break;
                     }

@@ -237,7 +237,7 @@ impl<'f> Lane<'f> {
 
     fn get(&self, o: &Operand) -> Result<Value, ExecError> {
         match &o.kind {
-            OperandKind::Const(c) => Ok(*c),
+            OperandKind::Const(c) => Ok(**c),
             OperandKind::Value(v) => self.regs.get(v.index()).copied().flatten().ok_or_else(|| {
                 ExecError::new("use of a value before its definition", Some(o.span.clone()))
             }),

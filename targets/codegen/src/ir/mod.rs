@@ -130,7 +130,10 @@ pub struct Operand {
 #[derive(Clone, Debug, PartialEq)]
 pub enum OperandKind {
     Value(ValueId),
-    Const(Value),
+    /// Boxed: a constant is 96 bytes, a value id 4, and constants are the
+    /// rarer operand; inline, every operand of every instruction would
+    /// carry the constant's size (an instruction was 400 bytes).
+    Const(Box<Value>),
 }
 
 impl Operand {
@@ -138,6 +141,14 @@ impl Operand {
         match self.kind {
             OperandKind::Value(v) => Some(v),
             OperandKind::Const(_) => None,
+        }
+    }
+
+    /// The constant, when the operand is one.
+    pub fn constant(&self) -> Option<&Value> {
+        match &self.kind {
+            OperandKind::Value(_) => None,
+            OperandKind::Const(c) => Some(c),
         }
     }
 }

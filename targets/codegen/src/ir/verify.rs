@@ -360,7 +360,7 @@ impl Verifier<'_> {
     fn vector_index(&mut self, vec: &Operand, index: &Operand) {
         self.expect(matches!(vec.ty, Type::Vec2(_)), vec, "a vector");
         self.expect(index.ty.is_int(), index, "an integer index");
-        if let OperandKind::Const(Value::Int(i)) = &index.kind {
+        if let Some(Value::Int(i)) = index.constant() {
             if i.to_u64().is_none_or(|n| n >= 2) {
                 self.diags.push(
                     Diag::new(

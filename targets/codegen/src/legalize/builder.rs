@@ -8,7 +8,8 @@ use crate::ir::{BinOp, FBinOp, IntPredicate};
 use crate::legalize::{LegalizeError, Limb};
 use crate::mir::instr::FloatFmt;
 use crate::mir::{
-    InstrSet, MBlock, MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, VReg,
+    smallvec, InstrSet, MBlock, MBlockId, MFunction, MInst, Opcode, Operand, Operands, RegOperand,
+    RegRef, VReg,
 };
 use regdesc_runtime::Reg;
 
@@ -143,7 +144,7 @@ impl<'a> MirBuilder<'a> {
     }
 
     /// Appends an instruction to the current block.
-    pub fn push(&mut self, op: Opcode, ops: Vec<Operand>) {
+    pub fn push(&mut self, op: Opcode, ops: impl Into<Operands>) {
         self.f.blocks[self.block].insts.push(MInst::new(op, ops));
     }
 
@@ -160,14 +161,14 @@ impl<'a> MirBuilder<'a> {
             Limb::Reg(v) => v,
             Limb::Const(c) => {
                 let d = self.new_reg();
-                self.push(self.ops.movi, vec![def(d), Operand::Imm(i128::from(c))]);
+                self.push(self.ops.movi, smallvec![def(d), Operand::Imm(i64::from(c))]);
                 d
             }
         }
     }
 
-    fn op1(&mut self, op: Opcode, srcs: &[Limb], imms: &[i128]) -> Limb {
-        let mut ops = Vec::with_capacity(1 + srcs.len() + imms.len());
+    fn op1(&mut self, op: Opcode, srcs: &[Limb], imms: &[i64]) -> Limb {
+        let mut ops = Operands::new();
         let d = self.new_reg();
         ops.push(def(d));
         for s in srcs {
@@ -181,7 +182,7 @@ impl<'a> MirBuilder<'a> {
 
     fn op2(&mut self, op: Opcode, srcs: &[Limb]) -> (Limb, Limb) {
         let (d0, d1) = (self.new_reg(), self.new_reg());
-        let mut ops = vec![def(d0), def(d1)];
+        let mut ops: Operands = smallvec![def(d0), def(d1)];
         for s in srcs {
             let r = self.reg(*s);
             ops.push(use_(r));
@@ -325,7 +326,7 @@ impl<'a> MirBuilder<'a> {
         }
         match a {
             Limb::Const(c) => Limb::Const(c & ((1u32 << w) - 1)),
-            _ => self.op1(self.ops.zext_inreg, &[a], &[i128::from(w)]),
+            _ => self.op1(self.ops.zext_inreg, &[a], &[i64::from(w)]),
         }
     }
 
@@ -339,7 +340,7 @@ impl<'a> MirBuilder<'a> {
                 let sh = 32 - w;
                 Limb::Const((((c << sh) as i32) >> sh) as u32)
             }
-            _ => self.op1(self.ops.sext_inreg, &[a], &[i128::from(w)]),
+            _ => self.op1(self.ops.sext_inreg, &[a], &[i64::from(w)]),
         }
     }
 
@@ -355,18 +356,18 @@ impl<'a> MirBuilder<'a> {
 
     /// `n` bytes at address `hi:lo`, zero-extended.
     pub fn load(&mut self, lo: Limb, hi: Limb, n: u32) -> Limb {
-        self.op1(self.ops.load, &[lo, hi], &[i128::from(n)])
+        self.op1(self.ops.load, &[lo, hi], &[i64::from(n)])
     }
 
     /// The low `n` bytes of `v` at address `hi:lo`.
     pub fn store(&mut self, v: Limb, lo: Limb, hi: Limb, n: u32) {
-        let ops: Vec<Operand> = [v, lo, hi]
+        let ops: Operands = [v, lo, hi]
             .iter()
             .map(|l| {
                 let r = self.reg(*l);
                 use_(r)
             })
-            .chain([Operand::Imm(i128::from(n))])
+            .chain([Operand::Imm(i64::from(n))])
             .collect();
         self.push(self.ops.store, ops);
     }

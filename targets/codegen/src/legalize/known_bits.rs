@@ -157,8 +157,10 @@ impl KnownBits {
             _ => 0,
         };
         match &o.kind {
-            OperandKind::Const(Value::Int(c)) => Known::constant(w, c.bits()),
-            OperandKind::Const(_) => Known::unknown(w),
+            OperandKind::Const(c) => match &**c {
+                Value::Int(c) => Known::constant(w, c.bits()),
+                _ => Known::unknown(w),
+            },
             OperandKind::Value(v) => self
                 .values
                 .get(v.index())

@@ -12,7 +12,7 @@ use crate::legalize::mul::{lower_generic, MulPlan};
 use crate::legalize::wide::{self, limbs_of};
 use crate::legalize::{words_of, LegalizeError, Limb, MirBuilder};
 use crate::mir::instr::FloatFmt;
-use crate::mir::{MBlockId, MFunction, MInst, Operand as MOperand, RegOperand, RegRef};
+use crate::mir::{smallvec, MBlockId, MFunction, MInst, Operand as MOperand, RegOperand, RegRef};
 use crate::target::{NarrowArgs, Target, WordLoc};
 use crate::uniformity::Uniformity;
 use crate::value::Value;
@@ -291,7 +291,7 @@ impl<T: Target> Lower<'_, T> {
                     first.get_or_insert(at);
                     self.b.push(
                         self.b.ops.phi,
-                        vec![MOperand::Reg(RegOperand::def_of(RegRef::Virt(d), None))],
+                        smallvec![MOperand::Reg(RegOperand::def_of(RegRef::Virt(d), None))],
                     );
                     limbs.push(Limb::Reg(d));
                 }
@@ -358,8 +358,10 @@ impl<T: Target> Lower<'_, T> {
                 args,
             } => self.call(*callee, *ret_ty, args, span)?,
             Op::Br { target } => {
-                self.b
-                    .push(self.b.ops.br, vec![MOperand::Block(MBlockId(target.0))]);
+                self.b.push(
+                    self.b.ops.br,
+                    smallvec![MOperand::Block(MBlockId(target.0))],
+                );
                 Vec::new()
             }
             Op::CondBr {
@@ -643,7 +645,7 @@ impl<T: Target> Lower<'_, T> {
                                 self.b.ops.movi,
                                 vec![
                                     MOperand::Reg(RegOperand::def_of(RegRef::Virt(d), None)),
-                                    MOperand::Imm(i128::from(c)),
+                                    MOperand::Imm(i64::from(c)),
                                 ],
                             );
                             self.b.insert_before_terminator(*pred, inst);
@@ -653,7 +655,7 @@ impl<T: Target> Lower<'_, T> {
                     ops.push(MOperand::Reg(RegOperand::use_of(RegRef::Virt(src), None)));
                     ops.push(MOperand::Block(*pred));
                 }
-                self.b.f.blocks[blk].insts[k].ops = ops;
+                self.b.f.blocks[blk].insts[k].ops = ops.into();
                 k += 1;
             }
         }

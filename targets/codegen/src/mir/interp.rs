@@ -569,7 +569,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
 
     fn imm(i: &MInst, k: usize) -> Result<i128, InterpError> {
         match i.ops.get(k) {
-            Some(Operand::Imm(v)) => Ok(*v),
+            Some(Operand::Imm(v)) => Ok(i128::from(*v)),
             _ => Err(err(format!("operand {k} is not an immediate"))),
         }
     }

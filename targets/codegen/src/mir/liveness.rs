@@ -22,12 +22,18 @@
 //! are [`crate::mir::slots`].
 
 use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegUnit, RegisterInfo, SubRegIdx, Tables};
+use smallvec::SmallVec;
 
 use crate::mir::cfg::MCfg;
 use crate::mir::slots::Slots;
 use crate::mir::{MBlockId, MFunction, RegOperand, RegRef, VReg};
 
 /// A half-open range of slots.
+/// A register's segments: most registers are live in one or two stretches,
+/// held inline (a liveness of a large function is hundreds of thousands of
+/// these; a heap block each made every query a second cache miss).
+pub type Segments = SmallVec<[Segment; 2]>;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Segment {
     pub start: u32,
@@ -58,16 +64,16 @@ pub fn segments_overlap(segs: &[Segment], seg: Segment) -> bool {
 
 /// The union of sorted segment lists, sorted and disjoint (touching
 /// segments merged).
-pub fn union(lists: &[&[Segment]]) -> Vec<Segment> {
-    let mut all: Vec<Segment> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+pub fn union(lists: &[&[Segment]]) -> Segments {
+    let mut all: Segments = lists.iter().flat_map(|l| l.iter().copied()).collect();
     if lists.len() > 1 {
         all.sort_unstable();
     }
     merge_sorted(all)
 }
 
-fn merge_sorted(all: Vec<Segment>) -> Vec<Segment> {
-    let mut out: Vec<Segment> = Vec::with_capacity(all.len());
+fn merge_sorted(all: Segments) -> Segments {
+    let mut out = Segments::with_capacity(all.len());
     for s in all {
         if s.start >= s.end {
             continue;
@@ -132,7 +138,7 @@ fn op_lanes<L: LaneBits>(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part<L: LaneBits> {
     pub lanes: LaneMask<L>,
-    pub segments: Vec<Segment>,
+    pub segments: Segments,
 }
 
 /// The liveness of one virtual register.
@@ -140,9 +146,9 @@ pub struct Part<L: LaneBits> {
 pub struct LiveInterval<L: LaneBits> {
     pub class: RegClass,
     /// Disjoint lane parts (together, the lanes its operands touch).
-    pub parts: Vec<Part<L>>,
+    pub parts: SmallVec<[Part<L>; 1]>,
     /// Where it is written: slot and lanes.
-    pub defs: Vec<(u32, LaneMask<L>)>,
+    pub defs: SmallVec<[(u32, LaneMask<L>); 1]>,
 }
 
 impl<L: LaneBits> LiveInterval<L> {
@@ -154,7 +160,7 @@ impl<L: LaneBits> LiveInterval<L> {
     }
 
     /// Where any of `lanes` is live.
-    pub fn segments_for(&self, lanes: LaneMask<L>) -> Vec<Segment> {
+    pub fn segments_for(&self, lanes: LaneMask<L>) -> Segments {
         let lists: Vec<&[Segment]> = self
             .parts
             .iter()
@@ -165,7 +171,7 @@ impl<L: LaneBits> LiveInterval<L> {
     }
 
     /// Where any lane is live.
-    pub fn main_range(&self) -> Vec<Segment> {
+    pub fn main_range(&self) -> Segments {
         let lists: Vec<&[Segment]> = self.parts.iter().map(|p| p.segments.as_slice()).collect();
         union(&lists)
     }
@@ -204,7 +210,7 @@ pub struct Liveness<L: LaneBits> {
     pub vregs: Vec<Option<LiveInterval<L>>>,
     /// Where physical register operands hold register units, by unit,
     /// ascending (only units some operand names).
-    pub units: Vec<(RegUnit, Vec<Segment>)>,
+    pub units: Vec<(RegUnit, Segments)>,
     /// Virtual registers read where no def reaches.
     pub undefined: Vec<UndefinedRead>,
 }
@@ -418,7 +424,7 @@ impl<L: LaneBits> Liveness<L> {
                 .collect();
             vregs.push(Some(LiveInterval {
                 class: rc,
-                parts,
+                parts: parts.into(),
                 defs,
             }));
         }
@@ -480,7 +486,7 @@ fn ranges<L: LaneBits>(
     cfg: &MCfg,
     marks: &mut Marks,
     undefined: &mut Option<MBlockId>,
-) -> Vec<Segment> {
+) -> Segments {
     marks.stamp = marks.stamp.wrapping_add(1);
     if marks.stamp == 0 {
         marks.live_in.fill(0);
@@ -533,7 +539,7 @@ fn ranges<L: LaneBits>(
     }
     // Live-through blocks: whole, in block order. Sorted, or when they
     // are dense in their span (long ranges), listed by scanning it.
-    let mut segs: Vec<Segment> = Vec::with_capacity(touched.len());
+    let mut segs = Segments::with_capacity(touched.len());
     let through = &mut touched[with_events..];
     let lo = through.iter().min().map_or(0, |b| b.index());
     let hi = through.iter().max().map_or(0, |b| b.index());
@@ -550,7 +556,7 @@ fn ranges<L: LaneBits>(
     }
     let mut through = touched[with_events..].iter().peekable();
     let mut k = 0;
-    let mut flush_through = |segs: &mut Vec<Segment>, before: Option<MBlockId>| {
+    let mut flush_through = |segs: &mut Segments, before: Option<MBlockId>| {
         while let Some(&&b) = through.peek() {
             if before.is_some_and(|x| b >= x) {
                 break;
@@ -609,7 +615,7 @@ fn ranges<L: LaneBits>(
 }
 
 /// Merges touching and overlapping segments of a sorted list in place.
-fn merge_sorted_in_place(segs: &mut Vec<Segment>) {
+fn merge_sorted_in_place(segs: &mut Segments) {
     let mut w = 0;
     for r in 0..segs.len() {
         let s = segs[r];
@@ -640,6 +646,6 @@ mod tests {
         assert!(segments_overlap(&s, Segment { start: 4, end: 6 }));
         assert!(!segments_overlap(&s, Segment { start: 5, end: 8 }));
         let u = union(&[&s, &[Segment { start: 5, end: 8 }]]);
-        assert_eq!(u, vec![Segment { start: 2, end: 9 }]);
+        assert_eq!(u.as_slice(), [Segment { start: 2, end: 9 }]);
     }
 }

@@ -504,8 +504,8 @@ impl<L: LaneBits> Builder<'_, '_, L> {
         }
         Ok(MInst {
             opcode,
-            ops,
-            span: Some(sp),
+            ops: ops.into(),
+            span: Some(Box::new(sp)),
         })
     }
 
@@ -536,7 +536,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                 Ok(Operand::SubIdx(i))
             }
             Rule::imm => {
-                let v: i128 = number(&p, "immediate")?;
+                let v: i64 = number(&p, "immediate")?;
                 Ok(Operand::Imm(v))
             }
             _ => Ok(Operand::Reg(self.reg_operand(f, p, false)?)),

@@ -12,7 +12,7 @@
 //! non-SSA machine code with sub-register liveness run (AMD's SDWA
 //! preserve merge).
 
-use crate::mir::{InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem};
+use crate::mir::{smallvec, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem};
 
 /// Replaces every PHI of `f` by copies. Returns how many PHIs there were.
 pub fn eliminate_phis(f: &mut MFunction, instrs: &InstrSet) -> usize {
@@ -100,11 +100,11 @@ fn phi_copy(
         };
         let dst = Operand::Reg(RegOperand::def_of(RegRef::Virt(inc), None));
         let inst = if v.undef {
-            MInst::new(instrs.implicit_def, vec![dst])
+            MInst::new(instrs.implicit_def, smallvec![dst])
         } else {
             let mut src = RegOperand::use_of(v.reg, v.sub);
             src.kill = false;
-            MInst::new(instrs.copy, vec![dst, Operand::Reg(src)])
+            MInst::new(instrs.copy, smallvec![dst, Operand::Reg(src)])
         };
         list.push(inst);
     }

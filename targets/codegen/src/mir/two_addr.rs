@@ -13,7 +13,7 @@
 
 use crate::diag::Diag;
 use crate::mir::classes::sub_reg_class;
-use crate::mir::{InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem};
+use crate::mir::{smallvec, InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem};
 use regdesc_runtime::RegisterInfo;
 
 /// Lowers tied operands and `REG_SEQUENCE`s of `f` (which must have no
@@ -60,9 +60,9 @@ fn copy(
     instrs: &InstrSet,
     dst: RegOperand,
     src: RegOperand,
-    span: &Option<crate::ir::Span>,
+    span: &Option<Box<crate::ir::Span>>,
 ) -> MInst {
-    let mut i = MInst::new(instrs.copy, vec![Operand::Reg(dst), Operand::Reg(src)]);
+    let mut i = MInst::new(instrs.copy, smallvec![Operand::Reg(dst), Operand::Reg(src)]);
     i.span = span.clone();
     i
 }
@@ -102,7 +102,7 @@ fn reg_sequence(f: &mut MFunction, instrs: &InstrSet, inst: MInst, out: &mut Vec
     if first {
         out.push(MInst {
             opcode: instrs.implicit_def,
-            ops: vec![Operand::Reg(RegOperand::def_of(RegRef::Virt(target), None))],
+            ops: smallvec![Operand::Reg(RegOperand::def_of(RegRef::Virt(target), None))],
             span: inst.span.clone(),
         });
     }
@@ -187,7 +187,7 @@ fn tied<R: RegisterInfo>(
         if use_op.undef {
             out.push(MInst {
                 opcode: instrs.implicit_def,
-                ops: vec![Operand::Reg(dst)],
+                ops: smallvec![Operand::Reg(dst)],
                 span: inst.span.clone(),
             });
         } else {

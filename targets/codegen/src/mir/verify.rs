@@ -62,7 +62,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
     fn report(&mut self, b: MBlockId, k: usize, i: &MInst, code: &'static str, msg: String) {
         let d = match &i.span {
             Some(sp) => {
-                let d = Diag::new(code, msg, sp.clone()).label(label(code));
+                let d = Diag::new(code, msg, (**sp).clone()).label(label(code));
                 match help(code) {
                     Some(h) => d.help(h),
                     None => d,

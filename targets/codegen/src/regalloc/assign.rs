@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use regdesc_runtime::{LaneBits, LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{union, LiveInterval, Liveness, Segment};
+use crate::mir::liveness::{union, LiveInterval, Liveness, Segment, Segments};
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, RegOperand, RegRef, Sem, VReg};
 use crate::regalloc::matrix::Matrix;
 use crate::regalloc::temps::{self, Groups, TempSite};
@@ -54,7 +54,7 @@ pub(crate) struct RoundInput<'a, L: LaneBits> {
     /// Copy partners of each id (`RegRef::Virt` names an id).
     pub hints: &'a Hints,
     /// Where physical register operands hold units.
-    pub fixed: &'a [(RegUnit, Vec<Segment>)],
+    pub fixed: &'a [(RegUnit, Segments)],
     /// Slots of the function (every segment ends by then).
     pub num_slots: u32,
     /// Ids from `first_temp` on are spill temporaries not yet in the
@@ -640,7 +640,7 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
                                     .filter(|p| p.lanes.intersects(lanes))
                                     .map(|p| p.segments.as_slice())
                                     .collect();
-                                Cow::Owned(union(&lists))
+                                Cow::Owned(union(&lists).into_vec())
                             }
                         },
                     };

@@ -21,8 +21,9 @@
 use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{segments_contain, union, Liveness, Segment};
+use crate::mir::liveness::{segments_contain, union, Liveness, Segments};
 use crate::mir::slots::Slots;
+use crate::mir::SmallVec;
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, Operand, RegRef, Sem, VReg};
 use regdesc_index::IndexVec;
 
@@ -30,9 +31,9 @@ use regdesc_index::IndexVec;
 struct Info<L: LaneBits> {
     class: RegClass,
     /// Where it is written (slot, lanes).
-    defs: Vec<(u32, LaneMask<L>)>,
+    defs: SmallVec<[(u32, LaneMask<L>); 1]>,
     /// Lane sets and where they are live (may overlap after merges).
-    parts: Vec<(LaneMask<L>, Vec<Segment>)>,
+    parts: SmallVec<[(LaneMask<L>, Segments); 1]>,
     /// Sub-register indices its operands use.
     subs: Vec<SubRegIdx>,
 }
@@ -359,20 +360,20 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                 r.sub = sub;
             }
         }
-        let old = std::mem::take(&mut b.insts);
-        b.insts.reserve(old.len());
-        for (k, i) in old.into_iter().enumerate() {
+        // In place: instructions move only behind a removed copy.
+        let mut k = 0;
+        b.insts.retain(|i| {
             let drop = removed.binary_search(&(bi, k)).is_ok()
                 || (instrs.get(i.opcode).is_some_and(|d| d.sem == Sem::Copy)
                     && i.ops.len() == 2
                     && matches!((i.ops[0].reg(), i.ops[1].reg()), (Some(a), Some(b)) if a.reg == b.reg && a.sub == b.sub && a.vreg().is_some()));
             if drop {
                 count += 1;
-                undo.removed.push((bi, k, i));
-            } else {
-                b.insts.push(i);
+                undo.removed.push((bi, k, i.clone()));
             }
-        }
+            k += 1;
+            !drop
+        });
     }
     for (v, slot) in info.into_iter().enumerate() {
         match slot {

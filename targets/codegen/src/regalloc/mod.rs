@@ -289,18 +289,25 @@ pub fn rewrite<R: RegisterInfo>(
 ) -> usize {
     let t = ri.tables();
     let mut removed = 0;
+    // Whether a virtual register is left (found on the way, not by reading
+    // the function once more).
+    let mut virtual_left = false;
     for b in f.blocks.iter_mut() {
         for i in b.insts.iter_mut() {
             for o in i.ops.iter_mut() {
                 let Operand::Reg(r) = o else { continue };
                 let RegRef::Virt(v) = r.reg else { continue };
                 let Some(p) = assignment.get(v.index()).copied().flatten() else {
+                    virtual_left = true;
                     continue;
                 };
                 let p = match r.sub {
                     Some(s) => match t.sub_reg(p, s) {
                         Some(x) => x,
-                        None => continue,
+                        None => {
+                            virtual_left = true;
+                            continue;
+                        }
                     },
                     None => p,
                 };
@@ -316,10 +323,8 @@ pub fn rewrite<R: RegisterInfo>(
             !identity
         });
     }
-    f.props.no_vregs = !f.blocks.iter().any(|b| {
-        b.insts
-            .iter()
-            .any(|i| i.reg_ops().any(|(_, r)| r.vreg().is_some()))
-    });
+    // A virtual register left behind stays in an instruction that is not an
+    // identity copy (those have physical registers on both sides).
+    f.props.no_vregs = !virtual_left;
     removed
 }

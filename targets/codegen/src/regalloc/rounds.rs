@@ -47,6 +47,7 @@ use regdesc_runtime::{LaneMask, Reg, RegisterInfo, SubRegIdx};
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{class_lanes, operand_lanes, LiveInterval, Liveness, Part, Segment};
 use crate::mir::slots::Slots;
+use crate::mir::SmallVec;
 use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, VReg};
 use crate::regalloc::assign::{self, copy_operands, hint_pairs, Hints, RoundInput};
 use crate::regalloc::coalesce::Undo;
@@ -308,11 +309,11 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
             let lanes = class_lanes(ri.tables(), rc);
             let interval = seg.map(|seg| LiveInterval {
                 class: rc,
-                parts: vec![Part {
+                parts: smallvec::smallvec![Part {
                     lanes,
-                    segments: vec![seg],
+                    segments: smallvec::smallvec![seg],
                 }],
-                defs: Vec::new(),
+                defs: SmallVec::new(),
             });
             let reload_only = site.reads && !site.writes && !site.early_def && !site.late_def;
             let read = inst

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
 use regdesc_codegen::mir::interp::{Bits, Flow, InterpError, MachineCx};
 use regdesc_codegen::mir::{
-    InstrSet, LimbOp, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, Sem, VReg,
+    InstrSet, LimbOp, MFunction, MInst, Opcode, Operand, Operands, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_codegen::target::TargetError;
 use regdesc_runtime::RegisterInfo;
@@ -272,7 +272,7 @@ fn v(i: &MInst, k: usize) -> Option<VReg> {
     i.ops.get(k).and_then(Operand::vreg)
 }
 
-fn imm(i: &MInst, k: usize) -> Option<i128> {
+fn imm(i: &MInst, k: usize) -> Option<i64> {
     match i.ops.get(k) {
         Some(Operand::Imm(x)) => Some(*x),
         _ => None,
@@ -285,12 +285,12 @@ struct Access {
     store: bool,
     /// The root address and the constant offset from it.
     root: (VReg, VReg),
-    offset: i128,
+    offset: i64,
     /// The access's own address operands.
     addr: (VReg, VReg),
     /// Def (load) or value (store).
     val: VReg,
-    bytes: i128,
+    bytes: i64,
 }
 
 /// Rewrites the payload reads, `get_global_id`'s global offset and the
@@ -315,7 +315,7 @@ pub fn select(
     let sem = |o: Opcode| s.get(o).map(|d| d.sem);
     let name = f.name.clone();
     // Definitions by opcode meaning.
-    let mut defs: HashMap<VReg, (Sem, Vec<Operand>)> = HashMap::new();
+    let mut defs: HashMap<VReg, (Sem, Operands)> = HashMap::new();
     for b in &f.blocks {
         for i in &b.insts {
             if let (Some(d), Some(m)) = (v(i, 0), sem(i.opcode)) {
@@ -323,7 +323,7 @@ pub fn select(
             }
         }
     }
-    let consts: HashMap<VReg, i128> = defs
+    let consts: HashMap<VReg, i64> = defs
         .iter()
         .filter_map(|(d, (m, ops))| match (m, ops.get(1)) {
             (Sem::MovImm, Some(Operand::Imm(x))) => Some((*d, *x)),
@@ -332,8 +332,8 @@ pub fn select(
         .collect();
     // Addresses `p + K`: `lo', c = G_UADDO p.lo, K` and `hi' = ADD p.hi,
     // c` (or `G_UADDE p.hi, 0, c`).
-    let mut lows: HashMap<VReg, (VReg, VReg, i128)> = HashMap::new();
-    let mut offsets: HashMap<(VReg, VReg), (VReg, VReg, i128)> = HashMap::new();
+    let mut lows: HashMap<VReg, (VReg, VReg, i64)> = HashMap::new();
+    let mut offsets: HashMap<(VReg, VReg), (VReg, VReg, i64)> = HashMap::new();
     for b in &f.blocks {
         for i in &b.insts {
             match sem(i.opcode) {
@@ -385,7 +385,7 @@ pub fn select(
             let (Some(val), Some(lo), Some(hi), Some(n)) = (val, lo, hi, n) else {
                 return Err(TargetError::Unsupported {
                     what: format!("@{name}: a global access with constant operands"),
-                    span: i.span.clone(),
+                    span: i.text_span(),
                 });
             };
             let (root, offset) = match offsets.get(&(lo, hi)) {
@@ -418,7 +418,7 @@ pub fn select(
                     && acc[k + len].store == a.store
                     && acc[k + len].bytes == 4
                     && acc[k + len].root == a.root
-                    && acc[k + len].offset == a.offset + 4 * len as i128
+                    && acc[k + len].offset == a.offset + 4 * len as i64
                 {
                     len += 1;
                 }
@@ -429,7 +429,7 @@ pub fn select(
                 } else {
                     1
                 };
-                if (a.offset / 4) % n as i128 != 0 && n > 1 {
+                if (a.offset / 4) % n as i64 != 0 && n > 1 {
                     // Keep each message at a multiple of its size from
                     // the root: a wide value's limbs pair up.
                     n = 1;
@@ -445,7 +445,7 @@ pub fn select(
                 _ => {
                     return Err(TargetError::Unsupported {
                         what: format!("@{name}: a global access of {} bytes", a.bytes),
-                        span: insts[a.at].span.clone(),
+                        span: insts[a.at].text_span(),
                     })
                 }
             };
@@ -469,7 +469,7 @@ pub fn select(
                 ops.extend(group.iter().map(|g| def(g.val)));
                 ops.push(use_(pay));
             }
-            ops.push(Operand::Imm(i128::from(uniform)));
+            ops.push(Operand::Imm(i64::from(uniform)));
             let mut mi = MInst::new(o, ops);
             mi.span = insts[a.at].span.clone();
             let mut addr = MInst::new(op(&name_of(T_ADDR))?, vec![def(pay), use_(lo), use_(hi)]);
@@ -519,7 +519,7 @@ pub fn select(
                             what: format!(
                                 "@{name}: the work-group size outside `get_global_id` (the payload has no enqueued local size)"
                             ),
-                            span: i.span.clone(),
+                            span: i.text_span(),
                         }
                     })?;
                     let r = crate::abi::cross_thread_reg(at).ok_or_else(|| bad_op(&name))?;
@@ -654,7 +654,7 @@ pub fn is_pure_target(id: u16) -> bool {
 enum Key {
     V(VReg),
     P(regdesc_runtime::Reg),
-    I(i128),
+    I(i64),
     Other,
 }
 
@@ -714,7 +714,7 @@ pub fn cse(f: &mut MFunction, s: &InstrSet) {
                         .get(*x)
                         .copied()
                         .flatten()
-                        .map_or(-1, |c| i128::from(c.0)),
+                        .map_or(-1, |c| i64::from(c.0)),
                 )
             }));
             match seen.get(&(i.opcode, key.clone())) {

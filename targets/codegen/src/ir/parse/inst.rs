@@ -9,7 +9,7 @@ use crate::ir::literals::{parse_gep_type, parse_type, parse_value_type, span_of}
 use crate::ir::types::Type;
 use crate::ir::{
     BinOp, BlockId, Builtin, CastOp, FBinOp, FastMath, GepIndex, GepStep, IntFlags, IntPredicate,
-    Op, Operand, OperandKind, PhiIncoming, Span,
+    Op, Operand, PhiIncoming, Span,
 };
 use crate::value::Value;
 
@@ -250,8 +250,8 @@ impl FnBuilder {
                     let step = if k == 0 {
                         GepStep::Scaled(elem.alloc_size())
                     } else {
-                        let field = match &index.kind {
-                            OperandKind::Const(Value::Int(i)) => i.to_u64(),
+                        let field = match index.constant() {
+                            Some(Value::Int(i)) => i.to_u64(),
                             _ => None,
                         };
                         let (inner, step) = walk.step_into(field).map_err(|why| {

@@ -611,7 +611,11 @@ impl FnBuilder {
             .help("pass global memory to the function as a `ptr addrspace(1)` argument")),
             _ => Ok(Operand {
                 ty,
-                kind: OperandKind::Const(parse_constant(ty, inner, ConstOptions::default())?),
+                kind: OperandKind::Const(Box::new(parse_constant(
+                    ty,
+                    inner,
+                    ConstOptions::default(),
+                )?)),
                 span,
             }),
         }
