@@ -82,24 +82,9 @@ fn bench_counts() {
 }
 
 /// Functions of `wide_mul.ll` where regdesc is longer than the best llc,
-/// on one CPU, and why.
-/// The multiplies themselves are shorter than llc's in all three; what is
-/// longer is around them.
-const KERNARG: &str = "kernel arguments loaded by one s_load_dword each, not merged into \
-    s_load_dwordx2/x4/x8, and the store address moved into VGPRs instead of an SGPR base";
-const LANE: &str = "per-lane i128 loaded by four global_load_dword (not one dwordx4) and \
-    the address computed for the load and again for the store";
-const LONGER: &[(&str, &str, &str)] = &[
-    ("mad128_trunc_uniform", "gfx900", KERNARG),
-    ("mul128_uniform_by_lane", "gfx900", LANE),
-    ("mad128_uniform_addend", "gfx900", LANE),
-    ("mad128_trunc_uniform", "gfx90a", KERNARG),
-    ("mul128_uniform_by_lane", "gfx90a", LANE),
-    ("mad128_uniform_addend", "gfx90a", LANE),
-    ("mad128_trunc_uniform", "gfx1030", KERNARG),
-    ("mul128_uniform_by_lane", "gfx1030", LANE),
-    ("mad128_uniform_addend", "gfx1030", LANE),
-];
+/// on one CPU, and why (none now: the kernel arguments are loaded wide,
+/// per-lane `i128`s by one `global_load_dwordx4` with an SGPR base).
+const LONGER: &[(&str, &str, &str)] = &[];
 
 fn llc(version: u32, cpu: &str, file: &Path) -> Option<String> {
     let bin = format!("/usr/lib/llvm-{version}/bin/llc");

@@ -42,6 +42,52 @@ impl Sel<'_> {
         (a, off)
     }
 
+    /// A per-lane address in the `saddr` form: the 32-bit VGPR offset
+    /// (`v_lshlrev_b32` of the work-item id, shared by every access at
+    /// that index), the SGPR pair of the base and the immediate offset.
+    pub(super) fn lane_address(&mut self, lo: VReg, hi: VReg) -> Option<(VReg, VReg, i128)> {
+        let (lo, hi, off) = match self.offsets.get(&(lo, hi)) {
+            Some(&(plo, phi, k)) => (plo, phi, k),
+            None => (lo, hi, 0),
+        };
+        let LaneAddress { shift, lo, hi, .. } = *self.lanes.get(&(lo, hi))?;
+        // In the prologue, next to the id: the id is dead after the last
+        // shift and its register free (llc's order too).
+        let voff = match self.voffs.get(&shift) {
+            Some(v) => *v,
+            None => {
+                let id = self.hw_id("V_WORKITEM_ID_X", self.cls.vgpr);
+                let v = self.vreg(self.cls.vgpr);
+                self.prologue.push(MInst::new(
+                    self.op("V_LSHLREV_B32_E64"),
+                    vec![def(v), Operand::Imm(i128::from(shift)), use_(id)],
+                ));
+                self.voffs.insert(shift, v);
+                v
+            }
+        };
+        let sp = match self.spairs.get(&(lo, hi)) {
+            Some(p) => *p,
+            None => {
+                let rc = self.f.class_of(lo)?;
+                let p = self.vreg(pair_class(rc)?);
+                self.emit(
+                    self.isa.instrs.reg_sequence,
+                    vec![
+                        def(p),
+                        use_(lo),
+                        Operand::SubIdx(self.cls.sub0),
+                        use_(hi),
+                        Operand::SubIdx(self.cls.sub1),
+                    ],
+                );
+                self.spairs.insert((lo, hi), p);
+                p
+            }
+        };
+        Some((voff, sp, off))
+    }
+
     /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
     /// segment (the aligned dword holding it), `s_bfe_u32` for a narrower
     /// argument.
@@ -128,6 +174,285 @@ pub(super) fn address_offsets(
         }
     }
     out
+}
+
+/// `VReg_64`/`VReg_96`/`VReg_128`: the tuple of `n` (2 to 4) dwords one
+/// vector memory instruction reads or writes (none for one dword).
+fn tuple_class(n: usize) -> Option<regdesc_runtime::RegClass> {
+    use regdesc_runtime::RegisterInfo;
+    (2..=4)
+        .contains(&n)
+        .then(|| {
+            crate::Gfx::Gfx900
+                .tables()
+                .class_by_name(&format!("VReg_{}", 32 * n))
+        })
+        .flatten()
+}
+
+/// `SGPR_64` for a pair of `SGPR_32`s.
+fn pair_class(rc: regdesc_runtime::RegClass) -> Option<regdesc_runtime::RegClass> {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    (t.class_by_name("SGPR_32")? == rc)
+        .then(|| t.class_by_name("SGPR_64"))
+        .flatten()
+}
+
+/// A per-lane address `base + id * 2^shift` (`id` the work-item id): the
+/// shift and the uniform base's SGPR halves.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneAddress {
+    pub shift: u32,
+    pub lo: VReg,
+    pub hi: VReg,
+}
+
+/// The largest work-item id plus one: a work-group has at most 1024
+/// work-items (LLVM's `amdgpu-flat-work-group-size` default; the
+/// `llvm.amdgcn.workitem.id.x` range).
+const MAX_WORKITEMS: u64 = 1024;
+
+/// Addresses `lo, hi = G_MAD64 id, 2^k, base.lo, base.hi` with `id` the
+/// work-item id and the base uniform (SGPRs): `id * 2^k` fits in 32 bits
+/// (ids are below [`MAX_WORKITEMS`]), so the address is the base plus a
+/// zero-extended 32-bit offset, which the `saddr` form of
+/// `global_load`/`global_store` adds itself (the hardware fact served:
+/// address = `s[base:base+1]` + zext(`voff`) + the immediate offset).
+pub(super) fn lane_addresses(
+    f: &MFunction,
+    isa: &Isa,
+    sgpr: regdesc_runtime::RegClass,
+) -> HashMap<(VReg, VReg), LaneAddress> {
+    let mut consts: HashMap<VReg, i128> = HashMap::new();
+    let mut ids: Vec<VReg> = Vec::new();
+    let mut out = HashMap::new();
+    let v = |i: &MInst, k: usize| i.ops.get(k).and_then(Operand::vreg);
+    for b in &f.blocks {
+        for i in &b.insts {
+            match isa.instrs.desc(i.opcode).sem {
+                Sem::MovImm => {
+                    if let (Some(d), Some(Operand::Imm(x))) = (v(i, 0), i.ops.get(1)) {
+                        consts.insert(d, *x);
+                    }
+                }
+                Sem::Limb(LimbOp::WorkitemId) => ids.extend(v(i, 0)),
+                Sem::Limb(LimbOp::Mad64) => {
+                    let (Some(lo), Some(hi), Some(a), Some(b), Some(cl), Some(ch)) =
+                        (v(i, 0), v(i, 1), v(i, 2), v(i, 3), v(i, 4), v(i, 5))
+                    else {
+                        continue;
+                    };
+                    let k = if ids.contains(&a) {
+                        b
+                    } else if ids.contains(&b) {
+                        a
+                    } else {
+                        continue;
+                    };
+                    let Some(&k) = consts.get(&k) else { continue };
+                    let fits = k > 0
+                        && (k as u64).is_power_of_two()
+                        && (MAX_WORKITEMS - 1)
+                            .checked_mul(k as u64)
+                            .is_some_and(|m| m <= u64::from(u32::MAX));
+                    if fits && f.class_of(cl) == Some(sgpr) && f.class_of(ch) == Some(sgpr) {
+                        out.insert(
+                            (lo, hi),
+                            LaneAddress {
+                                shift: (k as u64).trailing_zeros(),
+                                lo: cl,
+                                hi: ch,
+                            },
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// `p = REG_SEQUENCE %a, sub0, %b, sub1` of two SGPRs copied out of one
+/// wide kernarg tuple (`%a = COPY %t.subK`, `%b = COPY %t.subK+1`, K even)
+/// becomes `p = COPY %t.subK_subK+1`: no new pair for the allocator to
+/// place (the scalar registers of a kernel with many argument words run
+/// short otherwise).
+pub(super) fn pairs_of_tuples(f: &mut MFunction, isa: &Isa) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let mut parts: HashMap<VReg, (VReg, String)> = HashMap::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if i.opcode != isa.instrs.copy {
+                continue;
+            }
+            let (Some(d), Some(r)) = (
+                i.ops.first().and_then(Operand::vreg),
+                i.ops.get(1).and_then(Operand::reg),
+            ) else {
+                continue;
+            };
+            if let (Some(src), Some(sub)) = (r.vreg(), r.sub) {
+                parts.insert(d, (src, t.sub_reg_index_name(sub).to_string()));
+            }
+        }
+    }
+    let (Some(sgpr64), Some(sgpr32)) = (t.class_by_name("SGPR_64"), t.class_by_name("SGPR_32"))
+    else {
+        return;
+    };
+    let classes: HashMap<VReg, regdesc_runtime::RegClass> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .flat_map(|i| i.ops.iter().filter_map(Operand::vreg))
+        .filter_map(|v| Some((v, f.class_of(v)?)))
+        .collect();
+    // Only SGPR pairs of SGPR tuples wider than a pair.
+    let wide = |v: &VReg| {
+        classes
+            .get(v)
+            .is_some_and(|&c| c != sgpr64 && c != sgpr32 && t.class_name(c).starts_with("SGPR_"))
+    };
+    for b in f.blocks.iter_mut() {
+        for i in b.insts.iter_mut() {
+            if i.opcode != isa.instrs.reg_sequence || i.ops.len() != 5 {
+                continue;
+            }
+            let d = i.ops.first().and_then(Operand::vreg);
+            if d.and_then(|d| classes.get(&d)) != Some(&sgpr64) {
+                continue;
+            }
+            let (Some(a), Some(c)) = (i.ops[1].vreg(), i.ops[3].vreg()) else {
+                continue;
+            };
+            let (Some((ta, sa)), Some((tc, sc))) = (parts.get(&a), parts.get(&c)) else {
+                continue;
+            };
+            let Some(k) = sa.strip_prefix("sub").and_then(|x| x.parse::<usize>().ok()) else {
+                continue;
+            };
+            if ta != tc || !wide(ta) || !k.is_multiple_of(2) || *sc != format!("sub{}", k + 1) {
+                continue;
+            }
+            let name = format!("sub{k}_sub{}", k + 1);
+            let Some(idx) = t
+                .all_sub_reg_indices()
+                .find(|&x| t.sub_reg_index_name(x) == name)
+            else {
+                continue;
+            };
+            i.ops = vec![
+                i.ops[0].clone(),
+                Operand::Reg(RegOperand::use_of(RegRef::Virt(*ta), Some(idx))),
+            ];
+            i.opcode = isa.instrs.copy;
+        }
+    }
+}
+
+/// Loads of consecutive dwords from one address as one
+/// `global_load_dwordx4`/`x3`/`x2` into a VGPR tuple and sub-register copies
+/// out of it (which coalescing removes), as llc loads an `i128`. The
+/// hardware fact served: one vector memory instruction reads up to four
+/// consecutive dwords per lane. Only loads with no store between them are
+/// joined, at the place of the first one (their address registers are
+/// the same, so defined there).
+pub(super) fn widen_loads(f: &mut MFunction, isa: &Isa) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let sub = |k: usize| {
+        t.all_sub_reg_indices()
+            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
+    };
+    let (plain, saddr) = (
+        isa.op("GLOBAL_LOAD_DWORD"),
+        isa.op("GLOBAL_LOAD_DWORD_SADDR"),
+    );
+    let is_store = |i: &MInst| {
+        matches!(
+            isa.def(i.opcode).map(|d| d.kind),
+            Some(Kind::GlobalStore(_) | Kind::GlobalStoreWide(_) | Kind::GlobalStoreSaddr(_))
+        )
+    };
+    // (the address operands, the offset) of a dword load.
+    let key = |i: &MInst| -> Option<(Vec<Operand>, i128)> {
+        let n = if i.opcode == plain {
+            2
+        } else if i.opcode == saddr {
+            3
+        } else {
+            return None;
+        };
+        match i.ops.get(n) {
+            Some(Operand::Imm(off)) => Some((i.ops[1..n].to_vec(), *off)),
+            _ => None,
+        }
+    };
+    let blocks: Vec<_> = f.block_ids().collect();
+    for blk in blocks {
+        let mut k = 0;
+        while k < f.blocks[blk].insts.len() {
+            let insts = &f.blocks[blk].insts;
+            let Some((addr, off)) = key(&insts[k]) else {
+                k += 1;
+                continue;
+            };
+            let mut group = vec![k];
+            let mut m = k + 1;
+            while m < insts.len() && group.len() < 4 && !is_store(&insts[m]) {
+                if let Some((a, o)) = key(&insts[m]) {
+                    if a == addr
+                        && o == off + 4 * group.len() as i128
+                        && insts[m].opcode == insts[k].opcode
+                    {
+                        group.push(m);
+                    }
+                }
+                m += 1;
+            }
+            let n = group.len();
+            let defs: Vec<Option<VReg>> = group[..n]
+                .iter()
+                .map(|&g| insts[g].ops.first().and_then(Operand::vreg))
+                .collect();
+            let (Some(rc), true) = (tuple_class(n), defs.iter().all(Option::is_some)) else {
+                k += 1;
+                continue;
+            };
+            let is_saddr = insts[k].opcode == saddr;
+            let tuple = f.new_vreg(rc);
+            let mut ops = vec![def(tuple)];
+            ops.extend(addr);
+            ops.push(Operand::Imm(off));
+            let name = format!(
+                "GLOBAL_LOAD_DWORDX{n}{}",
+                if is_saddr { "_SADDR" } else { "" }
+            );
+            let mut new = vec![MInst::new(isa.op(&name), ops)];
+            for (m, d) in defs.iter().enumerate() {
+                let (Some(d), Some(s)) = (d, sub(m)) else {
+                    continue;
+                };
+                new.push(MInst::new(
+                    isa.instrs.copy,
+                    vec![
+                        def(*d),
+                        Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(s))),
+                    ],
+                ));
+            }
+            let insts = &mut f.blocks[blk].insts;
+            for &g in group[1..n].iter().rev() {
+                insts.remove(g);
+            }
+            let added = new.len();
+            insts.splice(k..=k, new);
+            k += added;
+        }
+    }
 }
 
 /// The most kernarg words loaded with wide loads.
@@ -249,17 +574,18 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
 }
 
 /// Stores of consecutive dwords to one address as one
-/// `global_store_dwordx4`/`x2` of a VGPR tuple (built by `REG_SEQUENCE`,
+/// `global_store_dwordx4`/`x3`/`x2` of a VGPR tuple (built by `REG_SEQUENCE`,
 /// whose copies coalescing removes), as llc stores an `i128`. The hardware
 /// fact served: one vector memory instruction writes up to four
 /// consecutive dwords per lane. Only stores with no other memory
 /// instruction between them are joined (the order of memory accesses is
 /// kept), at the place of the last one, where every stored value is
 /// defined.
-pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime::RegClass; 2]) {
+pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa) {
     use regdesc_runtime::RegisterInfo;
     let t = crate::Gfx::Gfx900.tables();
     let store = isa.op("GLOBAL_STORE_DWORD");
+    let saddr = isa.op("GLOBAL_STORE_DWORD_SADDR");
     let sub = |k: usize| {
         t.all_sub_reg_indices()
             .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
@@ -267,8 +593,33 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
     let is_mem = |i: &MInst| {
         matches!(
             isa.def(i.opcode).map(|d| d.kind),
-            Some(Kind::GlobalLoad(_) | Kind::GlobalStore(_) | Kind::GlobalStoreWide(_))
+            Some(
+                Kind::GlobalLoad(_)
+                    | Kind::GlobalLoadWide(_)
+                    | Kind::GlobalLoadSaddr(_)
+                    | Kind::GlobalStore(_)
+                    | Kind::GlobalStoreWide(_)
+                    | Kind::GlobalStoreSaddr(_)
+            )
         )
+    };
+    // (opcode, address operands, offset) of a dword store: `addr, data,
+    // off` or (saddr) `voff, data, spair, off`.
+    let key = |i: &MInst| -> Option<(Vec<Operand>, i128)> {
+        let (a, o) = if i.opcode == store {
+            (vec![i.ops.first()?.clone()], i.ops.get(2)?)
+        } else if i.opcode == saddr {
+            (
+                vec![i.ops.first()?.clone(), i.ops.get(2)?.clone()],
+                i.ops.get(3)?,
+            )
+        } else {
+            return None;
+        };
+        match o {
+            Operand::Imm(x) => Some((a, *x)),
+            _ => None,
+        }
     };
     let blocks: Vec<_> = f.block_ids().collect();
     for blk in blocks {
@@ -276,25 +627,20 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
         while k < f.blocks[blk].insts.len() {
             let insts = &f.blocks[blk].insts;
             let i = &insts[k];
-            let (Some(addr), Some(Operand::Imm(off))) =
-                (i.ops.first().and_then(Operand::vreg), i.ops.get(2))
+            let (Some(addr), Some((akey, off))) = (i.ops.first().and_then(Operand::vreg), key(i))
             else {
                 k += 1;
                 continue;
             };
-            if i.opcode != store {
-                k += 1;
-                continue;
-            }
+            let is_saddr = i.opcode == saddr;
             // The following memory instructions: stores to addr at off + 4m.
             let mut group = vec![k];
             let mut m = k + 1;
             while m < insts.len() && group.len() < 4 {
                 let j = &insts[m];
                 if is_mem(j) {
-                    let next = j.opcode == store
-                        && j.ops.first().and_then(Operand::vreg) == Some(addr)
-                        && j.ops.get(2) == Some(&Operand::Imm(off + 4 * group.len() as i128));
+                    let next = j.opcode == i.opcode
+                        && key(j) == Some((akey.clone(), off + 4 * group.len() as i128));
                     if !next {
                         break;
                     }
@@ -302,27 +648,12 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
                 }
                 m += 1;
             }
-            let n = if group.len() >= 4 {
-                4
-            } else if group.len() >= 2 {
-                2
-            } else {
-                1
-            };
-            if n == 1 {
-                k += 1;
-                continue;
-            }
-            group.truncate(n);
+            let n = group.len();
             let data: Vec<Option<VReg>> = group
                 .iter()
                 .map(|&g| insts[g].ops.get(1).and_then(Operand::vreg))
                 .collect();
-            let off = *off;
-            let (Some(tuple_rc), true) = (
-                if n == 4 { Some(vreg[1]) } else { Some(vreg[0]) },
-                data.iter().all(Option::is_some),
-            ) else {
+            let (Some(tuple_rc), true) = (tuple_class(n), data.iter().all(Option::is_some)) else {
                 k += 1;
                 continue;
             };
@@ -340,6 +671,7 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
             // kernarg load (a REG_SEQUENCE of two SGPRs led the allocator
             // to run out of scalar registers in two i256 kernels).
             let uniform = match (sub(0), sub(1)) {
+                _ if is_saddr => None,
                 (Some(s0), Some(s1)) => uniform_address(f, isa, blk, addr)
                     .filter(|u| u.4.is_some())
                     .map(|u| (u, s0, s1)),
@@ -380,6 +712,12 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime:
                         isa.op(&format!("GLOBAL_STORE_DWORDX{n}_SADDR")),
                         vec![use_(zero), use_(tuple), use_(sp), Operand::Imm(off)],
                     )
+                }
+                None if is_saddr => {
+                    let mut ops = akey.clone();
+                    ops.insert(1, use_(tuple));
+                    ops.push(Operand::Imm(off));
+                    MInst::new(isa.op(&format!("GLOBAL_STORE_DWORDX{n}_SADDR")), ops)
                 }
                 None => MInst::new(
                     isa.op(&format!("GLOBAL_STORE_DWORDX{n}")),
