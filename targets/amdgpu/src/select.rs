@@ -849,7 +849,7 @@ pub fn select(
     // Dead argument words (the high limbs of a truncated product) go
     // before the widening counts the words it loads.
     dead_code(f, isa);
-    memory::widen_kernarg_loads(f, isa, cls.sgpr);
+    memory::widen_kernarg_loads(f, isa, cls.sgpr, kernargs.unwrap_or(&[]));
     memory::pairs_of_tuples(f, isa);
     dead_code(f, isa);
     memory::widen_stores(f, isa);

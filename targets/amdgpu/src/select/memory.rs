@@ -334,7 +334,16 @@ pub(super) fn pairs_of_tuples(f: &mut MFunction, isa: &Isa) {
             let Some(k) = sa.strip_prefix("sub").and_then(|x| x.parse::<usize>().ok()) else {
                 continue;
             };
-            if ta != tc || !wide(ta) || !k.is_multiple_of(2) || *sc != format!("sub{}", k + 1) {
+            if ta != tc || !k.is_multiple_of(2) || *sc != format!("sub{}", k + 1) {
+                continue;
+            }
+            if classes.get(ta) == Some(&sgpr64) {
+                // The pair load's tuple itself.
+                i.ops = vec![i.ops[0].clone(), use_(*ta)];
+                i.opcode = isa.instrs.copy;
+                continue;
+            }
+            if !wide(ta) {
                 continue;
             }
             let name = format!("sub{k}_sub{}", k + 1);
@@ -455,6 +464,76 @@ pub(super) fn widen_loads(f: &mut MFunction, isa: &Isa) {
     }
 }
 
+/// The scalar loads of `words` (sorted offsets) as (first word, dwords):
+/// only whole runs of consecutive words.
+fn runs<T>(words: &[(i128, T, RegOperand)]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let mut run = 1;
+        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i128 {
+            run += 1;
+        }
+        let mut at = k;
+        while at < k + run {
+            let n = [8usize, 4, 2, 1]
+                .into_iter()
+                .find(|n| *n <= k + run - at)
+                .unwrap_or(1);
+            out.push((at, n));
+            at += n;
+        }
+        k += run;
+    }
+    out
+}
+
+/// The fewest scalar loads covering `words` (sorted offsets), as llc
+/// loads kernel arguments: a load may read dwords nothing uses (a dead
+/// limb between two live ones) as long as it stays inside the argument
+/// bytes (below `end`). A wide load starts at an 8-byte offset, so the
+/// 64-bit arguments (pointers) are even pairs of its tuple, usable as an
+/// SGPR pair. Ties go to fewer dwords loaded; `None` when that
+/// loads more than [`MAX_LOADED_WORDS`] dwords into tuples.
+fn cover<T>(words: &[(i128, T, RegOperand)], end: i128) -> Option<Vec<(usize, usize)>> {
+    let m = words.len();
+    // best[i]: (loads, dwords, first load's size) covering words[i..].
+    let mut best: Vec<(usize, usize, usize)> = vec![(0, 0, 0); m + 1];
+    for i in (0..m).rev() {
+        let start = words[i].0;
+        best[i] = [1usize, 2, 4, 8]
+            .into_iter()
+            .filter(|&n| n == 1 || (start % 8 == 0 && start + 4 * n as i128 <= end))
+            .map(|n| {
+                let j = (i..m)
+                    .find(|&j| words[j].0 >= start + 4 * n as i128)
+                    .unwrap_or(m);
+                let (l, d, _) = best[j];
+                (l + 1, d + if n > 1 { n } else { 0 }, n)
+            })
+            .min_by_key(|&(l, d, _)| (l, d))
+            .unwrap_or((m, 0, 1));
+    }
+    if best[0].1 > MAX_LOADED_WORDS {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < m {
+        let n = best[i].2;
+        out.push((i, n));
+        let start = words[i].0;
+        i = (i..m)
+            .find(|&j| words[j].0 >= start + 4 * n as i128)
+            .unwrap_or(m);
+    }
+    Some(out)
+}
+
+/// The most dwords loaded into scalar tuples when dead dwords are read
+/// too (llc's x8 + x4 + x4).
+const MAX_LOADED_WORDS: usize = 16;
+
 /// The most kernarg words loaded with wide loads.
 const MAX_WIDE_WORDS: usize = 12;
 
@@ -464,7 +543,12 @@ const MAX_WIDE_WORDS: usize = 12;
 /// for a pair, as the scalar unit requires) and sub-register copies out of
 /// it, which coalescing removes. The hardware fact served: one scalar
 /// memory instruction reads up to 16 consecutive dwords.
-pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_runtime::RegClass) {
+pub(super) fn widen_kernarg_loads(
+    f: &mut MFunction,
+    isa: &Isa,
+    sgpr: regdesc_runtime::RegClass,
+    kernargs: &[KernargWord],
+) {
     use regdesc_runtime::RegisterInfo;
     let t = crate::Gfx::Gfx900.tables();
     let load = isa.op("S_LOAD_DWORD");
@@ -500,39 +584,35 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
     }
     words.sort_by_key(|w| w.0);
     words.dedup_by_key(|w| w.0);
+    // The end of the argument bytes, in whole dwords.
+    let end = kernargs
+        .iter()
+        .map(|w| i128::from(w.offset & !3) + 4)
+        .max()
+        .unwrap_or(0);
     let sub = |k: usize| {
         t.all_sub_reg_indices()
             .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
     };
+    let plan = cover(&words, end).unwrap_or_else(|| runs(&words));
     let mut loads = Vec::new();
     let mut copies = Vec::new();
     let mut merged: Vec<VReg> = Vec::new();
-    let mut k = 0;
-    while k < words.len() {
-        let mut run = 1;
-        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i128 {
-            run += 1;
+    for (at, n) in plan {
+        let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1)) else {
+            continue;
+        };
+        if n < 2 {
+            continue;
         }
-        let mut at = k;
-        let end = k + run;
-        while end - at >= 2 {
-            let n = [8usize, 4, 2]
-                .into_iter()
-                .find(|n| *n <= end - at)
-                .unwrap_or(2);
-            let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1))
-            else {
-                break;
-            };
-            let tuple = f.new_vreg(rc);
-            let mut ops = vec![
-                def(tuple),
-                Operand::Reg(ptr.clone()),
-                Operand::Imm(words[at].0),
-            ];
-            for (m, w) in words[at..at + n].iter().enumerate() {
-                ops.push(Operand::Reg(w.2.clone()));
-                if let Some(s) = sub(m) {
+        let start = words[at].0;
+        let tuple = f.new_vreg(rc);
+        let mut ops = vec![def(tuple), Operand::Reg(ptr.clone()), Operand::Imm(start)];
+        for m in 0..n {
+            let here = words[at..].iter().find(|w| w.0 == start + 4 * m as i128);
+            match (here, sub(m)) {
+                (Some(w), Some(s)) => {
+                    ops.push(Operand::Reg(w.2.clone()));
                     copies.push(MInst::new(
                         isa.instrs.copy,
                         vec![
@@ -542,11 +622,13 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
                     ));
                     merged.push(w.1);
                 }
+                // A dword nothing reads (a dead limb, padding): loaded
+                // only to save an instruction; any value will do for the
+                // interpreter.
+                _ => ops.push(Operand::Imm(0)),
             }
-            loads.push(MInst::new(isa.op(&format!("S_LOAD_DWORDX{n}")), ops));
-            at += n;
         }
-        k = end;
+        loads.push(MInst::new(isa.op(&format!("S_LOAD_DWORDX{n}")), ops));
     }
     if loads.is_empty() {
         return;
@@ -690,7 +772,7 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa) {
                             isa.instrs.copy,
                             vec![
                                 def(sp),
-                                Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(pair))),
+                                Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), pair)),
                             ],
                         ),
                         None => MInst::new(
@@ -738,7 +820,7 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa) {
 
 /// The SGPR halves of a uniform address, new registers for its SGPR pair
 /// and a zero offset, and the kernarg tuple pair it is, if it is one.
-type UniformAddress = (VReg, VReg, VReg, VReg, Option<(VReg, SubRegIdx)>);
+type UniformAddress = (VReg, VReg, VReg, VReg, Option<(VReg, Option<SubRegIdx>)>);
 
 /// When the VGPR address pair `addr` is built (in block `blk`) from copies
 /// of two SGPRs: those SGPRs and new registers for the SGPR pair and the
@@ -782,12 +864,20 @@ fn uniform_address(
     let whole = match (part(slo), part(shi)) {
         (Some((a, sa)), Some((b, sb))) if a == b => {
             let k: usize = sa.strip_prefix("sub")?.parse().ok()?;
+            // A pair load's tuple is the pair itself.
+            if f.class_of(a) == Some(sgpr64) {
+                return Some((slo, shi, f.new_vreg(sgpr64), f.new_vreg(vgpr), {
+                    (k == 0 && sb == "sub1").then_some((a, None))
+                }));
+            }
             let name = format!("sub{k}_sub{}", k + 1);
             let idx = t
                 .all_sub_reg_indices()
                 .find(|&i| t.sub_reg_index_name(i) == name);
             match idx {
-                Some(idx) if k.is_multiple_of(2) && sb == format!("sub{}", k + 1) => Some((a, idx)),
+                Some(idx) if k.is_multiple_of(2) && sb == format!("sub{}", k + 1) => {
+                    Some((a, Some(idx)))
+                }
                 _ => None,
             }
         }
