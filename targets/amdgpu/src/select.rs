@@ -96,7 +96,8 @@ struct Sel<'a> {
     /// [`memory::lane_addresses`]): `(lo, hi)` to `(id, k, base.lo, base.hi)`.
     lanes: HashMap<(VReg, VReg), memory::LaneAddress>,
     /// `saddr` offsets (the work-item id shifted, made in the prologue).
-    voffs: HashMap<u32, VReg>,
+    /// (The zero offset of a uniform address under `None`.)
+    voffs: HashMap<Option<u32>, VReg>,
     /// `saddr` SGPR pairs made in the current block.
     spairs: HashMap<(VReg, VReg), VReg>,
     /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
@@ -213,7 +214,11 @@ impl Sel<'_> {
             return *d;
         }
         let d = self.vreg(self.cls.vgpr);
-        self.emit(self.isa.instrs.copy, vec![def(d), use_(v)]);
+        // A constant is moved into the VGPR directly (its SGPR may die).
+        match self.consts.get(&v) {
+            Some(&c) => self.emit(self.op("V_MOV_B32_imm"), vec![def(d), Operand::Imm(c)]),
+            None => self.emit(self.isa.instrs.copy, vec![def(d), use_(v)]),
+        }
         self.vcopies.insert(v, d);
         d
     }

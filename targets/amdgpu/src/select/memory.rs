@@ -50,18 +50,39 @@ impl Sel<'_> {
             Some(&(plo, phi, k)) => (plo, phi, k),
             None => (lo, hi, 0),
         };
-        let LaneAddress { shift, lo, hi, .. } = *self.lanes.get(&(lo, hi))?;
+        // A uniform address (both halves SGPRs) is the base with a zero
+        // offset.
+        let (shift, lo, hi) = match self.lanes.get(&(lo, hi)) {
+            Some(l) => (Some(l.shift), l.lo, l.hi),
+            // Not in a kernel whose arguments stay in single loads (more
+            // words than the wide loads take): its scalar registers are
+            // short already, and an SGPR pair is one more constraint
+            // (a 2 x i256 kernel spills on gfx1030).
+            None if self.is_sgpr(lo)
+                && self.is_sgpr(hi)
+                && self.kernargs.len() <= MAX_WIDE_WORDS =>
+            {
+                (None, lo, hi)
+            }
+            None => return None,
+        };
         // In the prologue, next to the id: the id is dead after the last
         // shift and its register free (llc's order too).
         let voff = match self.voffs.get(&shift) {
             Some(v) => *v,
             None => {
-                let id = self.hw_id("V_WORKITEM_ID_X", self.cls.vgpr);
                 let v = self.vreg(self.cls.vgpr);
-                self.prologue.push(MInst::new(
-                    self.op("V_LSHLREV_B32_E64"),
-                    vec![def(v), Operand::Imm(i128::from(shift)), use_(id)],
-                ));
+                let i = match shift {
+                    Some(shift) => {
+                        let id = self.hw_id("V_WORKITEM_ID_X", self.cls.vgpr);
+                        MInst::new(
+                            self.op("V_LSHLREV_B32_E64"),
+                            vec![def(v), Operand::Imm(i128::from(shift)), use_(id)],
+                        )
+                    }
+                    None => MInst::new(self.op("V_MOV_B32_imm"), vec![def(v), Operand::Imm(0)]),
+                };
+                self.prologue.push(i);
                 self.voffs.insert(shift, v);
                 v
             }
