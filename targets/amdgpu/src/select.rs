@@ -36,6 +36,7 @@ use crate::isa::{s_cmp_name, v_cmp_name, Isa};
 use crate::Gfx;
 
 mod memory;
+mod widen;
 
 /// The classes selection uses.
 #[derive(Clone, Copy, Debug)]
@@ -857,8 +858,8 @@ pub fn select(
     memory::widen_kernarg_loads(f, isa, cls.sgpr, kernargs.unwrap_or(&[]));
     memory::pairs_of_tuples(f, isa);
     dead_code(f, isa);
-    memory::widen_stores(f, isa);
-    memory::widen_loads(f, isa);
+    widen::widen_stores(f, isa);
+    widen::widen_loads(f, isa);
     dead_code(f, isa);
     Ok(())
 }
