@@ -149,6 +149,17 @@ impl Emitter<'_> {
                         self.line(&text);
                         continue;
                     }
+                    // The id already where the hardware put it: no move.
+                    let home = match def.kind {
+                        Kind::WorkitemId => Some("v0"),
+                        Kind::WorkgroupId => Some("s6"),
+                        _ => None,
+                    };
+                    if let (Some(home), Some(o)) = (home, i.ops.first()) {
+                        if self.operand(o)? == home {
+                            continue;
+                        }
+                    }
                     let mut text = def.asm.clone();
                     for k in (0..i.ops.len()).rev() {
                         let pat = format!("{{{k}}}");

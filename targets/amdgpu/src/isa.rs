@@ -108,6 +108,12 @@ pub enum Kind {
     /// address is the SGPR pair plus the VGPR's 32-bit offset (the `saddr`
     /// form, for a uniform address).
     GlobalStoreSaddr(u8),
+    /// `global_load_dwordx{2,3,4} v[..], v[lo:hi], off offset:K`: that many
+    /// dwords into a VGPR tuple.
+    GlobalLoadWide(u8),
+    /// `global_load_dword{,x2,x3,x4} v[..], voff, s[lo:hi] offset:K`: that
+    /// many dwords from the SGPR pair plus the VGPR's 32-bit offset.
+    GlobalLoadSaddr(u8),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
     /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
@@ -747,7 +753,7 @@ impl Isa {
                 (false, false),
             );
         }
-        for n in [2u8, 4] {
+        for n in [2u8, 3, 4] {
             b.add(
                 &format!("GLOBAL_STORE_DWORDX{n}"),
                 0,
@@ -757,7 +763,36 @@ impl Isa {
                 (false, false),
             );
         }
-        for n in [2u8, 4] {
+        for n in [2u8, 3, 4] {
+            b.add(
+                &format!("GLOBAL_LOAD_DWORDX{n}"),
+                1,
+                &[R, I],
+                Kind::GlobalLoadWide(n),
+                &format!("global_load_dwordx{n} {{0}}, {{1}}, off offset:{{2}}"),
+                (false, false),
+            );
+        }
+        for (n, suffix) in [(1u8, ""), (2, "X2"), (3, "X3"), (4, "X4")] {
+            let lower = suffix.to_lowercase();
+            b.add(
+                &format!("GLOBAL_LOAD_DWORD{suffix}_SADDR"),
+                1,
+                &[R, R, I],
+                Kind::GlobalLoadSaddr(n),
+                &format!("global_load_dword{lower} {{0}}, {{1}}, {{2}} offset:{{3}}"),
+                (false, false),
+            );
+        }
+        b.add(
+            "GLOBAL_STORE_DWORD_SADDR",
+            0,
+            &[R, R, R, I],
+            Kind::GlobalStoreSaddr(1),
+            "global_store_dword {0}, {1}, {2} offset:{3}",
+            (false, false),
+        );
+        for n in [2u8, 3, 4] {
             b.add(
                 &format!("GLOBAL_STORE_DWORDX{n}_SADDR"),
                 0,

@@ -29,13 +29,14 @@ use regdesc_codegen::mir::{
     MBlockId, MFunction, MInst, Opcode, Operand, RegOperand, RegRef, Sem, VReg,
 };
 use regdesc_codegen::target::TargetError;
-use regdesc_runtime::{Reg, RegClass, RegisterInfo, SubRegIdx};
+use regdesc_runtime::{Reg, RegClass, SubRegIdx};
 
 use crate::abi::KernargWord;
 use crate::isa::{s_cmp_name, v_cmp_name, Isa};
 use crate::Gfx;
 
 mod memory;
+mod widen;
 
 /// The classes selection uses.
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +93,14 @@ struct Sel<'a> {
     addresses: HashMap<(VReg, VReg), VReg>,
     /// Addresses `(lo, hi)` computed as `p + K`: `(p.lo, p.hi, K)`.
     offsets: HashMap<(VReg, VReg), (VReg, VReg, i64)>,
+    /// Per-lane addresses `base + id * 2^k` (see
+    /// [`memory::lane_addresses`]): `(lo, hi)` to `(id, k, base.lo, base.hi)`.
+    lanes: HashMap<(VReg, VReg), memory::LaneAddress>,
+    /// `saddr` offsets (the work-item id shifted, made in the prologue).
+    /// (The zero offset of a uniform address under `None`.)
+    voffs: HashMap<Option<u32>, VReg>,
+    /// `saddr` SGPR pairs made in the current block.
+    spairs: HashMap<(VReg, VReg), VReg>,
     /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
     /// `sub0`, 1 for `sub1`).
     halves: HashMap<VReg, (VReg, u8)>,
@@ -128,6 +137,27 @@ impl Sel<'_> {
             self.scc_holds = None;
         }
         self.out.push(MInst::new(op, ops));
+    }
+
+    /// The register holding the id the hardware puts in `v0` (`key`
+    /// `V_WORKITEM_ID_X`) or `s6` (`S_WORKGROUP_ID_X`), read in the
+    /// prologue.
+    fn hw_id(&mut self, key: &'static str, rc: RegClass) -> VReg {
+        if let Some(x) = self.ids.get(key) {
+            return *x;
+        }
+        let x = self.vreg(rc);
+        let op = self.op(key);
+        let mut ops = vec![def(x)];
+        for r in &self.isa.instrs.desc(op).implicit_uses {
+            ops.push(Operand::Reg(RegOperand {
+                implicit: true,
+                ..RegOperand::use_of(RegRef::Phys(*r), None)
+            }));
+        }
+        self.prologue.push(MInst::new(op, ops));
+        self.ids.insert(key, x);
+        x
     }
 
     fn op(&self, name: &str) -> Opcode {
@@ -185,7 +215,11 @@ impl Sel<'_> {
             return *d;
         }
         let d = self.vreg(self.cls.vgpr);
-        self.emit(self.isa.instrs.copy, vec![def(d), use_(v)]);
+        // A constant is moved into the VGPR directly (its SGPR may die).
+        match self.consts.get(&v) {
+            Some(&c) => self.emit(self.op("V_MOV_B32_imm"), vec![def(d), Operand::Imm(c)]),
+            None => self.emit(self.isa.instrs.copy, vec![def(d), use_(v)]),
+        }
         self.vcopies.insert(v, d);
         d
     }
@@ -689,6 +723,17 @@ impl Sel<'_> {
                 let (Some(d), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
                     return Err(bad());
                 };
+                if n == 4 {
+                    if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
+                        let t = self.valu_def(d);
+                        self.emit(
+                            self.op("GLOBAL_LOAD_DWORD_SADDR"),
+                            vec![def(t), use_(voff), use_(sp), Operand::Imm(off)],
+                        );
+                        self.finish_valu(d, t);
+                        return Ok(());
+                    }
+                }
                 let (addr, off) = self.address(lo, hi);
                 let t = self.valu_def(d);
                 let op = match n {
@@ -703,6 +748,16 @@ impl Sel<'_> {
                 let (Some(x), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
                     return Err(bad());
                 };
+                if n == 4 {
+                    if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
+                        let x = self.in_vgpr(x);
+                        self.emit(
+                            self.op("GLOBAL_STORE_DWORD_SADDR"),
+                            vec![use_(voff), use_(x), use_(sp), Operand::Imm(off)],
+                        );
+                        return Ok(());
+                    }
+                }
                 let (addr, off) = self.address(lo, hi);
                 let x = self.in_vgpr(x);
                 let op = match n {
@@ -721,23 +776,7 @@ impl Sel<'_> {
                 } else {
                     ("S_WORKGROUP_ID_X", self.cls.sgpr)
                 };
-                let id = match self.ids.get(key) {
-                    Some(x) => *x,
-                    None => {
-                        let x = self.vreg(rc);
-                        let op = self.op(key);
-                        let mut ops = vec![def(x)];
-                        for r in &self.isa.instrs.desc(op).implicit_uses {
-                            ops.push(Operand::Reg(RegOperand {
-                                implicit: true,
-                                ..RegOperand::use_of(RegRef::Phys(*r), None)
-                            }));
-                        }
-                        self.prologue.push(MInst::new(op, ops));
-                        self.ids.insert(key, x);
-                        x
-                    }
-                };
+                let id = self.hw_id(key, rc);
                 self.emit(self.isa.instrs.copy, vec![def(d), use_(id)]);
             }
             LimbOp::WorkgroupSize => {
@@ -778,13 +817,18 @@ pub fn select(
         vcopies: HashMap::new(),
         addresses: HashMap::new(),
         halves: HashMap::new(),
+        lanes: HashMap::new(),
+        voffs: HashMap::new(),
+        spairs: HashMap::new(),
     };
     sel.offsets = memory::address_offsets(sel.f, isa);
+    sel.lanes = memory::lane_addresses(sel.f, isa, cls.sgpr);
     for b in blocks {
         let insts = std::mem::take(&mut sel.f.blocks[b].insts);
         sel.derived.clear();
         sel.vcopies.clear();
         sel.addresses.clear();
+        sel.spairs.clear();
         sel.scc_holds = None;
         for i in insts {
             sel.inst(i)?;
@@ -808,15 +852,15 @@ pub fn select(
             entry.insts.splice(0..0, front);
         }
     }
-    memory::widen_kernarg_loads(f, isa, cls.sgpr);
+    // Dead argument words (the high limbs of a truncated product) go
+    // before the widening counts the words it loads.
     dead_code(f, isa);
-    if let (Some(v64), Some(v128)) = (
-        Gfx::Gfx900.tables().class_by_name("VReg_64"),
-        Gfx::Gfx900.tables().class_by_name("VReg_128"),
-    ) {
-        memory::widen_stores(f, isa, [v64, v128]);
-        dead_code(f, isa);
-    }
+    memory::widen_kernarg_loads(f, isa, cls.sgpr, kernargs.unwrap_or(&[]));
+    memory::pairs_of_tuples(f, isa);
+    dead_code(f, isa);
+    widen::widen_stores(f, isa);
+    widen::widen_loads(f, isa);
+    dead_code(f, isa);
     Ok(())
 }
 

@@ -399,6 +399,34 @@ impl GcnSemantics {
                         .map_err(|e| err(e.to_string()))?;
                 }
             }
+            Kind::GlobalLoadWide(n) | Kind::GlobalLoadSaddr(n) => {
+                let saddr = matches!(kind, Kind::GlobalLoadSaddr(_));
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                let (base, off) = if saddr {
+                    let base = cx.read(2, 0)?.to_u128() as u64;
+                    (base, cx.read(3, 0)?.to_u128() as u64)
+                } else {
+                    (0, cx.read(2, 0)?.to_u128() as u64)
+                };
+                for lane in lanes {
+                    // saddr: the SGPR pair plus the zero-extended 32-bit
+                    // VGPR offset; otherwise the VGPR pair's 64 bits.
+                    let a = if saddr {
+                        base.wrapping_add(rd(cx, 1, lane)?)
+                    } else {
+                        cx.read(1, lane)?.to_u128() as u64
+                    };
+                    let bytes = cx
+                        .memory()
+                        .read_bytes(a.wrapping_add(off), 4 * u64::from(n))
+                        .map_err(|e| err(e.to_string()))?;
+                    let mut v = Bits::zero(32 * u32::from(n));
+                    for (k, b) in bytes.iter().enumerate() {
+                        v.words[k / 8] |= u64::from(*b) << (8 * (k % 8));
+                    }
+                    cx.write(0, lane, v)?;
+                }
+            }
             Kind::Wait => {}
             Kind::KernargLoad => {
                 let off = rd(cx, 2, 0)?;

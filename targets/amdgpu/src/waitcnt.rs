@@ -26,7 +26,9 @@ enum Counter {
 fn counter(isa: &Isa, i: &MInst) -> Option<Counter> {
     match isa.def(i.opcode)?.kind {
         Kind::KernargLoad | Kind::KernargLoadWide(_) => Some(Counter::Lgkm),
-        Kind::GlobalLoad(_) => Some(Counter::Vm),
+        Kind::GlobalLoad(_) | Kind::GlobalLoadWide(_) | Kind::GlobalLoadSaddr(_) => {
+            Some(Counter::Vm)
+        }
         _ => None,
     }
 }

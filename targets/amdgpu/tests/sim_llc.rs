@@ -1,6 +1,7 @@
 //! The simulator agrees with an independent compiler: every function of
 //! `../shared/bench/amdgpu/ll/*.ll`, of `targets/codegen/tests/fixtures/*.ll`
-//! and of `tests/sim/*.ll` (more: i96/i192, halves, vectors, kernels),
+//! of `tests/sim/*.ll` (more: i96/i192, halves, vectors, kernels) and of
+//! `tests/fixtures/wide_mul.ll` (per-lane wide factors, `saddr` accesses),
 //! compiled by `llc-14` and `llc-19` for gfx900, gfx90a and gfx1030 (`-O2`,
 //! as `gen_table.py` runs them), simulates to the IR interpreter's results
 //! on random edge-biased inputs, at 64 lanes (32 on gfx1030).
@@ -49,6 +50,9 @@ fn inputs() -> Vec<PathBuf> {
         here.sort();
         files.extend(here);
     }
+    // The wide multiplies beyond the benchmark: llc's `saddr` loads and
+    // stores, `global_load_dwordx3`/`x4` of per-lane factors.
+    files.push(root.join("tests/fixtures/wide_mul.ll"));
     files
 }
 

@@ -1,18 +1,19 @@
 //! Memory and the kernel ABI in selection: kernarg loads, addresses and
 //! their immediate offsets (the hardware facts in [`crate::abi`] and
 //! [`crate::isa`]: `s_load_dword` reads aligned dwords of the kernarg
-//! segment, `global_load`/`global_store` take a 64-bit VGPR address and a
-//! 12-bit immediate offset).
+//! segment, `global_load`/`global_store` take a 64-bit VGPR address, or
+//! (`saddr`) an SGPR pair plus a zero-extended 32-bit VGPR offset, and a
+//! 12-bit immediate offset). Joining the accesses into wide ones is
+//! [`super::widen`].
 
 use std::collections::HashMap;
 
 use regdesc_codegen::mir::instr::LimbOp;
-use regdesc_codegen::mir::{MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg};
+use regdesc_codegen::mir::{smallvec, MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg};
 
 use super::{def, use_, Sel};
 use crate::abi::KernargWord;
 use crate::isa::{Isa, Kind};
-use regdesc_runtime::SubRegIdx;
 
 impl Sel<'_> {
     /// A 64-bit address in a VGPR pair, and an immediate offset: `p + K`
@@ -40,6 +41,73 @@ impl Sel<'_> {
             ],
         );
         (a, off)
+    }
+
+    /// A per-lane address in the `saddr` form: the 32-bit VGPR offset
+    /// (`v_lshlrev_b32` of the work-item id, shared by every access at
+    /// that index), the SGPR pair of the base and the immediate offset.
+    pub(super) fn lane_address(&mut self, lo: VReg, hi: VReg) -> Option<(VReg, VReg, i64)> {
+        let (lo, hi, off) = match self.offsets.get(&(lo, hi)) {
+            Some(&(plo, phi, k)) => (plo, phi, k),
+            None => (lo, hi, 0),
+        };
+        // A uniform address (both halves SGPRs) is the base with a zero
+        // offset.
+        let (shift, lo, hi) = match self.lanes.get(&(lo, hi)) {
+            Some(l) => (Some(l.shift), l.lo, l.hi),
+            // Not in a kernel whose arguments stay in single loads (more
+            // words than the wide loads take): its scalar registers are
+            // short already, and an SGPR pair is one more constraint
+            // (a 2 x i256 kernel spills on gfx1030).
+            None if self.is_sgpr(lo)
+                && self.is_sgpr(hi)
+                && self.kernargs.len() <= MAX_WIDE_WORDS =>
+            {
+                (None, lo, hi)
+            }
+            None => return None,
+        };
+        // In the prologue, next to the id: the id is dead after the last
+        // shift and its register free (llc's order too).
+        let voff = match self.voffs.get(&shift) {
+            Some(v) => *v,
+            None => {
+                let v = self.vreg(self.cls.vgpr);
+                let i = match shift {
+                    Some(shift) => {
+                        let id = self.hw_id("V_WORKITEM_ID_X", self.cls.vgpr);
+                        MInst::new(
+                            self.op("V_LSHLREV_B32_E64"),
+                            vec![def(v), Operand::Imm(i64::from(shift)), use_(id)],
+                        )
+                    }
+                    None => MInst::new(self.op("V_MOV_B32_imm"), vec![def(v), Operand::Imm(0)]),
+                };
+                self.prologue.push(i);
+                self.voffs.insert(shift, v);
+                v
+            }
+        };
+        let sp = match self.spairs.get(&(lo, hi)) {
+            Some(p) => *p,
+            None => {
+                let rc = self.f.class_of(lo)?;
+                let p = self.vreg(pair_class(rc)?);
+                self.emit(
+                    self.isa.instrs.reg_sequence,
+                    vec![
+                        def(p),
+                        use_(lo),
+                        Operand::SubIdx(self.cls.sub0),
+                        use_(hi),
+                        Operand::SubIdx(self.cls.sub1),
+                    ],
+                );
+                self.spairs.insert((lo, hi), p);
+                p
+            }
+        };
+        Some((voff, sp, off))
     }
 
     /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
@@ -130,6 +198,248 @@ pub(super) fn address_offsets(
     out
 }
 
+/// `SGPR_64` for a pair of `SGPR_32`s.
+fn pair_class(rc: regdesc_runtime::RegClass) -> Option<regdesc_runtime::RegClass> {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    (t.class_by_name("SGPR_32")? == rc)
+        .then(|| t.class_by_name("SGPR_64"))
+        .flatten()
+}
+
+/// A per-lane address `base + id * 2^shift` (`id` the work-item id): the
+/// shift and the uniform base's SGPR halves.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneAddress {
+    pub shift: u32,
+    pub lo: VReg,
+    pub hi: VReg,
+}
+
+/// The largest work-item id plus one: a work-group has at most 1024
+/// work-items (LLVM's `amdgpu-flat-work-group-size` default; the
+/// `llvm.amdgcn.workitem.id.x` range).
+const MAX_WORKITEMS: u64 = 1024;
+
+/// Addresses `lo, hi = G_MAD64 id, 2^k, base.lo, base.hi` with `id` the
+/// work-item id and the base uniform (SGPRs): `id * 2^k` fits in 32 bits
+/// (ids are below [`MAX_WORKITEMS`]), so the address is the base plus a
+/// zero-extended 32-bit offset, which the `saddr` form of
+/// `global_load`/`global_store` adds itself (the hardware fact served:
+/// address = `s[base:base+1]` + zext(`voff`) + the immediate offset).
+pub(super) fn lane_addresses(
+    f: &MFunction,
+    isa: &Isa,
+    sgpr: regdesc_runtime::RegClass,
+) -> HashMap<(VReg, VReg), LaneAddress> {
+    let mut consts: HashMap<VReg, i64> = HashMap::new();
+    let mut ids: Vec<VReg> = Vec::new();
+    let mut out = HashMap::new();
+    let v = |i: &MInst, k: usize| i.ops.get(k).and_then(Operand::vreg);
+    for b in &f.blocks {
+        for i in &b.insts {
+            match isa.instrs.desc(i.opcode).sem {
+                Sem::MovImm => {
+                    if let (Some(d), Some(Operand::Imm(x))) = (v(i, 0), i.ops.get(1)) {
+                        consts.insert(d, *x);
+                    }
+                }
+                Sem::Limb(LimbOp::WorkitemId) => ids.extend(v(i, 0)),
+                Sem::Limb(LimbOp::Mad64) => {
+                    let (Some(lo), Some(hi), Some(a), Some(b), Some(cl), Some(ch)) =
+                        (v(i, 0), v(i, 1), v(i, 2), v(i, 3), v(i, 4), v(i, 5))
+                    else {
+                        continue;
+                    };
+                    let k = if ids.contains(&a) {
+                        b
+                    } else if ids.contains(&b) {
+                        a
+                    } else {
+                        continue;
+                    };
+                    let Some(&k) = consts.get(&k) else { continue };
+                    let fits = k > 0
+                        && (k as u64).is_power_of_two()
+                        && (MAX_WORKITEMS - 1)
+                            .checked_mul(k as u64)
+                            .is_some_and(|m| m <= u64::from(u32::MAX));
+                    if fits && f.class_of(cl) == Some(sgpr) && f.class_of(ch) == Some(sgpr) {
+                        out.insert(
+                            (lo, hi),
+                            LaneAddress {
+                                shift: (k as u64).trailing_zeros(),
+                                lo: cl,
+                                hi: ch,
+                            },
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// `p = REG_SEQUENCE %a, sub0, %b, sub1` of two SGPRs copied out of one
+/// wide kernarg tuple (`%a = COPY %t.subK`, `%b = COPY %t.subK+1`, K even)
+/// becomes `p = COPY %t.subK_subK+1`: no new pair for the allocator to
+/// place (the scalar registers of a kernel with many argument words run
+/// short otherwise).
+pub(super) fn pairs_of_tuples(f: &mut MFunction, isa: &Isa) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let mut parts: HashMap<VReg, (VReg, String)> = HashMap::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if i.opcode != isa.instrs.copy {
+                continue;
+            }
+            let (Some(d), Some(r)) = (
+                i.ops.first().and_then(Operand::vreg),
+                i.ops.get(1).and_then(Operand::reg),
+            ) else {
+                continue;
+            };
+            if let (Some(src), Some(sub)) = (r.vreg(), r.sub) {
+                parts.insert(d, (src, t.sub_reg_index_name(sub).to_string()));
+            }
+        }
+    }
+    let (Some(sgpr64), Some(sgpr32)) = (t.class_by_name("SGPR_64"), t.class_by_name("SGPR_32"))
+    else {
+        return;
+    };
+    let classes: HashMap<VReg, regdesc_runtime::RegClass> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .flat_map(|i| i.ops.iter().filter_map(Operand::vreg))
+        .filter_map(|v| Some((v, f.class_of(v)?)))
+        .collect();
+    // Only SGPR pairs of SGPR tuples wider than a pair.
+    let wide = |v: &VReg| {
+        classes
+            .get(v)
+            .is_some_and(|&c| c != sgpr64 && c != sgpr32 && t.class_name(c).starts_with("SGPR_"))
+    };
+    for b in f.blocks.iter_mut() {
+        for i in b.insts.iter_mut() {
+            if i.opcode != isa.instrs.reg_sequence || i.ops.len() != 5 {
+                continue;
+            }
+            let d = i.ops.first().and_then(Operand::vreg);
+            if d.and_then(|d| classes.get(&d)) != Some(&sgpr64) {
+                continue;
+            }
+            let (Some(a), Some(c)) = (i.ops[1].vreg(), i.ops[3].vreg()) else {
+                continue;
+            };
+            let (Some((ta, sa)), Some((tc, sc))) = (parts.get(&a), parts.get(&c)) else {
+                continue;
+            };
+            let Some(k) = sa.strip_prefix("sub").and_then(|x| x.parse::<usize>().ok()) else {
+                continue;
+            };
+            if ta != tc || !k.is_multiple_of(2) || *sc != format!("sub{}", k + 1) {
+                continue;
+            }
+            if classes.get(ta) == Some(&sgpr64) {
+                // The pair load's tuple itself.
+                i.ops = smallvec![i.ops[0].clone(), use_(*ta)];
+                i.opcode = isa.instrs.copy;
+                continue;
+            }
+            if !wide(ta) {
+                continue;
+            }
+            let name = format!("sub{k}_sub{}", k + 1);
+            let Some(idx) = t
+                .all_sub_reg_indices()
+                .find(|&x| t.sub_reg_index_name(x) == name)
+            else {
+                continue;
+            };
+            i.ops = smallvec![
+                i.ops[0].clone(),
+                Operand::Reg(RegOperand::use_of(RegRef::Virt(*ta), Some(idx))),
+            ];
+            i.opcode = isa.instrs.copy;
+        }
+    }
+}
+
+/// The scalar loads of `words` (sorted offsets) as (first word, dwords):
+/// only whole runs of consecutive words.
+fn runs<T>(words: &[(i64, T, RegOperand)]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let mut run = 1;
+        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i64 {
+            run += 1;
+        }
+        let mut at = k;
+        while at < k + run {
+            let n = [8usize, 4, 2, 1]
+                .into_iter()
+                .find(|n| *n <= k + run - at)
+                .unwrap_or(1);
+            out.push((at, n));
+            at += n;
+        }
+        k += run;
+    }
+    out
+}
+
+/// The fewest scalar loads covering `words` (sorted offsets), as llc
+/// loads kernel arguments: a load may read dwords nothing uses (a dead
+/// limb between two live ones) as long as it stays inside the argument
+/// bytes (below `end`). A wide load starts at an 8-byte offset, so the
+/// 64-bit arguments (pointers) are even pairs of its tuple, usable as an
+/// SGPR pair. Ties go to fewer dwords loaded; `None` when that
+/// loads more than [`MAX_LOADED_WORDS`] dwords into tuples.
+fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Option<Vec<(usize, usize)>> {
+    let m = words.len();
+    // best[i]: (loads, dwords, first load's size) covering words[i..].
+    let mut best: Vec<(usize, usize, usize)> = vec![(0, 0, 0); m + 1];
+    for i in (0..m).rev() {
+        let start = words[i].0;
+        best[i] = [1usize, 2, 4, 8]
+            .into_iter()
+            .filter(|&n| n == 1 || (start % 8 == 0 && start + 4 * n as i64 <= end))
+            .map(|n| {
+                let j = (i..m)
+                    .find(|&j| words[j].0 >= start + 4 * n as i64)
+                    .unwrap_or(m);
+                let (l, d, _) = best[j];
+                (l + 1, d + if n > 1 { n } else { 0 }, n)
+            })
+            .min_by_key(|&(l, d, _)| (l, d))
+            .unwrap_or((m, 0, 1));
+    }
+    if best[0].1 > MAX_LOADED_WORDS {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < m {
+        let n = best[i].2;
+        out.push((i, n));
+        let start = words[i].0;
+        i = (i..m)
+            .find(|&j| words[j].0 >= start + 4 * n as i64)
+            .unwrap_or(m);
+    }
+    Some(out)
+}
+
+/// The most dwords loaded into scalar tuples when dead dwords are read
+/// too (llc's x8 + x4 + x4).
+const MAX_LOADED_WORDS: usize = 16;
+
 /// The most kernarg words loaded with wide loads.
 const MAX_WIDE_WORDS: usize = 12;
 
@@ -139,7 +449,12 @@ const MAX_WIDE_WORDS: usize = 12;
 /// for a pair, as the scalar unit requires) and sub-register copies out of
 /// it, which coalescing removes. The hardware fact served: one scalar
 /// memory instruction reads up to 16 consecutive dwords.
-pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_runtime::RegClass) {
+pub(super) fn widen_kernarg_loads(
+    f: &mut MFunction,
+    isa: &Isa,
+    sgpr: regdesc_runtime::RegClass,
+    kernargs: &[KernargWord],
+) {
     use regdesc_runtime::RegisterInfo;
     let t = crate::Gfx::Gfx900.tables();
     let load = isa.op("S_LOAD_DWORD");
@@ -175,39 +490,35 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
     }
     words.sort_by_key(|w| w.0);
     words.dedup_by_key(|w| w.0);
+    // The end of the argument bytes, in whole dwords.
+    let end = kernargs
+        .iter()
+        .map(|w| i64::from(w.offset & !3) + 4)
+        .max()
+        .unwrap_or(0);
     let sub = |k: usize| {
         t.all_sub_reg_indices()
             .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
     };
+    let plan = cover(&words, end).unwrap_or_else(|| runs(&words));
     let mut loads = Vec::new();
     let mut copies = Vec::new();
     let mut merged: Vec<VReg> = Vec::new();
-    let mut k = 0;
-    while k < words.len() {
-        let mut run = 1;
-        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i64 {
-            run += 1;
+    for (at, n) in plan {
+        let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1)) else {
+            continue;
+        };
+        if n < 2 {
+            continue;
         }
-        let mut at = k;
-        let end = k + run;
-        while end - at >= 2 {
-            let n = [8usize, 4, 2]
-                .into_iter()
-                .find(|n| *n <= end - at)
-                .unwrap_or(2);
-            let (Some(rc), Some(_)) = (t.class_by_name(&format!("SGPR_{}", 32 * n)), sub(n - 1))
-            else {
-                break;
-            };
-            let tuple = f.new_vreg(rc);
-            let mut ops = vec![
-                def(tuple),
-                Operand::Reg(ptr.clone()),
-                Operand::Imm(words[at].0),
-            ];
-            for (m, w) in words[at..at + n].iter().enumerate() {
-                ops.push(Operand::Reg(w.2.clone()));
-                if let Some(s) = sub(m) {
+        let start = words[at].0;
+        let tuple = f.new_vreg(rc);
+        let mut ops = vec![def(tuple), Operand::Reg(ptr.clone()), Operand::Imm(start)];
+        for m in 0..n {
+            let here = words[at..].iter().find(|w| w.0 == start + 4 * m as i64);
+            match (here, sub(m)) {
+                (Some(w), Some(s)) => {
+                    ops.push(Operand::Reg(w.2.clone()));
                     copies.push(MInst::new(
                         isa.instrs.copy,
                         vec![
@@ -217,11 +528,13 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
                     ));
                     merged.push(w.1);
                 }
+                // A dword nothing reads (a dead limb, padding): loaded
+                // only to save an instruction; any value will do for the
+                // interpreter.
+                _ => ops.push(Operand::Imm(0)),
             }
-            loads.push(MInst::new(isa.op(&format!("S_LOAD_DWORDX{n}")), ops));
-            at += n;
         }
-        k = end;
+        loads.push(MInst::new(isa.op(&format!("S_LOAD_DWORDX{n}")), ops));
     }
     if loads.is_empty() {
         return;
@@ -246,214 +559,4 @@ pub(super) fn widen_kernarg_loads(f: &mut MFunction, isa: &Isa, sgpr: regdesc_ru
     };
     let after = entry.insts.iter().rposition(kinds).map_or(0, |p| p + 1);
     entry.insts.splice(after..after, copies);
-}
-
-/// Stores of consecutive dwords to one address as one
-/// `global_store_dwordx4`/`x2` of a VGPR tuple (built by `REG_SEQUENCE`,
-/// whose copies coalescing removes), as llc stores an `i64`. The hardware
-/// fact served: one vector memory instruction writes up to four
-/// consecutive dwords per lane. Only stores with no other memory
-/// instruction between them are joined (the order of memory accesses is
-/// kept), at the place of the last one, where every stored value is
-/// defined.
-pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa, vreg: [regdesc_runtime::RegClass; 2]) {
-    use regdesc_runtime::RegisterInfo;
-    let t = crate::Gfx::Gfx900.tables();
-    let store = isa.op("GLOBAL_STORE_DWORD");
-    let sub = |k: usize| {
-        t.all_sub_reg_indices()
-            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
-    };
-    let is_mem = |i: &MInst| {
-        matches!(
-            isa.def(i.opcode).map(|d| d.kind),
-            Some(Kind::GlobalLoad(_) | Kind::GlobalStore(_) | Kind::GlobalStoreWide(_))
-        )
-    };
-    let blocks: Vec<_> = f.block_ids().collect();
-    for blk in blocks {
-        let mut k = 0;
-        while k < f.blocks[blk].insts.len() {
-            let insts = &f.blocks[blk].insts;
-            let i = &insts[k];
-            let (Some(addr), Some(Operand::Imm(off))) =
-                (i.ops.first().and_then(Operand::vreg), i.ops.get(2))
-            else {
-                k += 1;
-                continue;
-            };
-            if i.opcode != store {
-                k += 1;
-                continue;
-            }
-            // The following memory instructions: stores to addr at off + 4m.
-            let mut group = vec![k];
-            let mut m = k + 1;
-            while m < insts.len() && group.len() < 4 {
-                let j = &insts[m];
-                if is_mem(j) {
-                    let next = j.opcode == store
-                        && j.ops.first().and_then(Operand::vreg) == Some(addr)
-                        && j.ops.get(2) == Some(&Operand::Imm(off + 4 * group.len() as i64));
-                    if !next {
-                        break;
-                    }
-                    group.push(m);
-                }
-                m += 1;
-            }
-            let n = if group.len() >= 4 {
-                4
-            } else if group.len() >= 2 {
-                2
-            } else {
-                1
-            };
-            if n == 1 {
-                k += 1;
-                continue;
-            }
-            group.truncate(n);
-            let data: Vec<Option<VReg>> = group
-                .iter()
-                .map(|&g| insts[g].ops.get(1).and_then(Operand::vreg))
-                .collect();
-            let off = *off;
-            let (Some(tuple_rc), true) = (
-                if n == 4 { Some(vreg[1]) } else { Some(vreg[0]) },
-                data.iter().all(Option::is_some),
-            ) else {
-                k += 1;
-                continue;
-            };
-            let tuple = f.new_vreg(tuple_rc);
-            let mut seq = vec![def(tuple)];
-            for (m, d) in data.iter().enumerate() {
-                let (Some(d), Some(s)) = (d, sub(m)) else {
-                    continue;
-                };
-                seq.push(use_(*d));
-                seq.push(Operand::SubIdx(s));
-            }
-            let last = *group.last().unwrap_or(&k);
-            // The saddr form only where the pointer is a pair of a wide
-            // kernarg load (a REG_SEQUENCE of two SGPRs led the allocator
-            // to run out of scalar registers in two i256 kernels).
-            let uniform = match (sub(0), sub(1)) {
-                (Some(s0), Some(s1)) => uniform_address(f, isa, blk, addr)
-                    .filter(|u| u.4.is_some())
-                    .map(|u| (u, s0, s1)),
-                _ => None,
-            };
-            let insts = &mut f.blocks[blk].insts;
-            let mut before = vec![MInst::new(isa.instrs.reg_sequence, seq)];
-            let wide = match uniform {
-                // The saddr form: an SGPR pair and a zero VGPR offset
-                // (one move where the VGPR address needs two).
-                Some(((slo, shi, sp, zero, whole), s0, s1)) => {
-                    before.push(match whole {
-                        // Both halves are one pair of a wider kernarg
-                        // tuple: a sub-register copy, which coalesces.
-                        Some((tuple, pair)) => MInst::new(
-                            isa.instrs.copy,
-                            vec![
-                                def(sp),
-                                Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(pair))),
-                            ],
-                        ),
-                        None => MInst::new(
-                            isa.instrs.reg_sequence,
-                            vec![
-                                def(sp),
-                                use_(slo),
-                                Operand::SubIdx(s0),
-                                use_(shi),
-                                Operand::SubIdx(s1),
-                            ],
-                        ),
-                    });
-                    before.push(MInst::new(
-                        isa.op("V_MOV_B32_imm"),
-                        vec![def(zero), Operand::Imm(0)],
-                    ));
-                    MInst::new(
-                        isa.op(&format!("GLOBAL_STORE_DWORDX{n}_SADDR")),
-                        vec![use_(zero), use_(tuple), use_(sp), Operand::Imm(off)],
-                    )
-                }
-                None => MInst::new(
-                    isa.op(&format!("GLOBAL_STORE_DWORDX{n}")),
-                    vec![use_(addr), use_(tuple), Operand::Imm(off)],
-                ),
-            };
-            insts[last] = wide;
-            for (q, i) in before.into_iter().enumerate() {
-                insts.insert(last + q, i);
-            }
-            for &g in group[..n - 1].iter().rev() {
-                insts.remove(g);
-            }
-            k += 1;
-        }
-    }
-}
-
-/// The SGPR halves of a uniform address, new registers for its SGPR pair
-/// and a zero offset, and the kernarg tuple pair it is, if it is one.
-type UniformAddress = (VReg, VReg, VReg, VReg, Option<(VReg, SubRegIdx)>);
-
-/// When the VGPR address pair `addr` is built (in block `blk`) from copies
-/// of two SGPRs: those SGPRs and new registers for the SGPR pair and the
-/// zero offset of a `saddr` store.
-fn uniform_address(
-    f: &mut MFunction,
-    isa: &Isa,
-    blk: regdesc_codegen::mir::MBlockId,
-    addr: VReg,
-) -> Option<UniformAddress> {
-    use regdesc_runtime::RegisterInfo;
-    let t = crate::Gfx::Gfx900.tables();
-    let (sgpr, sgpr64, vgpr) = (
-        t.class_by_name("SGPR_32")?,
-        t.class_by_name("SGPR_64")?,
-        t.class_by_name("VGPR_32")?,
-    );
-    let insts = &f.blocks[blk].insts;
-    let def_of = |v: VReg| {
-        insts.iter().find(|i| {
-            i.ops
-                .first()
-                .and_then(Operand::reg)
-                .is_some_and(|r| r.is_def && r.vreg() == Some(v))
-        })
-    };
-    let seq = def_of(addr).filter(|i| i.opcode == isa.instrs.reg_sequence)?;
-    let (lo, hi) = (seq.ops.get(1)?.vreg()?, seq.ops.get(3)?.vreg()?);
-    let from_sgpr = |v: VReg| {
-        let i = def_of(v).filter(|i| i.opcode == isa.instrs.copy)?;
-        let s = i.ops.get(1)?.reg().filter(|r| r.sub.is_none())?.vreg()?;
-        (f.class_of(s) == Some(sgpr)).then_some(s)
-    };
-    let (slo, shi) = (from_sgpr(lo)?, from_sgpr(hi)?);
-    // `slo = COPY %t.subK`, `shi = COPY %t.subK+1` with K even: %t.subK_subK+1.
-    let part = |v: VReg| {
-        let i = def_of(v).filter(|i| i.opcode == isa.instrs.copy)?;
-        let r = i.ops.get(1)?.reg()?;
-        Some((r.vreg()?, t.sub_reg_index_name(r.sub?).to_string()))
-    };
-    let whole = match (part(slo), part(shi)) {
-        (Some((a, sa)), Some((b, sb))) if a == b => {
-            let k: usize = sa.strip_prefix("sub")?.parse().ok()?;
-            let name = format!("sub{k}_sub{}", k + 1);
-            let idx = t
-                .all_sub_reg_indices()
-                .find(|&i| t.sub_reg_index_name(i) == name);
-            match idx {
-                Some(idx) if k.is_multiple_of(2) && sb == format!("sub{}", k + 1) => Some((a, idx)),
-                _ => None,
-            }
-        }
-        _ => None,
-    };
-    Some((slo, shi, f.new_vreg(sgpr64), f.new_vreg(vgpr), whole))
 }
