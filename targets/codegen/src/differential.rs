@@ -25,8 +25,16 @@ use crate::rng::Rng;
 use crate::target::Target;
 use crate::value::{IntValue, ScalarValue, Value};
 
-/// Bytes of global memory each pointer argument gets.
+/// Bytes of global memory each pointer argument gets at least.
 pub const REGION: u64 = 256;
+
+/// Bytes each pointer argument gets in a launch of `lanes` lanes: room for
+/// a kernel that indexes a 32-byte element (an `i256`) by its work-item id,
+/// starting at work-item 3 at most, so that per-lane accesses are compared
+/// rather than skipped as out of bounds.
+pub fn region(lanes: u32) -> u64 {
+    (32 * (u64::from(lanes) + 4)).next_power_of_two().max(REGION)
+}
 
 /// What to compare.
 #[derive(Clone, Debug)]
@@ -101,7 +109,8 @@ pub fn compare<T: Target>(
         .iter()
         .filter(|p| f.value(**p).ty == Type::Ptr)
         .count() as u64;
-    let mem_size = (REGION * ptrs.max(1)) as usize;
+    let region = region(lanes);
+    let mem_size = (region * ptrs.max(1)) as usize;
     let launches = cfg.inputs.div_ceil(lanes as usize);
     for _ in 0..launches {
         let mut ptr_k = 0;
@@ -112,7 +121,7 @@ pub fn compare<T: Target>(
                 let ty = f.value(*p).ty;
                 if ty == Type::Ptr {
                     ptr_k += 1;
-                    LaneArg::Uniform(Value::Ptr(REGION * (ptr_k - 1)))
+                    LaneArg::Uniform(Value::Ptr(region * (ptr_k - 1)))
                 } else if f.cconv.is_kernel() {
                     LaneArg::Uniform(random_value(&mut rng, ty))
                 } else {
