@@ -74,6 +74,15 @@ pub fn lower_copies(f: &mut MFunction, isa: &Isa, ri: &Gfx) -> Result<(), Target
                 b.insts.push(mov(isa, "S_MOV_B64", d, s));
                 continue;
             }
+            if dv
+                && ri.has_packed_move()
+                && phys_width(ri, d) == Some(64)
+                && phys_width(ri, s) == Some(64)
+            {
+                // Both pairs are even-aligned on gfx90a (SGPR pairs always).
+                b.insts.push(mov(isa, "V_PK_MOV_B32", d, s));
+                continue;
+            }
             let (dw, sw) = (dwords(ri, d), dwords(ri, s));
             let mut pairs: Vec<(Reg, Reg)> = dw.into_iter().zip(sw).collect();
             let t = ri.tables();

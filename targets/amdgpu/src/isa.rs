@@ -31,6 +31,8 @@ use crate::Gfx;
 pub enum Kind {
     /// `s_mov_b32`/`s_mov_b64 d, s` (register or immediate).
     SMov,
+    /// `v_pk_mov_b32 d, s, s op_sel:[0,1]`: a 64-bit register pair per lane.
+    VMov64,
     /// A scalar ALU op. `SCC`: the carry (`s_add_u32`), the borrow
     /// (`s_sub_u32`), nothing (`s_mul_i32`), else whether `d` is not zero.
     SBin(BinOp),
@@ -428,6 +430,15 @@ impl Isa {
             &[R],
             Kind::VMov,
             "v_mov_b32_e32 {0}, {1}",
+            (false, false),
+        );
+        // gfx90a: a VGPR pair from an SGPR or VGPR pair (`crate::pk_mov`).
+        b.add(
+            "V_PK_MOV_B32",
+            1,
+            &[R],
+            Kind::VMov64,
+            "v_pk_mov_b32 {0}, {1}, {1} op_sel:[0,1]",
             (false, false),
         );
         b.add(

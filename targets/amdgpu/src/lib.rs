@@ -121,6 +121,11 @@ impl Gfx {
     pub fn needs_aligned_vgprs(self) -> bool {
         self == Gfx::Gfx90a
     }
+
+    /// Whether `v_pk_mov_b32` (a 64-bit move into a VGPR pair) exists.
+    pub fn has_packed_move(self) -> bool {
+        self == Gfx::Gfx90a
+    }
 }
 
 impl RegisterInfo for Gfx {
@@ -146,6 +151,7 @@ pub mod copy_forward;
 pub mod emit;
 pub mod isa;
 pub mod legalize_wide_mul;
+pub mod pk_mov;
 pub mod sdwa;
 pub mod sdwa_bits;
 pub mod sdwa_peephole;

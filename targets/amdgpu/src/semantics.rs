@@ -218,6 +218,9 @@ impl GcnSemantics {
                 cx.write(0, 0, b32(v))?;
             }
             Kind::VMov => Self::per_lane(cx, 0, &mut |cx, l| rd(cx, 1, l))?,
+            Kind::VMov64 => {
+                Self::per_lane(cx, 0, &mut |cx, l| Ok(cx.read(1, l)?.to_u128() as u64))?
+            }
             Kind::VBin(op) => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(bin(op, rd(cx, 1, l)?, rd(cx, 2, l)?))
             })?,

@@ -173,6 +173,7 @@ impl Target for Amdgpu {
     /// The SDWA peephole ([`crate::sdwa_peephole`]).
     fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
         crate::sdwa_peephole::run(f, self.isa(), self.cls.vgpr);
+        crate::pk_mov::run(f, &self.isa().instrs, self.gfx);
         Ok(())
     }
 

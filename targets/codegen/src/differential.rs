@@ -33,7 +33,9 @@ pub const REGION: u64 = 256;
 /// starting at work-item 3 at most, so that per-lane accesses are compared
 /// rather than skipped as out of bounds.
 pub fn region(lanes: u32) -> u64 {
-    (32 * (u64::from(lanes) + 4)).next_power_of_two().max(REGION)
+    (32 * (u64::from(lanes) + 4))
+        .next_power_of_two()
+        .max(REGION)
 }
 
 /// What to compare.
