@@ -89,16 +89,31 @@ const KERNARG: &str = "kernel arguments loaded by one s_load_dword each, not mer
     s_load_dwordx2/x4/x8, and the store address moved into VGPRs instead of an SGPR base";
 const LANE: &str = "per-lane i128 loaded by four global_load_dword (not one dwordx4) and \
     the address computed for the load and again for the store";
+const ONES: &str = "a constant factor whose limbs are 0 and 1 still goes through MADs by 1 \
+    (llc: shifted adds)";
+const SQUARE: &str = "the two equal cross products a0*a1 of a 64-bit square are two \
+    v_mul_lo_u32 (llc: one, added twice)";
+const SEXT16: &str = "i16 factors: two v_bfe_i32 then v_mad_i64_i32 (llc: one \
+    v_mul_i32_i24_sdwa with sext operands, then the sign)";
 const LONGER: &[(&str, &str, &str)] = &[
     ("mad128_trunc_uniform", "gfx900", KERNARG),
     ("mul128_uniform_by_lane", "gfx900", LANE),
     ("mad128_uniform_addend", "gfx900", LANE),
+    ("mul128_c2p32p1", "gfx900", ONES),
+    ("sq64", "gfx900", SQUARE),
+    ("mul64_sext16", "gfx900", SEXT16),
     ("mad128_trunc_uniform", "gfx90a", KERNARG),
     ("mul128_uniform_by_lane", "gfx90a", LANE),
     ("mad128_uniform_addend", "gfx90a", LANE),
+    ("mul128_c2p32p1", "gfx90a", ONES),
+    ("sq64", "gfx90a", SQUARE),
+    ("mul64_sext16", "gfx90a", SEXT16),
     ("mad128_trunc_uniform", "gfx1030", KERNARG),
     ("mul128_uniform_by_lane", "gfx1030", LANE),
     ("mad128_uniform_addend", "gfx1030", LANE),
+    ("mul128_c2p32p1", "gfx1030", ONES),
+    ("sq64", "gfx1030", SQUARE),
+    ("mul64_sext16", "gfx1030", SEXT16),
 ];
 
 fn llc(version: u32, cpu: &str, file: &Path) -> Option<String> {
