@@ -63,12 +63,19 @@ pub enum Kind {
     /// `v_mul_hi_u32`/`v_mul_hi_i32`.
     VMulHi { signed: bool },
     /// `v_mad_u64_u32 d64, mask, a, b, c64`: the mask is the carry out of
-    /// bit 63.
-    VMad64,
+    /// bit 63. `v_mad_i64_i32` (`signed`) multiplies the factors as `i32`
+    /// and adds the accumulator as `i64`; its mask is bit 64 of the exact
+    /// 65-bit sum (the sum's sign).
+    VMad64 { signed: bool },
     /// `G_AMD_MAD64_CO lo, hi, carry, a, b, clo, chi`: the multiply
     /// cascade's MAD before selection ([`crate::legalize_wide_mul`]), on
     /// 32-bit values; `carry` is 0 or 1.
     GMad64Co,
+    /// `G_AMD_MAD_I64_I32 lo, hi, a, b, clo, chi`: `sext(a) * sext(b) +
+    /// (chi:clo)` on 64 bits ([`crate::legalize_wide_mul`]'s signed
+    /// factors), `V_MAD_I64_I32` or `S_MUL_I32` + `S_MUL_HI_I32` after
+    /// selection.
+    GMadI64,
     /// `v_bfe_u32`/`v_bfe_i32 d, a, offset, width`.
     VBfe { signed: bool },
     /// `v_cndmask_b32 d, f, t, mask`: `mask[lane] ? t : f`.
@@ -260,7 +267,7 @@ impl Builder {
                 | Kind::VCarryOut { .. }
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
-                | Kind::VMad64
+                | Kind::VMad64 { .. }
                 | Kind::VCndmask
                 | Kind::VCmp(_)
                 | Kind::Sdwa(_)
@@ -554,20 +561,33 @@ impl Isa {
             "v_mul_hi_i32 {0}, {1}, {2}",
             (false, false),
         );
+        for (name, asm, signed) in [
+            ("V_MAD_U64_U32", "v_mad_u64_u32", false),
+            ("V_MAD_I64_I32", "v_mad_i64_i32", true),
+        ] {
+            b.add(
+                name,
+                2,
+                &[R, R, R],
+                Kind::VMad64 { signed },
+                &format!("{asm} {{0}}, {{1}}, {{2}}, {{3}}, {{4}}"),
+                (false, false),
+            );
+            b.add(
+                &format!("{name}_imm"),
+                2,
+                &[R, R, I],
+                Kind::VMad64 { signed },
+                &format!("{asm} {{0}}, {{1}}, {{2}}, {{3}}, {{4}}"),
+                (false, false),
+            );
+        }
         b.add(
-            "V_MAD_U64_U32",
+            "G_AMD_MAD_I64_I32",
             2,
-            &[R, R, R],
-            Kind::VMad64,
-            "v_mad_u64_u32 {0}, {1}, {2}, {3}, {4}",
-            (false, false),
-        );
-        b.add(
-            "V_MAD_U64_U32_imm",
-            2,
-            &[R, R, I],
-            Kind::VMad64,
-            "v_mad_u64_u32 {0}, {1}, {2}, {3}, {4}",
+            &[R, R, R, R],
+            Kind::GMadI64,
+            "; G_AMD_MAD_I64_I32 {0}, {1}, {2}, {3}, {4}, {5}",
             (false, false),
         );
         b.add(

@@ -56,6 +56,18 @@
 //! ([`MulPlan::columns`]); a fused addend (`MulPlan::addend`) is the
 //! accumulator of column 0 and the base of each column's counter.
 //!
+//! # Sign-extended factors: `V_MAD_I64_I32`
+//!
+//! When both factors are sign-extended 32-bit values
+//! ([`MulPlan::sext32`], from the legalizer's sign-bit counts: `sext i32`,
+//! `ashr` by 32 or more, small constants), their product is the signed
+//! 64-bit product of the low limbs, sign-extended: one `v_mad_i64_i32`
+//! (with a 64-bit addend as its accumulator), or `s_mul_i32` +
+//! `s_mul_hi_i32` on uniform factors, where the schoolbook needs the
+//! partial products of the sign limbs (the "sign corrections") too.
+//! Wider results take the high half's sign (`v_ashrrev_i32 31`) for the
+//! limbs above, and a wider addend is added after.
+//!
 //! # Uniform factors: VALU MADs on SGPRs, or scalar rows
 //!
 //! When both factors are uniform a cost model (`valu_wins`) chooses.
@@ -98,11 +110,15 @@ const MAX_SCALAR_ROW_LIMBS: usize = 4;
 pub fn lower_mul(
     plan: &MulPlan,
     b: &mut MirBuilder<'_>,
-    mad_co: Opcode,
+    ops: MadOps,
     facts: MulFacts,
 ) -> Option<Vec<Limb>> {
+    let mad_co = ops.carry;
     if plan.limbs < 2 {
         return None;
+    }
+    if plan.signed_32x32() {
+        return Some(signed_32x32(plan, b, ops.signed));
     }
     if plan.uniform && valu_wins(plan, facts) {
         // Uniform factors on the VALU: the values are per-lane registers
@@ -132,6 +148,50 @@ pub fn lower_mul(
     } else {
         column_chains(plan, b, mad_co)
     })
+}
+
+/// The legalize-level MAD pseudos the lowering emits.
+#[derive(Clone, Copy, Debug)]
+pub struct MadOps {
+    /// `G_AMD_MAD64_CO`: unsigned, with the carry out as a value.
+    pub carry: Opcode,
+    /// `G_AMD_MAD_I64_I32`: signed factors, no carry.
+    pub signed: Opcode,
+}
+
+/// Both factors sign-extended 32-bit values (module doc): one signed
+/// 32x32 multiply-add of the low limbs, its sign above, then the rest of
+/// a wider addend.
+fn signed_32x32(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_i64: Opcode) -> Vec<Limb> {
+    let n = plan.limbs;
+    let (x, y) = (limb(&plan.a, 0), limb(&plan.b, 0));
+    let addend = plan.addend.as_deref();
+    // A 64-bit addend is the MAD's accumulator (the low 64 bits of the
+    // sum do not depend on how it reads the accumulator's sign).
+    let (clo, chi) = match addend {
+        Some(a) if n == 2 => (limb(a, 0), limb(a, 1)),
+        _ => (Limb::Const(0), Limb::Const(0)),
+    };
+    let (lo, hi) = if x == Limb::Const(0) || y == Limb::Const(0) {
+        (clo, chi)
+    } else {
+        let regs = [x, y, clo, chi].map(|l| b.reg(l));
+        let (dl, dh) = (b.new_reg(), b.new_reg());
+        let mut o = vec![def(dl), def(dh)];
+        o.extend(regs.into_iter().map(use_));
+        b.push(mad_i64, o);
+        (Limb::Reg(dl), Limb::Reg(dh))
+    };
+    let mut p = vec![lo, hi];
+    if n > 2 {
+        let sign = b.bin(BinOp::AShr, hi, Limb::Const(31));
+        p.resize(n, sign);
+        if let Some(a) = addend {
+            let a: Vec<Limb> = (0..n).map(|k| limb(a, k)).collect();
+            p = regdesc_codegen::legalize::wide::add(b, &p, &a, 32 * n as u32);
+        }
+    }
+    p
 }
 
 /// The subtarget facts the multiply lowering reads.

@@ -422,8 +422,10 @@ impl Sel<'_> {
         }
     }
 
-    /// `a * b + (chi:clo)` into `lo`, `hi`; the VALU form also gives the
-    /// carry out of bit 63 as a lane mask.
+    /// `a * b + (chi:clo)` into `lo`, `hi` (`signed`: the factors as
+    /// `i32`, `V_MAD_I64_I32` / `S_MUL_HI_I32`); the VALU form also gives
+    /// the carry out of bit 63 as a lane mask.
+    #[allow(clippy::too_many_arguments)]
     fn mad64(
         &mut self,
         lo: VReg,
@@ -432,16 +434,22 @@ impl Sel<'_> {
         b: VReg,
         clo: VReg,
         chi: VReg,
+        signed: bool,
     ) -> Option<VReg> {
+        let (mul_hi, mad) = if signed {
+            ("S_MUL_HI_I32", "V_MAD_I64_I32")
+        } else {
+            ("S_MUL_HI_U32", "V_MAD_U64_U32")
+        };
         if self.is_sgpr(lo) && self.is_sgpr(hi) {
             if self.consts.get(&clo) == Some(&0) && self.consts.get(&chi) == Some(&0) {
                 self.salu2("S_MUL_I32", lo, a, b);
-                self.salu2("S_MUL_HI_U32", hi, a, b);
+                self.salu2(mul_hi, hi, a, b);
                 return None;
             }
             let (tl, th) = (self.vreg(self.cls.sgpr), self.vreg(self.cls.sgpr));
             self.salu2("S_MUL_I32", tl, a, b);
-            self.salu2("S_MUL_HI_U32", th, a, b);
+            self.salu2(mul_hi, th, a, b);
             let clo = self.sop(clo, &mut false);
             let chi = self.sop(chi, &mut false);
             self.emit(self.op("S_ADD_U32"), vec![def(lo), use_(tl), clo]);
@@ -455,7 +463,7 @@ impl Sel<'_> {
         let m = self.vreg(self.cls.mask);
         if zero_acc {
             self.emit(
-                self.op("V_MAD_U64_U32_imm"),
+                self.op(&format!("{mad}_imm")),
                 vec![def(p), def(m), a, b, Operand::Imm(0)],
             );
         } else {
@@ -484,10 +492,7 @@ impl Sel<'_> {
                     ],
                 );
             }
-            self.emit(
-                self.op("V_MAD_U64_U32"),
-                vec![def(p), def(m), a, b, use_(acc)],
-            );
+            self.emit(self.op(mad), vec![def(p), def(m), a, b, use_(acc)]);
         }
         for (k, (d, sub)) in [(lo, self.cls.sub0), (hi, self.cls.sub1)]
             .into_iter()
@@ -628,10 +633,18 @@ impl Sel<'_> {
                 else {
                     return Err(bad(self));
                 };
-                match self.mad64(lo, hi, a, b, cl, ch) {
+                match self.mad64(lo, hi, a, b, cl, ch, false) {
                     Some(m) => self.bool_from_mask(co, m),
                     None => return Err(bad(self)),
                 }
+            }
+            Sem::Target(_) if i.opcode == self.op("G_AMD_MAD_I64_I32") => {
+                let (Some(lo), Some(hi), Some(a), Some(b), Some(cl), Some(ch)) =
+                    (v(0), v(1), v(2), v(3), v(4), v(5))
+                else {
+                    return Err(bad(self));
+                };
+                self.mad64(lo, hi, a, b, cl, ch, true);
             }
             Sem::Target(_) if i.opcode == self.op("V_ADD3_U32") => {
                 let (Some(d), Some(a), Some(b), Some(c)) = (v(0), v(1), v(2), v(3)) else {
@@ -699,7 +712,7 @@ impl Sel<'_> {
                 else {
                     return Err(bad());
                 };
-                self.mad64(lo, hi, a, b, cl, ch);
+                self.mad64(lo, hi, a, b, cl, ch, false);
             }
             LimbOp::ZextInReg | LimbOp::SextInReg => {
                 let (Some(d), Some(a), Some(w)) = (v(0), v(1), imm(2)) else {

@@ -55,6 +55,21 @@ fn sext32(v: u64) -> i64 {
     v as u32 as i32 as i64
 }
 
+/// `v_mad_u64_u32` / `v_mad_i64_i32` on 32-bit factors `a`, `b` and a
+/// 64-bit accumulator `c`: the low 64 bits and the carry out. Unsigned:
+/// bit 64 of the 128-bit sum. Signed: `{D1, D0} = 65'B(65'I(a.i32) *
+/// 65'I(b.i32) + 65'I(c.i64))` (the ISA manual's pseudocode), so `D1` is
+/// bit 64 of the exact sum, which always fits in 65 bits: its sign.
+pub fn mad64(a: u64, b: u64, c: u64, signed: bool) -> (u64, bool) {
+    if signed {
+        let p = i128::from(sext32(a)) * i128::from(sext32(b)) + i128::from(c as i64);
+        (p as u64, (p >> 64) & 1 == 1)
+    } else {
+        let p = u128::from(a & 0xffff_ffff) * u128::from(b & 0xffff_ffff) + u128::from(c);
+        (p as u64, p >> 64 != 0)
+    }
+}
+
 fn holds(p: IntPredicate, a: u64, b: u64) -> bool {
     let (sa, sb) = (sext32(a), sext32(b));
     p.holds(a.cmp(&b), sa.cmp(&sb))
@@ -253,19 +268,29 @@ impl GcnSemantics {
             Kind::VMulHi { signed } => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(mul_hi(rd(cx, 1, l)?, rd(cx, 2, l)?, signed))
             })?,
-            Kind::VMad64 => {
+            Kind::VMad64 { signed } => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();
                 let mut out = 0u64;
                 for lane in lanes {
                     let (a, b) = (rd(cx, 2, lane)?, rd(cx, 3, lane)?);
                     let c = cx.read(4, lane)?.to_u128() as u64;
-                    let p = u128::from(a * b) + u128::from(c);
-                    cx.write(0, lane, Bits::from_u128(64, p & u128::from(u64::MAX)))?;
-                    if p >> 64 != 0 {
+                    let (p, co) = mad64(a, b, c, signed);
+                    cx.write(0, lane, Bits::from_u128(64, u128::from(p)))?;
+                    if co {
                         out |= 1u64 << lane;
                     }
                 }
                 cx.write(1, 0, Bits::from_u128(64, u128::from(out)))?;
+            }
+            Kind::GMadI64 => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let (a, b) = (rd(cx, 2, lane)?, rd(cx, 3, lane)?);
+                    let c = rd(cx, 4, lane)? | (rd(cx, 5, lane)? << 32);
+                    let (p, _) = mad64(a, b, c, true);
+                    cx.write(0, lane, b32(p))?;
+                    cx.write(1, lane, b32(p >> 32))?;
+                }
             }
             Kind::GMad64Co => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();

@@ -162,7 +162,11 @@ impl Target for Amdgpu {
             constant_bus: self.gfx.constant_bus_limit(),
             aligned_pairs: self.gfx.needs_aligned_vgprs(),
         };
-        crate::legalize_wide_mul::lower_mul(plan, b, self.isa().op("G_AMD_MAD64_CO"), facts)
+        let ops = crate::legalize_wide_mul::MadOps {
+            carry: self.isa().op("G_AMD_MAD64_CO"),
+            signed: self.isa().op("G_AMD_MAD_I64_I32"),
+        };
+        crate::legalize_wide_mul::lower_mul(plan, b, ops, facts)
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {

@@ -407,13 +407,11 @@ fn mad64(c: &mut Cpu, inst: &Inst, base: &str) -> Res<()> {
     let mut out = 0u64;
     for l in c.lanes() {
         let (a, b, d) = (c.v32(inst, 2, l)?, c.v32(inst, 3, l)?, c.v64(inst, 4, l)?);
-        let (r, co) = if base == "v_mad_u64_u32" {
-            let p = u128::from(a) * u128::from(b) + u128::from(d);
-            (p as u64, p >> 64 != 0)
-        } else {
-            let p = i128::from(a as i32) * i128::from(b as i32) + i128::from(d as i64);
-            (p as u64, i64::try_from(p).is_err())
-        };
+        // The ISA manual: the unsigned carry is bit 64 of the 128-bit sum;
+        // the signed one bit 64 of the exact sum (`{D1, D0} =
+        // 65'B(65'I(S0.i32) * 65'I(S1.i32) + 65'I(S2.i64))`), its sign.
+        let (r, co) =
+            crate::semantics::mad64(u64::from(a), u64::from(b), d, base == "v_mad_i64_i32");
         c.set_v64(inst, 0, l, r)?;
         out |= u64::from(co) << l;
     }

@@ -8,6 +8,13 @@
 //! legalizer turns every limb whose bits are all known into a constant,
 //! and the builder folds the partial products that vanish.
 //!
+//! The same pass counts each value's **sign bits** (LLVM's
+//! `ComputeNumSignBits`): how many high bits are copies of the sign bit.
+//! A factor with at least `w - 31` of them is the sign extension of its
+//! low 32-bit limb, so a target can multiply it with a signed 32x32
+//! instruction (AMD's `V_MAD_I64_I32`) and skip the partial products of
+//! the sign limbs (seed 002's second gap).
+//!
 //! Values are analysed once, in reverse post-order; a PHI (and anything
 //! computed from one before its inputs are seen) starts unknown, which is
 //! sound without iterating.
@@ -74,6 +81,20 @@ impl Known {
         self.width > 0 && self.zero.bit((self.width - 1) as usize)
     }
 
+    /// Number of high bits known to be one.
+    fn leading_ones(&self) -> u32 {
+        let mut n = 0;
+        while n < self.width && self.one.bit((self.width - 1 - n) as usize) {
+            n += 1;
+        }
+        n
+    }
+
+    /// Sign bits the known bits prove (at least 1).
+    pub fn sign_bits(&self) -> u32 {
+        self.leading_zeros().max(self.leading_ones()).max(1)
+    }
+
     /// Number of high bits known to be zero.
     fn leading_zeros(&self) -> u32 {
         let mut n = 0;
@@ -114,12 +135,15 @@ impl Known {
 #[derive(Clone, Debug)]
 pub struct KnownBits {
     values: Vec<Option<Known>>,
+    /// Sign bits per value (0: not analysed).
+    signs: Vec<u32>,
 }
 
 impl KnownBits {
     pub fn analyze(f: &Function, order: &[crate::ir::BlockId]) -> KnownBits {
         let mut kb = KnownBits {
             values: vec![None; f.values.len()],
+            signs: vec![0; f.values.len()],
         };
         for &b in order {
             for &i in &f.block(b).insts {
@@ -129,7 +153,9 @@ impl KnownBits {
                     continue;
                 };
                 let k = kb.transfer(&inst.op, u32::from(w));
+                let s = kb.sign_transfer(&inst.op, u32::from(w));
                 kb.values[r.index()] = Some(k);
+                kb.signs[r.index()] = s.max(k.sign_bits()).min(u32::from(w));
             }
         }
         kb
@@ -149,6 +175,90 @@ impl KnownBits {
             .copied()
             .flatten()
             .unwrap_or(Known::unknown(w))
+    }
+
+    /// How many high bits of operand `o` (an integer) are copies of its
+    /// sign bit: at least 1.
+    pub fn sign_bits(&self, o: &crate::ir::Operand) -> u32 {
+        let w = match o.ty {
+            Type::Int(w) => u32::from(w),
+            _ => return 1,
+        };
+        let k = self.operand(o).sign_bits();
+        match &o.kind {
+            OperandKind::Value(v) => self
+                .signs
+                .get(v.index())
+                .copied()
+                .unwrap_or(0)
+                .max(k)
+                .min(w),
+            OperandKind::Const(_) => k,
+        }
+    }
+
+    /// Whether operand `o` is the sign extension of its low 32 bits (it
+    /// fits in an `i32`).
+    pub fn fits_i32(&self, o: &crate::ir::Operand) -> bool {
+        match o.ty {
+            Type::Int(w) => {
+                let w = u32::from(w);
+                w > 32 && self.sign_bits(o) >= w - 31
+            }
+            _ => false,
+        }
+    }
+
+    /// The sign bits of an instruction's `w`-bit result from its operands'
+    /// (the known bits add theirs in `analyze`).
+    fn sign_transfer(&self, op: &Op, w: u32) -> u32 {
+        match op {
+            Op::Bin { op, lhs, rhs, .. } => {
+                if lhs.ty != rhs.ty || lhs.ty != Type::Int(w as u16) {
+                    return 1;
+                }
+                let (a, b) = (self.sign_bits(lhs), self.sign_bits(rhs));
+                // A shift by a known amount (below the width).
+                let k = self.operand(rhs);
+                let amount = k
+                    .limb(0)
+                    .filter(|&s| s < w && (1..8).all(|i| k.limb(i) == Some(0)));
+                match op {
+                    BinOp::And | BinOp::Or | BinOp::Xor => a.min(b),
+                    BinOp::Add | BinOp::Sub => a.min(b).saturating_sub(1).max(1),
+                    // The factors fit in `w - a + 1` and `w - b + 1` signed
+                    // bits, so the product in their sum.
+                    BinOp::Mul => (a + b).saturating_sub(w + 1).max(1),
+                    BinOp::AShr => amount.map_or(a, |s| (a + s).min(w)),
+                    BinOp::Shl => amount.map_or(1, |s| a.saturating_sub(s).max(1)),
+                    _ => 1,
+                }
+            }
+            Op::Cast {
+                op: CastOp::SExt,
+                val,
+                ..
+            } => match val.ty {
+                Type::Int(v) if u32::from(v) <= w => self.sign_bits(val) + (w - u32::from(v)),
+                _ => 1,
+            },
+            Op::Cast {
+                op: CastOp::Trunc,
+                val,
+                ..
+            } => match val.ty {
+                Type::Int(v) if u32::from(v) >= w => {
+                    self.sign_bits(val).saturating_sub(u32::from(v) - w).max(1)
+                }
+                _ => 1,
+            },
+            Op::Select {
+                on_true, on_false, ..
+            } if on_true.ty == Type::Int(w as u16) && on_false.ty == on_true.ty => {
+                self.sign_bits(on_true).min(self.sign_bits(on_false))
+            }
+            _ => 1,
+        }
     }
 
     fn operand(&self, o: &crate::ir::Operand) -> Known {

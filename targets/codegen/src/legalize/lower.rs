@@ -452,12 +452,17 @@ impl<T: Target> Lower<'_, T> {
                         let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
                         z.truncate(keep);
                         let uniform = self.uni.is_uniform(v);
-                        let plan = MulPlan::new(x, y, Some(z), keep, uniform);
+                        let plan = MulPlan::new(x, y, Some(z), keep, uniform)
+                            .with_sext32(self.kb.fits_i32(a), self.kb.fits_i32(b));
                         let r = pad(self.mul(&plan), full);
                         return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
                     }
                 }
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
+                if op == BinOp::Mul && x.len() > 1 {
+                    let sext = [self.kb.fits_i32(lhs), self.kb.fits_i32(rhs)];
+                    return Ok(self.wide_mul(&x, &y, u32::from(w), keep, sext));
+                }
                 Ok(self.int_bin(op, &x, &y, u32::from(w), keep))
             }
             Type::Vec2(Scalar::Int(w)) => {
@@ -486,14 +491,26 @@ impl<T: Target> Lower<'_, T> {
                 let r = b.bin(BinOp::Mul, x[0], y[0]);
                 wide::canonical(b, vec![r], w)
             }
-            BinOp::Mul => {
-                let keep = keep.min(x.len());
-                let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, keep, b.uniform);
-                let r = pad(self.mul(&plan), x.len());
-                wide::canonical(&mut self.b, r, w)
-            }
+            BinOp::Mul => self.wide_mul(x, y, w, keep, [false; 2]),
             BinOp::Shl | BinOp::LShr | BinOp::AShr => wide::shift(b, op, x, y[0], w),
         }
+    }
+
+    /// A multiply of `w`-bit limbs (`sext`: which factor is a sign-extended
+    /// 32-bit value); only the low `keep` limbs are computed.
+    fn wide_mul(
+        &mut self,
+        x: &[Limb],
+        y: &[Limb],
+        w: u32,
+        keep: usize,
+        sext: [bool; 2],
+    ) -> Vec<Limb> {
+        let keep = keep.min(x.len());
+        let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, keep, self.b.uniform)
+            .with_sext32(sext[0], sext[1]);
+        let r = pad(self.mul(&plan), x.len());
+        wide::canonical(&mut self.b, r, w)
     }
 
     /// The two elements of a vector value, each as limbs.

@@ -36,6 +36,11 @@ pub struct MulPlan {
     /// Per result column `k`, the partial products `(i, j)` with `i + j =
     /// k` whose factors are not known zero.
     pub columns: Vec<Vec<(usize, usize)>>,
+    /// Per factor (`a`, `b`): whether it is the sign extension of its low
+    /// limb (its sign bits, [`crate::legalize::known_bits`]): its higher
+    /// limbs are all copies of limb 0's sign, and a signed 32x32 multiply
+    /// of the low limbs is the whole product.
+    pub sext32: [bool; 2],
 }
 
 impl MulPlan {
@@ -61,7 +66,21 @@ impl MulPlan {
             limbs,
             uniform,
             columns,
+            sext32: [false; 2],
         }
+    }
+
+    /// The plan with the factors' sign-extension facts
+    /// ([`MulPlan::sext32`]).
+    pub fn with_sext32(mut self, a: bool, b: bool) -> MulPlan {
+        self.sext32 = [a, b];
+        self
+    }
+
+    /// Whether both factors are sign-extended 32-bit values: the product
+    /// is their signed 64-bit product, sign-extended.
+    pub fn signed_32x32(&self) -> bool {
+        self.sext32 == [true, true]
     }
 
     /// How many 32x32 multiplies the plan needs at least (one per partial
