@@ -470,6 +470,12 @@ impl<L: LaneBits> Tables<L> {
         self.index_names.get(i.index())
     }
 
+    /// The index named `name` (`sub0`, `sub2_sub3`, ...).
+    pub fn sub_reg_index_by_name(&self, name: &str) -> Option<SubRegIdx> {
+        self.all_sub_reg_indices()
+            .find(|&i| self.sub_reg_index_name(i) == name)
+    }
+
     /// The index's size in bits, when known.
     pub fn sub_reg_index_size(&self, i: SubRegIdx) -> Option<u16> {
         self.index_ranges

@@ -30,6 +30,7 @@
 //! Runs after PHI elimination (the code is no longer SSA: masks are
 //! redefined). Irreducible control flow is refused.
 
+use regdesc_codegen::mir::{def, use_};
 use std::collections::HashMap;
 
 use regdesc_codegen::mir::cfg::MCfg;
@@ -41,14 +42,6 @@ use regdesc_runtime::Reg;
 
 use crate::isa::Isa;
 use crate::select::Classes;
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
-}
 
 fn irreducible(f: &MFunction) -> TargetError {
     TargetError::Unsupported {

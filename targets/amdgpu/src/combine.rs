@@ -13,21 +13,14 @@
 //! The inner add must have no other use; it is left dead and removed
 //! after selection.
 
+use regdesc_codegen::mir::{def, use_};
 use std::collections::HashMap;
 
 use regdesc_codegen::mir::instr::{BinOp, LimbOp};
-use regdesc_codegen::mir::{MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg};
+use regdesc_codegen::mir::{MFunction, MInst, Operand, Sem, VReg};
 use regdesc_runtime::RegClass;
 
 use crate::isa::Isa;
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
-}
 
 /// Where a value comes from: (block, index) of its def, and what it is.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -32,9 +32,7 @@ fn dwords(ri: &Gfx, r: Reg) -> Vec<Reg> {
     }
     (0..n)
         .filter_map(|k| {
-            let i = t
-                .all_sub_reg_indices()
-                .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))?;
+            let i = t.sub_reg_index_by_name(&format!("sub{k}"))?;
             t.sub_reg(r, i)
         })
         .collect()

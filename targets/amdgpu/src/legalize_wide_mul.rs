@@ -88,15 +88,8 @@
 
 use regdesc_codegen::ir::BinOp;
 use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
-use regdesc_codegen::mir::{Opcode, Operand, RegOperand, RegRef, VReg};
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
-}
+use regdesc_codegen::mir::Opcode;
+use regdesc_codegen::mir::{def, use_};
 
 fn limb(v: &[Limb], k: usize) -> Limb {
     v.get(k).copied().unwrap_or(Limb::Const(0))

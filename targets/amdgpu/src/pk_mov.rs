@@ -10,9 +10,9 @@
 //! coalescing folds into the SALU results' registers) and copies the pair
 //! across whole, which [`crate::copies`] lowers to the packed move.
 
+use regdesc_codegen::mir::{def, use_};
 use regdesc_codegen::mir::{
-    smallvec, InstrSet, MBlockId, MFunction, MInst, Operand, Operands, RegOperand, RegRef, Sem,
-    VReg,
+    smallvec, InstrSet, MBlockId, MFunction, MInst, Operand, Operands, Sem, VReg,
 };
 use regdesc_runtime::{RegisterInfo, SubRegIdx};
 
@@ -47,11 +47,10 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
     ) else {
         return;
     };
-    let sub = |name: String| {
-        t.all_sub_reg_indices()
-            .find(|&i| t.sub_reg_index_name(i) == name)
-    };
-    let (Some(sub0), Some(sub1)) = (sub("sub0".into()), sub("sub1".into())) else {
+    let (Some(sub0), Some(sub1)) = (
+        t.sub_reg_index_by_name("sub0"),
+        t.sub_reg_index_by_name("sub1"),
+    ) else {
         return;
     };
     // Defining copy and number of uses of every virtual register.
@@ -234,9 +233,7 @@ fn pairs_of<L: regdesc_runtime::LaneBits>(
                 (dword(&na), dword(&nb), single(a), single(b))
             {
                 let pair_name = format!("sub{x}_sub{y}");
-                let idx = t
-                    .all_sub_reg_indices()
-                    .find(|&s| t.sub_reg_index_name(s) == pair_name);
+                let idx = t.sub_reg_index_by_name(&pair_name);
                 if let (true, true, Some(idx)) = (x % 2 == 0, y == x + 1, idx) {
                     out.push(Piece::Pair {
                         lo: ca.src,
@@ -254,12 +251,4 @@ fn pairs_of<L: regdesc_runtime::LaneBits>(
         k += 1;
     }
     any.then_some(out)
-}
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
 }

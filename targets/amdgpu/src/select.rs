@@ -22,6 +22,7 @@
 //! Booleans that are not used as numbers are left dead and removed at the
 //! end ([`dead_code`]).
 
+use regdesc_codegen::mir::{def, use_};
 use std::collections::HashMap;
 
 use regdesc_codegen::mir::instr::{BinOp, FloatFmt, IntPredicate, LimbOp};
@@ -51,14 +52,6 @@ pub struct Classes {
     pub scc: Reg,
     /// `s[4:5]`: a kernel's kernarg segment pointer.
     pub kernarg_ptr: Reg,
-}
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
 }
 
 fn unsupported(f: &MFunction, what: &str) -> TargetError {

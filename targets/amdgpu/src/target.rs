@@ -51,10 +51,7 @@ impl Amdgpu {
     pub fn new(gfx: Gfx) -> Amdgpu {
         let t = Gfx::Gfx900.tables();
         let reg = |n: &str| t.reg_by_name(n);
-        let idx = |n: &str| {
-            t.all_sub_reg_indices()
-                .find(|&i| t.sub_reg_index_name(i) == n)
-        };
+        let idx = |n: &str| t.sub_reg_index_by_name(n);
         // The description is compiled in; its names are known to exist
         // (tests/regs.rs checks them).
         let (Some(scc), Some(v0), Some(s6), Some(s45), Some(sub0), Some(sub1)) = (

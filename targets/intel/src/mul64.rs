@@ -15,11 +15,12 @@
 //! one reads: `mul64` with only its high half read is `mach.u`
 //! (`G_UMULH`), with only its low half the 32-bit `mul`.
 
+use regdesc_codegen::mir::{def, use_};
 use std::collections::HashSet;
 
 use regdesc_codegen::mir::instr::{InstrDesc, LimbOp, OpKind};
 use regdesc_codegen::mir::interp::{Bits, Flow, InterpError, MachineCx};
-use regdesc_codegen::mir::{InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg};
+use regdesc_codegen::mir::{InstrSet, MFunction, MInst, Operand, Sem, VReg};
 
 /// The [`Sem::Target`] number of `mul64`.
 pub const MUL64: u16 = 0x200;
@@ -139,14 +140,6 @@ pub fn execute(cx: &mut dyn MachineCx) -> Result<Flow, InterpError> {
         cx.write(1, lane, Bits::from_u128(32, u128::from(p >> 32)))?;
     }
     Ok(Flow::Next)
-}
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
 }
 
 /// Every `lo, hi = mad64 a, b, clo, chi` of `f` (selected, SSA) becomes

@@ -30,6 +30,7 @@
 //! first message); at least one addend must be a load. Anything else keeps
 //! its dword halves.
 
+use regdesc_codegen::mir::use_;
 use std::collections::HashMap;
 
 use regdesc_codegen::mir::{InstrSet, MFunction, MInst, Operand, RegOperand, RegRef, Sem, VReg};
@@ -40,10 +41,6 @@ use crate::select::memory::{T_ADDR, T_LOAD_D};
 
 fn vreg(i: &MInst, k: usize) -> Option<VReg> {
     i.ops.get(k).and_then(Operand::vreg)
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
 }
 
 fn def(v: VReg, early_clobber: bool) -> Operand {

@@ -355,10 +355,7 @@ pub(super) fn pairs_of_tuples(f: &mut MFunction, isa: &Isa) {
                 continue;
             }
             let name = format!("sub{k}_sub{}", k + 1);
-            let Some(idx) = t
-                .all_sub_reg_indices()
-                .find(|&x| t.sub_reg_index_name(x) == name)
-            else {
+            let Some(idx) = t.sub_reg_index_by_name(&name) else {
                 continue;
             };
             i.ops = smallvec![
@@ -496,10 +493,7 @@ pub(super) fn widen_kernarg_loads(
         .map(|w| i64::from(w.offset & !3) + 4)
         .max()
         .unwrap_or(0);
-    let sub = |k: usize| {
-        t.all_sub_reg_indices()
-            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
-    };
+    let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
     let plan = cover(&words, end).unwrap_or_else(|| runs(&words));
     let mut loads = Vec::new();
     let mut copies = Vec::new();

@@ -35,10 +35,7 @@ fn tuple_class(n: usize) -> Option<regdesc_runtime::RegClass> {
 pub(super) fn widen_loads(f: &mut MFunction, isa: &Isa) {
     use regdesc_runtime::RegisterInfo;
     let t = crate::Gfx::Gfx900.tables();
-    let sub = |k: usize| {
-        t.all_sub_reg_indices()
-            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
-    };
+    let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
     let (plain, saddr) = (
         isa.op("GLOBAL_LOAD_DWORD"),
         isa.op("GLOBAL_LOAD_DWORD_SADDR"),
@@ -140,10 +137,7 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa) {
     let t = crate::Gfx::Gfx900.tables();
     let store = isa.op("GLOBAL_STORE_DWORD");
     let saddr = isa.op("GLOBAL_STORE_DWORD_SADDR");
-    let sub = |k: usize| {
-        t.all_sub_reg_indices()
-            .find(|&i| t.sub_reg_index_name(i) == format!("sub{k}"))
-    };
+    let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
     let is_mem = |i: &MInst| {
         matches!(
             isa.def(i.opcode).map(|d| d.kind),
@@ -343,9 +337,7 @@ fn uniform_address(
                 }));
             }
             let name = format!("sub{k}_sub{}", k + 1);
-            let idx = t
-                .all_sub_reg_indices()
-                .find(|&i| t.sub_reg_index_name(i) == name);
+            let idx = t.sub_reg_index_by_name(&name);
             match idx {
                 Some(idx) if k.is_multiple_of(2) && sb == format!("sub{}", k + 1) => {
                     Some((a, Some(idx)))

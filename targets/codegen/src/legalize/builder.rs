@@ -2,6 +2,7 @@
 //! the folding every lowering wants (constants, identities), so that
 //! known-zero limbs cost nothing.
 
+use crate::mir::{def, use_};
 use regdesc_runtime::RegClass;
 
 use crate::ir::{BinOp, FBinOp, IntPredicate};
@@ -93,14 +94,6 @@ impl GenericOps {
             float,
         })
     }
-}
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
 }
 
 /// Builds generic machine IR into one function, block by block. Values

@@ -189,6 +189,16 @@ pub const INLINE_OPERANDS: usize = 4;
 /// An instruction's operands.
 pub type Operands = SmallVec<[Operand; INLINE_OPERANDS]>;
 
+/// A full def of the virtual register `v`.
+pub fn def(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
+}
+
+/// A full use of the virtual register `v`.
+pub fn use_(v: VReg) -> Operand {
+    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
+}
+
 /// A machine instruction (120 bytes with its operands inline: two cache
 /// lines).
 #[derive(Clone, Debug, PartialEq, Eq)]

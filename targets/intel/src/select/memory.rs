@@ -28,6 +28,7 @@
 //! payload reads their generic one, the messages [`Sem::Target`] ones
 //! ([`execute`]).
 
+use regdesc_codegen::mir::{def, use_};
 use std::collections::HashMap;
 
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
@@ -247,14 +248,6 @@ pub fn execute(id: u16, inst: &MInst, cx: &mut dyn MachineCx) -> Result<Flow, In
         }
     }
     Ok(Flow::Next)
-}
-
-fn use_(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::use_of(RegRef::Virt(v), None))
-}
-
-fn def(v: VReg) -> Operand {
-    Operand::Reg(RegOperand::def_of(RegRef::Virt(v), None))
 }
 
 fn phys_use(name: &str) -> Result<Operand, TargetError> {
