@@ -11,7 +11,9 @@ pub use crate::source::{FileId, Span};
 /// An identifier as written, with its span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
-    pub name: String,
+    /// Exactly as long as the name (identifiers are a large part of a
+    /// full target's syntax tree).
+    pub name: Box<str>,
     pub span: Span,
 }
 
@@ -45,6 +47,11 @@ pub struct Expr {
     pub span: Span,
 }
 
+// The parse workers hold whole files' trees ahead of the evaluator, and
+// expressions are most of them (a full target has millions): rare, large
+// parts (types, long names) are boxed to keep this size.
+const _: () = assert!(std::mem::size_of::<Expr>() <= 72);
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprKind {
     /// Decimal or hexadecimal integer literal.
@@ -65,7 +72,8 @@ pub enum ExprKind {
     /// `[a, b, c]` with an optional `<type>` suffix.
     List {
         elems: Vec<Expr>,
-        elem_type: Option<Type>,
+        /// Boxed: rare, and a type is as large as most expressions.
+        elem_type: Option<Box<Type>>,
     },
     /// `(op arg:$name, ...)`
     Dag { op: Box<DagArg>, args: Vec<DagArg> },
@@ -78,7 +86,8 @@ pub enum ExprKind {
     Bang {
         op: BangOp,
         op_span: Span,
-        type_arg: Option<Type>,
+        /// Boxed: rare (`!cast<T>`, `!listconcat<T>`...).
+        type_arg: Option<Box<Type>>,
         args: Vec<Expr>,
     },
     /// `!cond(c1 : v1, c2 : v2, ...)`

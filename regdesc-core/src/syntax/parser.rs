@@ -63,6 +63,7 @@ pub(crate) fn parse_preprocessed(
         }
     }
     if b.errors.is_empty() {
+        stmts.shrink_to_fit();
         Ok(SourceFileAst { stmts })
     } else {
         Err(b.errors)
@@ -284,12 +285,12 @@ impl Builder<'_> {
 
     fn ident(&mut self, p: P) -> Ident {
         let id = Ident {
-            name: p.as_str().to_string(),
+            name: p.as_str().into(),
             span: self.span(&p),
         };
         if is_keyword(&id.name) {
             self.err(SyntaxError::KeywordAsIdentifier {
-                keyword: id.name.clone(),
+                keyword: id.name.to_string(),
                 span: id.span,
             });
         }
@@ -305,11 +306,14 @@ impl Builder<'_> {
     fn stmts(&mut self, p: P, ctx: Ctx) -> Vec<Stmt> {
         let saved = self.ctx;
         self.ctx = ctx;
-        let out = match p.as_rule() {
+        let mut out: Vec<Stmt> = match p.as_rule() {
             Rule::stmt_braces => p.kids().filter_map(|s| self.stmt(s)).collect(),
             _ => self.stmt(p).into_iter().collect(),
         };
         self.ctx = saved;
+        // Pushing leaves up to half of a vector unused (four slots for
+        // one statement); the tree of a full target is tens of MB.
+        out.shrink_to_fit();
         out
     }
 
@@ -510,6 +514,7 @@ impl Builder<'_> {
                         _ => body = self.stmts(c, ctx),
                     }
                 }
+                items.shrink_to_fit();
                 Some(Stmt::Let(LetStmt { items, body, span }))
             }
             _ => None,
@@ -621,6 +626,7 @@ impl Builder<'_> {
                 _ => {}
             }
         }
+        items.shrink_to_fit();
         (RecordBody { parents, items }, decl_only)
     }
 
@@ -661,7 +667,7 @@ impl Builder<'_> {
         let name = match it.next() {
             Some(n) => self.ident(n),
             None => Ident {
-                name: String::new(),
+                name: "".into(),
                 span,
             },
         };
@@ -934,10 +940,11 @@ impl Builder<'_> {
                 let mut elem_type = None;
                 for c in p.into_inner() {
                     match c.as_rule() {
-                        Rule::ty => elem_type = Some(self.ty(c)),
+                        Rule::ty => elem_type = Some(Box::new(self.ty(c))),
                         _ => elems.push(self.value(c)),
                     }
                 }
+                elems.shrink_to_fit();
                 ExprKind::List { elems, elem_type }
             }
             Rule::dag_lit => self.dag(p),
@@ -1009,7 +1016,7 @@ impl Builder<'_> {
 
     fn var_name(&self, p: P) -> Ident {
         Ident {
-            name: p.as_str()[1..].to_string(),
+            name: p.as_str()[1..].into(),
             span: self.span(&p),
         }
     }
@@ -1044,7 +1051,7 @@ impl Builder<'_> {
         ExprKind::Bang {
             op,
             op_span,
-            type_arg,
+            type_arg: type_arg.map(Box::new),
             args,
         }
     }

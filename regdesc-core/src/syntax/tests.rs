@@ -365,7 +365,7 @@ fn sx(e: &Expr) -> String {
             if args.is_empty() { "" } else { " " },
             args.iter().map(dagarg).collect::<Vec<_>>().join(" ")
         ),
-        ExprKind::Id(i) => i.name.clone(),
+        ExprKind::Id(i) => i.name.to_string(),
         ExprKind::ClassInst { class, args } => format!("{}<{}>", class.name, list(args)),
         ExprKind::Bang {
             op, type_arg, args, ..
@@ -532,7 +532,7 @@ fn value_spans() {
     assert_eq!(span_text(src, op.span), "op:$o");
     assert_eq!(span_text(src, args[0].span), "a:$x");
     assert_eq!(span_text(src, args[1].span), "$y");
-    assert_eq!(args[1].name.as_ref().map(|n| n.name.as_str()), Some("y"));
+    assert_eq!(args[1].name.as_ref().map(|n| &*n.name), Some("y"));
 }
 
 fn stmts(src: &str) -> Vec<Stmt> {
@@ -552,7 +552,7 @@ fn statement_shapes() {
         d.targs[1].default.as_ref().map(sx).as_deref(),
         Some("\"x\"")
     );
-    assert_eq!(d.body.parents[0].name.name, "C");
+    assert_eq!(&*d.body.parents[0].name.name, "C");
     assert!(matches!(
         d.body.items[0],
         BodyItem::Field { is_field: true, .. }
@@ -600,8 +600,8 @@ fn statement_shapes() {
     assert!(anon.name.is_none());
 
     let s = stmts("defset list<C> S = { def A : C; } defvar v = [1];");
-    assert!(matches!(&s[0], Stmt::Defset(d) if d.name.name == "S" && d.body.len() == 1));
-    assert!(matches!(&s[1], Stmt::Defvar(d) if d.name.name == "v"));
+    assert!(matches!(&s[0], Stmt::Defset(d) if &*d.name.name == "S" && d.body.len() == 1));
+    assert!(matches!(&s[1], Stmt::Defvar(d) if &*d.name.name == "v"));
 
     let foreach_iter = |src: &str| match &stmts(src)[0] {
         Stmt::Foreach(f) => match &f.iter {

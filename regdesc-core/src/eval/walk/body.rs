@@ -297,7 +297,7 @@ impl<'a> Evaluator<'a> {
     // Class
 
     pub(super) fn parse_class(&mut self, c: &syntax::ClassStmt) -> R<()> {
-        let name = c.name.name.clone();
+        let name = c.name.name.to_string();
         let id = if let Some(&id) = self.ctx.class_ids.get(&name) {
             let r = self.rec(id);
             if !r.fields.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
@@ -364,7 +364,7 @@ impl<'a> Evaluator<'a> {
                 },
             };
             let ty = self.parse_type(&ta.ty)?;
-            if ta.name.name == "NAME" {
+            if &*ta.name.name == "NAME" {
                 return self.fail(EvalError::ReservedName { span: ta.name.span });
             }
             let qname: Rc<str> = match cur {
@@ -416,21 +416,16 @@ impl<'a> Evaluator<'a> {
                     ..
                 } => {
                     let t = self.parse_type(ty)?;
-                    if name.name == "NAME" {
+                    if &*name.name == "NAME" {
                         return self.fail(EvalError::ReservedName { span: name.span });
                     }
                     let span = self.ctx.rk.intern_span(name.span);
-                    let rv = RecordVal::declare(
-                        name.name.as_str().into(),
-                        t.clone(),
-                        *is_field,
-                        false,
-                        span,
-                    );
+                    let rv =
+                        RecordVal::declare((&*name.name).into(), t.clone(), *is_field, false, span);
                     self.with_rec(id, |ev, rec| ev.add_value(rec, name.span, rv))?;
                     if let Some(v) = value {
                         let val = self.value(v, Some(id), Some(&t), Mode::Value)?;
-                        let a = Assignment::whole(name.name.as_str().into(), val, v.span);
+                        let a = Assignment::whole((&*name.name).into(), val, v.span);
                         self.with_rec(id, |ev, rec| ev.set_value(rec, &a))?;
                     }
                 }
@@ -443,7 +438,7 @@ impl<'a> Evaluator<'a> {
                     bl.reverse();
                     let Some(fty) = self.rec(id).value(&l.name.name).map(|v| v.ty.clone()) else {
                         return self.fail(EvalError::UnknownField {
-                            name: l.name.name.clone(),
+                            name: l.name.name.to_string(),
                             span: l.name.span,
                         });
                     };
@@ -454,7 +449,7 @@ impl<'a> Evaluator<'a> {
                     };
                     let value = self.value(&l.value, Some(id), Some(&ty), Mode::Value)?;
                     let a = Assignment {
-                        name: l.name.name.as_str().into(),
+                        name: (&*l.name.name).into(),
                         bits: bl,
                         bits_span,
                         value,

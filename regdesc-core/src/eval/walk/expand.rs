@@ -155,10 +155,10 @@ impl<'a> Evaluator<'a> {
         cur: Option<RecId>,
         check_types: bool,
     ) -> R<(Rc<MultiClass>, Vec<Init>)> {
-        let Some(mc) = self.multiclasses.get(&cr.name.name).cloned() else {
+        let Some(mc) = self.multiclasses.get(&*cr.name.name).cloned() else {
             return self.fail(EvalError::UndefinedMulticlass {
-                name: cr.name.name.clone(),
-                is_class: self.ctx.class_ids.contains_key(&cr.name.name),
+                name: cr.name.name.to_string(),
+                is_class: self.ctx.class_ids.contains_key(&*cr.name.name),
                 span: cr.name.span,
             });
         };
@@ -207,7 +207,7 @@ impl<'a> Evaluator<'a> {
                 break;
             }
             cr = &d.parents[idx];
-            if self.ctx.class_ids.contains_key(&cr.name.name) {
+            if self.ctx.class_ids.contains_key(&*cr.name.name) {
                 break;
             }
         }
@@ -226,7 +226,7 @@ impl<'a> Evaluator<'a> {
     }
 
     pub(super) fn parse_multiclass(&mut self, m: &syntax::MulticlassStmt) -> R<()> {
-        let name = m.name.name.clone();
+        let name = m.name.name.to_string();
         if self.multiclasses.contains_key(&name) {
             return self.fail(EvalError::MulticlassRedefined {
                 name,

@@ -181,14 +181,14 @@ impl<'a> Evaluator<'a> {
                 let b = self.value(base, cur, item, mode)?;
                 let Some(ft) = field_type(self.rk(), &b, &field.name) else {
                     return self.fail(EvalError::NoSuchField {
-                        field: field.name.clone(),
+                        field: field.name.to_string(),
                         value: self.s(&b),
                         span: field.span,
                     });
                 };
                 let f: Init = InitKind::Field {
                     rec: b,
-                    field: field.name.as_str().into(),
+                    field: (&*field.name).into(),
                     ty: ft,
                 }
                 .into();
@@ -218,9 +218,9 @@ impl<'a> Evaluator<'a> {
             ExprKind::Unset => Ok(Init::unset()),
             ExprKind::Id(id) => self.id_value(&id.name, id.span, cur, mode),
             ExprKind::ClassInst { class, args } => {
-                let Some(&c) = self.ctx.class_ids.get(&class.name) else {
+                let Some(&c) = self.ctx.class_ids.get(&*class.name) else {
                     return self.fail(EvalError::ExpectedClassName {
-                        name: class.name.clone(),
+                        name: class.name.to_string(),
                         span: class.span,
                     });
                 };
@@ -376,17 +376,14 @@ impl<'a> Evaluator<'a> {
                     });
                 }
                 let o = self.value(opv, cur, None, Mode::Value)?;
-                let oname = op.name.as_ref().map(|n| Rc::<str>::from(n.name.as_str()));
+                let oname = op.name.as_ref().map(|n| Rc::<str>::from(&*n.name));
                 let mut a = Vec::with_capacity(args.len());
                 for da in args {
                     let v = match &da.value {
                         Some(x) => self.value(x, cur, None, Mode::Value)?,
                         None => Init::unset(),
                     };
-                    a.push((
-                        v,
-                        da.name.as_ref().map(|n| Rc::<str>::from(n.name.as_str())),
-                    ));
+                    a.push((v, da.name.as_ref().map(|n| Rc::<str>::from(&*n.name))));
                 }
                 Ok(InitKind::Dag {
                     op: o,
@@ -401,7 +398,7 @@ impl<'a> Evaluator<'a> {
                 op_span,
                 type_arg,
                 args,
-            } => self.operation(*op, *op_span, type_arg.as_ref(), args, cur, item),
+            } => self.operation(*op, *op_span, type_arg.as_deref(), args, cur, item),
             ExprKind::Paste { .. }
             | ExprKind::BitSlice { .. }
             | ExprKind::ListSlice { .. }

@@ -25,15 +25,15 @@ impl<'a> Evaluator<'a> {
         r?;
         if let Some(ds) = ds {
             self.extra_globals
-                .insert(d.name.name.clone(), list(ds.elems, ds.elt_ty));
+                .insert(d.name.name.to_string(), list(ds.elems, ds.elt_ty));
         }
         Ok(())
     }
 
     pub(super) fn parse_defvar(&mut self, d: &syntax::Defvar) -> R<()> {
-        let name = &d.name.name;
+        let name: &str = &d.name.name;
         if let Some(scope) = self.scopes.last() {
-            if scope.iter().any(|(n, _)| n == name) {
+            if scope.iter().any(|(n, _)| n.as_str() == name) {
                 return self.fail(EvalError::NameRedefined {
                     scope: Scope::Local,
                     span: d.name.span,
@@ -47,9 +47,9 @@ impl<'a> Evaluator<'a> {
         }
         let v = self.value(&d.value, None, None, Mode::Value)?;
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.clone(), v));
+            scope.push((name.to_string(), v));
         } else {
-            self.extra_globals.insert(name.clone(), v);
+            self.extra_globals.insert(name.to_string(), v);
         }
         Ok(())
     }
@@ -181,7 +181,7 @@ impl<'a> Evaluator<'a> {
             bl.reverse();
             let v = self.value(&it.value, None, None, Mode::Value)?;
             recs.push(Assignment {
-                name: it.name.name.as_str().into(),
+                name: (&*it.name.name).into(),
                 bits: bl,
                 bits_span: Self::ranges_span(it.bits.as_deref()).unwrap_or(it.name.span),
                 value: v,
