@@ -78,7 +78,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
     }
     resolve_record(ctx, &mut rec, &mut r);
     rec.superclasses = cls_supers;
-    rec.superclasses.push((class, cls_span));
+    rec.superclasses.push(class);
     let id = ctx.rk.records.len() as RecId;
     rec.id = id;
     ctx.rk.records.push(rec);

@@ -530,9 +530,9 @@ pub struct Record {
     pub template_args: Vec<Rc<str>>,
     /// All fields, in declaration order (template arguments included).
     pub fields: Fields,
-    /// Every superclass, direct and indirect, in llvm-tblgen's order, with
-    /// the span of the reference that brought it in.
-    pub superclasses: Vec<(RecId, Span)>,
+    /// Every superclass, direct and indirect, in llvm-tblgen's order (4
+    /// bytes each: a full target's defs have tens of them).
+    pub superclasses: Vec<RecId>,
     /// Where the def was instantiated from (multiclass / foreach expansion).
     pub instantiated_from: Vec<Span>,
     /// Assertions still to check.
@@ -551,7 +551,7 @@ impl Record {
     }
 
     pub fn is_subclass_of(&self, class: RecId) -> bool {
-        self.superclasses.iter().any(|(c, _)| *c == class)
+        self.superclasses.contains(&class)
     }
 
     /// Field `name` as an integer (`int`, or `bits` with every bit set).

@@ -60,8 +60,8 @@ pub fn record_ty(rk: &RecordKeeper, mut classes: Vec<RecId>) -> RecTy {
 /// The direct superclasses of a record, in llvm-tblgen's order (last first).
 pub fn direct_superclasses(rk: &RecordKeeper, rec: RecId) -> Vec<RecId> {
     let mut out = Vec::new();
-    let mut scs: &[(RecId, crate::syntax::Span)] = &rk.record(rec).superclasses;
-    while let Some(&(sc, _)) = scs.last() {
+    let mut scs: &[RecId] = &rk.record(rec).superclasses;
+    while let Some(&sc) = scs.last() {
         let drop = 1 + rk.record(sc).superclasses.len();
         scs = &scs[..scs.len().saturating_sub(drop)];
         out.push(sc);

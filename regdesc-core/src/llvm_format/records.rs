@@ -36,7 +36,7 @@ fn write_record(rk: &RecordKeeper, r: &Record, out: &mut String) {
     out.push_str(" {");
     if !r.superclasses.is_empty() {
         out.push_str("\t//");
-        for (sc, _) in &r.superclasses {
+        for sc in &r.superclasses {
             out.push(' ');
             out.push_str(rk.name(*sc));
         }

@@ -105,7 +105,7 @@ impl<'a> Sets<'a> {
 
     fn expander(&self, id: RecId) -> Option<Expander> {
         let rec = self.rk.record(id);
-        for (sc, _) in &rec.superclasses {
+        for sc in &rec.superclasses {
             match self.rk.name(*sc) {
                 "RegisterClass" => return Some(Expander::Field("MemberList")),
                 "CalleeSavedRegs" => return Some(Expander::Field("SaveList")),

@@ -160,22 +160,22 @@ impl<'a> Evaluator<'a> {
         };
         r.set_str(format!("{sc_name}:NAME").into(), name);
         resolve_record(&mut self.ctx, rec, &mut r);
-        for (s, span) in sc_supers {
-            if rec.superclasses.iter().any(|(x, _)| *x == s) {
+        for s in sc_supers {
+            if rec.superclasses.contains(&s) {
                 return self.fail(EvalError::DuplicateSuperclass {
                     class: self.rk().name(s).to_string(),
                     span: sc_ref.span,
                 });
             }
-            rec.superclasses.push((s, span));
+            rec.superclasses.push(s);
         }
-        if rec.superclasses.iter().any(|(x, _)| *x == sc_ref.rec) {
+        if rec.superclasses.contains(&sc_ref.rec) {
             return self.fail(EvalError::DuplicateSuperclass {
                 class: sc_name,
                 span: sc_ref.span,
             });
         }
-        rec.superclasses.push((sc_ref.rec, sc_ref.span));
+        rec.superclasses.push(sc_ref.rec);
         Ok(())
     }
 
