@@ -66,6 +66,7 @@ pub(crate) fn make_input(
     let mut input = Input::new(source);
     input.include_dirs = include.to_vec();
     input.defines = define.to_vec();
+    input.release_memory = Some(regdesc_alloc::release_freed_memory);
     input
 }
 

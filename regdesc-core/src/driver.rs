@@ -55,6 +55,13 @@ pub struct Input {
     pub prelude: Prelude,
     /// Warn about unused template arguments, as llvm-tblgen does by default.
     pub warn_unused_template_args: bool,
+    /// Called each time a file has been evaluated and its syntax tree
+    /// dropped. The parse threads build the trees ahead of the evaluator, in
+    /// their own heaps, and the evaluator frees them: a binary's allocator
+    /// can hand that memory back to the system here (the `regdesc` binary
+    /// does, with `regdesc_alloc::release_freed_memory`), which keeps it out
+    /// of the peak.
+    pub release_memory: Option<fn()>,
 }
 
 impl Input {
@@ -79,6 +86,7 @@ impl Input {
             defines: Vec::new(),
             prelude: Prelude::default(),
             warn_unused_template_args: true,
+            release_memory: None,
         }
     }
 
@@ -230,6 +238,7 @@ pub fn records(input: &Input) -> Run {
     let opts = input.load_options();
     let eval_opts = EvalOptions {
         warn_unused_template_args: input.warn_unused_template_args,
+        release_memory: input.release_memory,
     };
     let evaluate = |loaded: &syntax::Loaded| eval::evaluate_with(loaded, &eval_opts);
     let loaded = match &input.source {

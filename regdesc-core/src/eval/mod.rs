@@ -45,12 +45,15 @@ pub struct EvalOptions {
     /// Warn about template arguments a class never uses (llvm-tblgen does,
     /// unless given `--no-warn-on-unused-template-args`).
     pub warn_unused_template_args: bool,
+    /// See [`crate::driver::Input::release_memory`].
+    pub release_memory: Option<fn()>,
 }
 
 impl Default for EvalOptions {
     fn default() -> Self {
         EvalOptions {
             warn_unused_template_args: true,
+            release_memory: None,
         }
     }
 }
@@ -65,6 +68,7 @@ pub fn evaluate(loaded: &Loaded) -> Result<EvalOutput, Vec<Diagnostic>> {
 pub fn evaluate_with(loaded: &Loaded, opts: &EvalOptions) -> Result<EvalOutput, Vec<Diagnostic>> {
     let mut ev = walk::Evaluator::new(loaded);
     ev.warn_unused_targs = opts.warn_unused_template_args;
+    ev.release_memory = opts.release_memory;
     ev.run();
     let mut ctx = ev.ctx;
     ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();

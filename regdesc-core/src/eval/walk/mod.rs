@@ -123,6 +123,8 @@ pub struct Evaluator<'a> {
     nesting: u32,
     /// Warn about unused template arguments (see `EvalOptions`).
     pub(crate) warn_unused_targs: bool,
+    /// [`super::EvalOptions::release_memory`].
+    pub(crate) release_memory: Option<fn()>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -140,6 +142,7 @@ impl<'a> Evaluator<'a> {
             used_targs: HashSet::default(),
             nesting: 0,
             warn_unused_targs: true,
+            release_memory: None,
         }
     }
 
@@ -232,6 +235,9 @@ impl<'a> Evaluator<'a> {
         let ast = self.loaded.take_ast(f);
         for s in ast.stmts {
             self.top_stmt(&s);
+        }
+        if let Some(release) = self.release_memory {
+            release();
         }
     }
 
