@@ -471,3 +471,40 @@ pub fn register_info_inc(input: &Input, mode: LaneMode) -> Run {
     run.timings.push(("inc", start.elapsed()));
     run
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static RELEASED: AtomicUsize = AtomicUsize::new(0);
+
+    fn count_release() {
+        RELEASED.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The release hook runs once per evaluated file (the root and each
+    /// include), after its records exist.
+    #[test]
+    fn release_memory_runs_after_each_file() {
+        let dir = std::env::temp_dir().join(format!("regdesc-release-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("b.td"), "class B { int x = 1; }\n").expect("b.td");
+        std::fs::write(dir.join("c.td"), "def C : B;\n").expect("c.td");
+        std::fs::write(
+            dir.join("a.td"),
+            "include \"b.td\"\ninclude \"c.td\"\ndef A : B;\n",
+        )
+        .expect("a.td");
+        let mut input = Input::file(dir.join("a.td")).include(&dir);
+        input.release_memory = Some(count_release);
+        let run = records(&input);
+        let _ = std::fs::remove_dir_all(&dir);
+        let records = run
+            .records
+            .as_ref()
+            .unwrap_or_else(|| panic!("{:?}", run.diagnostics));
+        assert!(records.defs.contains_key("A") && records.defs.contains_key("C"));
+        assert_eq!(RELEASED.load(Ordering::SeqCst), 3);
+    }
+}
