@@ -90,6 +90,51 @@ impl MulPlan {
     }
 }
 
+/// A factor that is a constant whose 32-bit limbs are each 0 or 1 (`x *
+/// (2^32 + 1)`, `x * 1`): the product is the sum of copies of the other
+/// factor shifted by whole limbs, one carry chain of 32-bit adds per limb
+/// of 1 past the first (the first is the factor itself, a fused addend
+/// the start of the sum), where the partial products would each be a
+/// 32x32 multiply. `None` when neither factor is such a constant.
+pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
+    let ones = |v: &[Limb]| {
+        v.iter()
+            .all(|l| matches!(l, Limb::Const(0) | Limb::Const(1)))
+    };
+    let (x, k) = if ones(&plan.b) {
+        (&plan.a, &plan.b)
+    } else if ones(&plan.a) {
+        (&plan.b, &plan.a)
+    } else {
+        return None;
+    };
+    let n = plan.limbs;
+    let limb = |v: &[Limb], i: usize| v.get(i).copied().unwrap_or(Limb::Const(0));
+    let mut acc: Vec<Limb> = (0..n)
+        .map(|i| {
+            plan.addend
+                .as_deref()
+                .map_or(Limb::Const(0), |a| limb(a, i))
+        })
+        .collect();
+    for (s, l) in k.iter().enumerate().take(n) {
+        if *l != Limb::Const(1) {
+            continue;
+        }
+        let copy: Vec<Limb> = (0..n)
+            .map(|i| {
+                if i < s {
+                    Limb::Const(0)
+                } else {
+                    limb(x, i - s)
+                }
+            })
+            .collect();
+        acc = crate::legalize::wide::add(b, &acc, &copy, 32 * n as u32);
+    }
+    Some(acc)
+}
+
 /// The generic lowering: one `MAD64` per partial product below the top
 /// column, one `MUL` per partial product in it.
 pub fn lower_generic(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {
