@@ -64,6 +64,13 @@
 //! `s_add_u32`/`s_addc_u32`) chains, one instruction per limb, where a
 //! MAD by 1 would also be one per limb plus the carries between columns.
 //!
+//! Uniform factors times a constant power of two (an element size of a
+//! uniform address) are shifts ([`lower_pow2_shift`]): the SALU has no
+//! multiply-add, and `s_lshl_b32`/`s_ashr_i32` make the product's limbs
+//! in one instruction each where `s_mul_i32`/`s_mul_hi_u32` need the
+//! adds between them. Per-lane factors keep the MAD, which takes the
+//! addend too.
+//!
 //! # Sign-extended factors: `V_MAD_I64_I32`
 //!
 //! When both factors are sign-extended 32-bit values
@@ -95,7 +102,7 @@
 //! the generic lowering (see `MAX_SCALAR_ROW_LIMBS`).
 
 use regdesc_codegen::ir::BinOp;
-use regdesc_codegen::legalize::{lower_shifted_sum, Limb, MirBuilder, MulPlan};
+use regdesc_codegen::legalize::{lower_pow2_shift, lower_shifted_sum, Limb, MirBuilder, MulPlan};
 use regdesc_codegen::mir::Opcode;
 use regdesc_codegen::mir::{def, use_};
 
@@ -120,6 +127,11 @@ pub fn lower_mul(
     }
     if let Some(r) = lower_shifted_sum(plan, b) {
         return Some(r);
+    }
+    if plan.uniform {
+        if let Some(r) = lower_pow2_shift(plan, b) {
+            return Some(r);
+        }
     }
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
