@@ -56,6 +56,21 @@
 //! ([`MulPlan::columns`]); a fused addend (`MulPlan::addend`) is the
 //! accumulator of column 0 and the base of each column's counter.
 //!
+//! # Constant factors of 0/1 limbs: adds
+//!
+//! A factor whose limbs are the constants 0 and 1 (`x * (2^32 + 1)`)
+//! multiplies by adding shifted copies of the other factor
+//! ([`lower_shifted_sum`]): `v_add_co_u32`/`v_addc_co_u32` (or
+//! `s_add_u32`/`s_addc_u32`) chains, one instruction per limb, where a
+//! MAD by 1 would also be one per limb plus the carries between columns.
+//!
+//! Uniform factors times a constant power of two (an element size of a
+//! uniform address) are shifts ([`lower_pow2_shift`]): the SALU has no
+//! multiply-add, and `s_lshl_b32`/`s_ashr_i32` make the product's limbs
+//! in one instruction each where `s_mul_i32`/`s_mul_hi_u32` need the
+//! adds between them. Per-lane factors keep the MAD, which takes the
+//! addend too.
+//!
 //! # Sign-extended factors: `V_MAD_I64_I32`
 //!
 //! When both factors are sign-extended 32-bit values
@@ -87,7 +102,7 @@
 //! the generic lowering (see `MAX_SCALAR_ROW_LIMBS`).
 
 use regdesc_codegen::ir::BinOp;
-use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
+use regdesc_codegen::legalize::{lower_pow2_shift, lower_shifted_sum, Limb, MirBuilder, MulPlan};
 use regdesc_codegen::mir::Opcode;
 use regdesc_codegen::mir::{def, use_};
 
@@ -110,9 +125,25 @@ pub fn lower_mul(
     if plan.limbs < 2 {
         return None;
     }
+    if let Some(r) = lower_shifted_sum(plan, b) {
+        return Some(r);
+    }
+    if plan.uniform {
+        if let Some(r) = lower_pow2_shift(plan, b) {
+            return Some(r);
+        }
+    }
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
     }
+    let shared;
+    let plan = match share_literals(plan, b) {
+        Some(p) => {
+            shared = p;
+            &shared
+        }
+        None => plan,
+    };
     if plan.uniform && valu_wins(plan, facts) {
         // Uniform factors on the VALU: the values are per-lane registers
         // (the same in every lane), their factors SGPRs read over the
@@ -141,6 +172,51 @@ pub fn lower_mul(
     } else {
         column_chains(plan, b, mad_co)
     })
+}
+
+/// Whether `c` is one of the VALU's inline integer constants (-16..=64):
+/// an operand that costs no instruction and no literal.
+fn inline_constant(c: u32) -> bool {
+    (-16..=64).contains(&(c as i32))
+}
+
+/// Per-lane factors: a constant limb that is not an inline constant and
+/// that two or more partial products read is moved into a register once
+/// (`v_mad_u64_u32` and `v_mul_lo_u32` are VOP3, which take no literal on
+/// gfx9, so every use would otherwise get its own `v_mov_b32`). `None`:
+/// nothing to share (uniform factors keep their literals: the SALU
+/// instructions take a 32-bit literal for free).
+fn share_literals(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<MulPlan> {
+    if plan.uniform {
+        return None;
+    }
+    let uses = |c: Limb| {
+        plan.columns
+            .iter()
+            .flatten()
+            .filter(|&&(i, j)| limb(&plan.a, i) == c || limb(&plan.b, j) == c)
+            .count()
+    };
+    let mut out = plan.clone();
+    // Every limb of one value reads the one register.
+    let mut made: Vec<(u32, Limb)> = Vec::new();
+    for side in [&mut out.a, &mut out.b] {
+        for l in side.iter_mut() {
+            let Limb::Const(c) = *l else { continue };
+            if inline_constant(c) || uses(*l) < 2 {
+                continue;
+            }
+            *l = match made.iter().find(|(v, _)| *v == c) {
+                Some(&(_, r)) => r,
+                None => {
+                    let r = Limb::Reg(b.reg(*l));
+                    made.push((c, r));
+                    r
+                }
+            };
+        }
+    }
+    (!made.is_empty()).then_some(out)
 }
 
 /// The legalize-level MAD pseudos the lowering emits.
@@ -388,11 +464,22 @@ fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>) -> TopColumn {
     let (fa, fb) = (&plan.a, &plan.b);
     let col = &plan.columns[n - 1];
     if n < 3 || col.len() < 2 {
-        return TopColumn::Products(
-            col.iter()
-                .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
-                .collect(),
-        );
+        // `a_i * b_j` and `a_j * b_i` of a square are one product.
+        let mut done: Vec<((Limb, Limb), Limb)> = Vec::new();
+        let mut products = Vec::with_capacity(col.len());
+        for &(i, j) in col {
+            let (x, y) = (limb(fa, i), limb(fb, j));
+            let p = match done.iter().find(|(f, _)| *f == (x, y) || *f == (y, x)) {
+                Some(&(_, p)) => p,
+                None => {
+                    let p = b.bin(BinOp::Mul, x, y);
+                    done.push(((x, y), p));
+                    p
+                }
+            };
+            products.push(p);
+        }
+        return TopColumn::Products(products);
     }
     let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
     for &(i, j) in col {

@@ -345,7 +345,10 @@ impl<T: Target> Lower<'_, T> {
                             let idx64 = wide::resize(&mut self.b, &idx, u32::from(w), 64, signed);
                             let scale =
                                 vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
-                            let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform);
+                            // A signed index of up to 32 bits is the sign
+                            // extension of its low limb.
+                            let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform)
+                                .with_sext32(signed && w <= 32, false);
                             self.mul(&plan)
                         }
                     };

@@ -38,7 +38,7 @@ use std::fmt;
 
 pub use builder::{GenericOps, MirBuilder};
 pub use lower::legalize;
-pub use mul::MulPlan;
+pub use mul::{lower_pow2_shift, lower_shifted_sum, MulPlan};
 
 use crate::diag::Diag;
 use crate::ir::Span;

@@ -90,6 +90,132 @@ impl MulPlan {
     }
 }
 
+/// A factor that is a constant whose 32-bit limbs are each 0 or 1 (`x *
+/// (2^32 + 1)`, `x * 1`): the product is the sum of copies of the other
+/// factor shifted by whole limbs, one carry chain of 32-bit adds per limb
+/// of 1 past the first (the first is the factor itself, a fused addend
+/// the start of the sum), where the partial products would each be a
+/// 32x32 multiply. `None` when neither factor is such a constant.
+pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
+    let ones = |v: &[Limb]| {
+        v.iter()
+            .all(|l| matches!(l, Limb::Const(0) | Limb::Const(1)))
+    };
+    let (x, k) = if ones(&plan.b) {
+        (&plan.a, &plan.b)
+    } else if ones(&plan.a) {
+        (&plan.b, &plan.a)
+    } else {
+        return None;
+    };
+    let n = plan.limbs;
+    let limb = |v: &[Limb], i: usize| v.get(i).copied().unwrap_or(Limb::Const(0));
+    let mut acc: Vec<Limb> = (0..n)
+        .map(|i| {
+            plan.addend
+                .as_deref()
+                .map_or(Limb::Const(0), |a| limb(a, i))
+        })
+        .collect();
+    for (s, l) in k.iter().enumerate().take(n) {
+        if *l != Limb::Const(1) {
+            continue;
+        }
+        let copy: Vec<Limb> = (0..n)
+            .map(|i| {
+                if i < s {
+                    Limb::Const(0)
+                } else {
+                    limb(x, i - s)
+                }
+            })
+            .collect();
+        acc = add_limbs(b, &acc, &copy);
+    }
+    Some(acc)
+}
+
+/// `x + y` on limbs (wrapping): one carry-in chain, the top limb's
+/// carry out unread (on the SALU the chain's carry stays in `SCC`).
+fn add_limbs(b: &mut MirBuilder<'_>, x: &[Limb], y: &[Limb]) -> Vec<Limb> {
+    let mut carry = Limb::Const(0);
+    x.iter()
+        .zip(y)
+        .map(|(&p, &q)| {
+            let (s, c) = b.uadde(p, q, carry);
+            carry = c;
+            s
+        })
+        .collect()
+}
+
+/// The shift `2^s` when `v` is that constant (one limb a power of two,
+/// the others zero).
+fn power_of_two(v: &[Limb]) -> Option<u32> {
+    let mut s = None;
+    for (i, l) in v.iter().enumerate() {
+        match *l {
+            Limb::Const(0) => {}
+            Limb::Const(c) if c.is_power_of_two() && s.is_none() => {
+                s = Some(32 * i as u32 + c.trailing_zeros());
+            }
+            _ => return None,
+        }
+    }
+    s
+}
+
+/// A factor that is a constant power of two `2^s` (an element size of an
+/// address, `x * 8`): the product is the other factor shifted left by
+/// `s`, two shifts and an or per limb, where a sign-extended 32-bit
+/// factor ([`MulPlan::sext32`]) gives the limb above its own in one
+/// arithmetic shift (`x0 >> (32 - s)` with its sign) and the sign above
+/// that. A fused addend is added after. For a target whose multiplies
+/// cost more than shifts (a scalar unit with no multiply-add); `None`
+/// when neither factor is such a constant.
+pub fn lower_pow2_shift(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
+    let (x, sext, s) = match (power_of_two(&plan.b), power_of_two(&plan.a)) {
+        (Some(s), _) => (&plan.a, plan.sext32[0], s),
+        (None, Some(s)) => (&plan.b, plan.sext32[1], s),
+        (None, None) => return None,
+    };
+    let n = plan.limbs;
+    let (m, k) = ((s / 32) as usize, s % 32);
+    let limb = |v: &[Limb], i: usize| v.get(i).copied().unwrap_or(Limb::Const(0));
+    let mut sign = None;
+    let mut r = Vec::with_capacity(n);
+    for i in 0..n {
+        let l = if i < m {
+            Limb::Const(0)
+        } else if k == 0 {
+            limb(x, i - m)
+        } else if sext && i - m >= 1 {
+            let x0 = limb(x, 0);
+            if i - m == 1 {
+                b.bin(BinOp::AShr, x0, Limb::Const(32 - k))
+            } else {
+                *sign.get_or_insert_with(|| b.bin(BinOp::AShr, x0, Limb::Const(31)))
+            }
+        } else {
+            let j = i - m;
+            let up = b.bin(BinOp::Shl, limb(x, j), Limb::Const(k));
+            let down = match j {
+                0 => Limb::Const(0),
+                _ => b.bin(BinOp::LShr, limb(x, j - 1), Limb::Const(32 - k)),
+            };
+            b.bin(BinOp::Or, up, down)
+        };
+        r.push(l);
+    }
+    Some(match plan.addend.as_deref() {
+        Some(a) => {
+            let a: Vec<Limb> = (0..n).map(|i| limb(a, i)).collect();
+            add_limbs(b, &a, &r)
+        }
+        None => r,
+    })
+}
+
 /// The generic lowering: one `MAD64` per partial product below the top
 /// column, one `MUL` per partial product in it.
 pub fn lower_generic(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Vec<Limb> {

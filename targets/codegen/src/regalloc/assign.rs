@@ -523,13 +523,28 @@ pub(crate) fn hints(f: &MFunction, instrs: &InstrSet) -> Hints {
     let mut pairs = Vec::new();
     for b in &f.blocks {
         for i in &b.insts {
-            let Some((d, s)) = copy_operands(instrs, i) else {
-                continue;
-            };
-            hint_pairs(&mut pairs, (d.reg, d.sub), (s.reg, s.sub));
+            if let Some((d, s)) = copy_operands(instrs, i) {
+                hint_pairs(&mut pairs, (d.reg, d.sub), (s.reg, s.sub));
+            } else if let Some((d, p)) = live_in_move(instrs, i) {
+                hint_pairs(&mut pairs, (d.reg, d.sub), (RegRef::Phys(p), None));
+            }
         }
     }
     Hints::new(f.vregs.len(), &pairs)
+}
+
+/// A move out of a register the hardware fills (an instruction whose only
+/// operand is its def and that reads one physical register, implicitly:
+/// AMD's work-group id in `s6`): the def and that register, so that the
+/// def may take the register itself and the move disappear.
+pub(crate) fn live_in_move<'i>(instrs: &InstrSet, i: &'i MInst) -> Option<(&'i RegOperand, Reg)> {
+    let desc = instrs.get(i.opcode)?;
+    if desc.implicit_uses.len() != 1 || !desc.implicit_defs.is_empty() {
+        return None;
+    }
+    let mut explicit = i.ops.iter().filter(|o| o.reg().is_none_or(|r| !r.implicit));
+    let d = explicit.next()?.reg()?;
+    (explicit.next().is_none() && d.is_def).then_some((d, desc.implicit_uses[0]))
 }
 
 /// The def and the source of a copy.

@@ -49,7 +49,7 @@ use crate::mir::liveness::{class_lanes, operand_lanes, LiveInterval, Liveness, P
 use crate::mir::slots::Slots;
 use crate::mir::SmallVec;
 use crate::mir::{InstrSet, MBlockId, MFunction, RegRef, VReg};
-use crate::regalloc::assign::{self, copy_operands, hint_pairs, Hints, RoundInput};
+use crate::regalloc::assign::{self, copy_operands, hint_pairs, live_in_move, Hints, RoundInput};
 use crate::regalloc::coalesce::Undo;
 use crate::regalloc::evict;
 use crate::regalloc::spill::{self, SpillHook};
@@ -145,6 +145,8 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
         for (k, i) in b.insts.iter().enumerate() {
             if let Some((d, s)) = copy_operands(instrs, i) {
                 copies.push((n, (d.reg, d.sub), (s.reg, s.sub)));
+            } else if let Some((d, p)) = live_in_move(instrs, i) {
+                copies.push((n, (d.reg, d.sub), (RegRef::Phys(p), None)));
             }
             let first = mention.len();
             for (pos, o) in i.ops.iter().enumerate() {
