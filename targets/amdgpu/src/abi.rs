@@ -159,7 +159,18 @@ fn align_of(ty: Type) -> u64 {
     }
 }
 
-/// The words of `f`'s arguments in the kernarg segment, and its size.
+/// The kernarg segment's size for `bytes` of arguments: rounded up to
+/// 16 bytes. The hardware fact served: the HSA runtime allocates the
+/// kernarg segment 16-byte aligned and in 16-byte units (llc's segment
+/// also runs on past the arguments, into its hidden ones), so a scalar
+/// load may read the padding after the last argument: one
+/// `s_load_dwordx8` can take arguments that end 4 bytes short of it.
+pub fn kernarg_segment_size(bytes: u64) -> u64 {
+    bytes.div_ceil(16) * 16
+}
+
+/// The words of `f`'s arguments in the kernarg segment, and the size of
+/// the arguments (the segment's is [`kernarg_segment_size`] of it).
 pub fn kernel_layout(f: &Function) -> Result<(Vec<KernargWord>, u32), TargetError> {
     let mut out = Vec::new();
     let mut off = 0u64;

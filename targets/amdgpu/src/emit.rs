@@ -238,6 +238,7 @@ pub fn emit(t: &Amdgpu, f: &MFunction, ir: &Function) -> Result<String, TargetEr
     let _ = writeln!(e.out, "\t; NumVgprs: {v}\n\t; NumSgprs: {s}");
     if e.kernel {
         let (_, size) = crate::abi::kernel_layout(ir)?;
+        let size = crate::abi::kernarg_segment_size(size.into()) as u32;
         e.out.push_str(&kernel_descriptor(t, name, size, v, s));
     }
     Ok(e.out)

@@ -394,9 +394,9 @@ fn runs<T>(words: &[(i64, T, RegOperand)]) -> Vec<(usize, usize)> {
 /// The fewest scalar loads covering `words` (sorted offsets), as llc
 /// loads kernel arguments: a load may read dwords nothing uses (a dead
 /// limb between two live ones) as long as it stays inside the argument
-/// bytes (below `end`). A wide load starts at an 8-byte offset, so the
-/// 64-bit arguments (pointers) are even pairs of its tuple, usable as an
-/// SGPR pair. Ties go to fewer dwords loaded; `None` when that
+/// bytes or the segment's padding after them (below `end`). A wide load
+/// starts at an 8-byte offset, so the 64-bit arguments (pointers) are
+/// even pairs of its tuple, usable as an SGPR pair. Ties go to fewer dwords loaded; `None` when that
 /// loads more than [`MAX_LOADED_WORDS`] dwords into tuples.
 fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Option<Vec<(usize, usize)>> {
     let m = words.len();
@@ -487,12 +487,13 @@ pub(super) fn widen_kernarg_loads(
     }
     words.sort_by_key(|w| w.0);
     words.dedup_by_key(|w| w.0);
-    // The end of the argument bytes, in whole dwords.
+    // The end of the kernarg segment: the argument bytes in whole
+    // dwords, and the padding up to the segment's 16-byte unit.
     let end = kernargs
         .iter()
-        .map(|w| i64::from(w.offset & !3) + 4)
+        .map(|w| u64::from(w.offset & !3) + 4)
         .max()
-        .unwrap_or(0);
+        .map_or(0, |e| crate::abi::kernarg_segment_size(e) as i64);
     let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
     let plan = cover(&words, end).unwrap_or_else(|| runs(&words));
     let mut loads = Vec::new();
