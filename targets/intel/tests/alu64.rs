@@ -250,8 +250,11 @@ fn loops_and_divergent_branches_simulate_and_assemble() {
     if !iga && common::require_oracles() {
         panic!("iga64 is not on the PATH and REGDESC_REQUIRE_ORACLES is set");
     }
-    let dir = std::env::temp_dir().join(format!("regdesc-intel-alu64-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = tempfile::Builder::new()
+        .prefix("regdesc-intel-alu64-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path();
     let mut lanes_compared = 0usize;
     for f in &m.functions {
         for p in Platform::ALL {

@@ -13,7 +13,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use regdesc_intel::Platform;
@@ -33,10 +33,12 @@ fn skip_or_fail() -> bool {
     true
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("regdesc-intel-iga-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&d);
-    d.join(name)
+/// A directory of its own for one check, removed when it is dropped.
+fn tmp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("regdesc-intel-iga-")
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// Runs iga64; (success, stdout, stderr).
@@ -106,6 +108,8 @@ fn strip_swsb(text: &str) -> String {
 }
 
 fn check_one(asm: &str, p: Platform, what: &str, n: usize) {
+    let dir = tmp_dir();
+    let tmp = |name: &str| dir.path().join(name);
     let src = tmp(&format!("f{n}.asm"));
     let bin = tmp(&format!("f{n}.bin"));
     std::fs::write(&src, asm).expect("temp file");

@@ -52,8 +52,11 @@ fn ours(text: &str) -> Option<u8> {
 
 /// The reader's distance by `iga64 -Xauto-deps`.
 fn iga(text: &str, n: usize) -> Option<u8> {
-    let dir = std::env::temp_dir().join(format!("regdesc-intel-swsb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = tempfile::Builder::new()
+        .prefix("regdesc-intel-swsb-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path();
     let src = dir.join(format!("p{n}.asm"));
     let bin = dir.join(format!("p{n}.bin"));
     std::fs::write(&src, text).expect("temp file");
