@@ -91,7 +91,7 @@ impl Emitter<'_> {
                     ))
                 }
             },
-            Operand::Imm(x) if (-16..=64).contains(x) => x.to_string(),
+            Operand::Imm(x) if crate::isa::is_inline_int(*x) => x.to_string(),
             Operand::Imm(x) => format!("0x{:x}", *x as u32),
             Operand::Block(b) => self.label(*b),
             Operand::Frame(_) | Operand::SubIdx(_) => {

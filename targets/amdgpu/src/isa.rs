@@ -19,6 +19,13 @@
 //! An instruction's explicit operands are kept in assembly order, so the
 //! template's `{k}` is explicit operand `k`.
 
+/// Whether `x` is one of GCN's inline integer constants (-16..=64): an
+/// operand encoded in the instruction itself, with no literal dword and
+/// no constant-bus read.
+pub fn is_inline_int(x: i64) -> bool {
+    (-16..=64).contains(&x)
+}
+
 use regdesc_codegen::mir::instr::{BinOp, FBinOp, FloatFmt, InstrDesc, IntPredicate, OpKind};
 use regdesc_codegen::mir::{InstrSet, Opcode, Sem};
 use regdesc_runtime::Reg;

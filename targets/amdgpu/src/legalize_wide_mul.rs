@@ -136,14 +136,8 @@ pub fn lower_mul(
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
     }
-    let shared;
-    let plan = match share_literals(plan, b) {
-        Some(p) => {
-            shared = p;
-            &shared
-        }
-        None => plan,
-    };
+    let shared = share_literals(plan, b);
+    let plan = shared.as_ref().unwrap_or(plan);
     if plan.uniform && valu_wins(plan, facts) {
         // Uniform factors on the VALU: the values are per-lane registers
         // (the same in every lane), their factors SGPRs read over the
@@ -174,12 +168,6 @@ pub fn lower_mul(
     })
 }
 
-/// Whether `c` is one of the VALU's inline integer constants (-16..=64):
-/// an operand that costs no instruction and no literal.
-fn inline_constant(c: u32) -> bool {
-    (-16..=64).contains(&(c as i32))
-}
-
 /// Per-lane factors: a constant limb that is not an inline constant and
 /// that two or more partial products read is moved into a register once
 /// (`v_mad_u64_u32` and `v_mul_lo_u32` are VOP3, which take no literal on
@@ -203,7 +191,7 @@ fn share_literals(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<MulPlan> {
     for side in [&mut out.a, &mut out.b] {
         for l in side.iter_mut() {
             let Limb::Const(c) = *l else { continue };
-            if inline_constant(c) || uses(*l) < 2 {
+            if crate::isa::is_inline_int(i64::from(c as i32)) || uses(*l) < 2 {
                 continue;
             }
             *l = match made.iter().find(|(v, _)| *v == c) {

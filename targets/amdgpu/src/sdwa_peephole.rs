@@ -244,7 +244,7 @@ impl Peep<'_> {
         let mut sgprs: Vec<VReg> = Vec::new();
         for o in srcs {
             match o {
-                Operand::Imm(x) if (-16..=64).contains(x) => {}
+                Operand::Imm(x) if crate::isa::is_inline_int(*x) => {}
                 Operand::Reg(r) if r.sub.is_none() && !r.is_def => match r.reg {
                     RegRef::Virt(v) if self.is_vgpr(f, v) => {}
                     RegRef::Virt(v) => {

@@ -172,7 +172,7 @@ impl Sel<'_> {
     fn vsrc(&mut self, v: VReg, used: &mut Vec<VReg>) -> Operand {
         if let Some(c) = self.consts.get(&v) {
             let x = i64::from(*c as u32 as i32);
-            if (-16..=64).contains(&x) {
+            if crate::isa::is_inline_int(x) {
                 return Operand::Imm(x);
             }
         }
@@ -191,7 +191,7 @@ impl Sel<'_> {
     fn sop(&mut self, v: VReg, lit: &mut bool) -> Operand {
         if let Some(c) = self.consts.get(&v) {
             let x = i64::from(*c as u32 as i32);
-            let inline = (-16..=64).contains(&x);
+            let inline = crate::isa::is_inline_int(x);
             if inline || !*lit {
                 *lit |= !inline;
                 return Operand::Imm(if inline { x } else { *c });

@@ -396,8 +396,9 @@ fn runs<T>(words: &[(i64, T, RegOperand)]) -> Vec<(usize, usize)> {
 /// limb between two live ones) as long as it stays inside the argument
 /// bytes or the segment's padding after them (below `end`). A wide load
 /// starts at an 8-byte offset, so the 64-bit arguments (pointers) are
-/// even pairs of its tuple, usable as an SGPR pair. Ties go to fewer dwords loaded; `None` when that
-/// loads more than [`MAX_LOADED_WORDS`] dwords into tuples.
+/// even pairs of its tuple, usable as an SGPR pair. Ties go to fewer
+/// dwords loaded; `None` when that loads more than [`MAX_LOADED_WORDS`]
+/// dwords into tuples.
 fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Option<Vec<(usize, usize)>> {
     let m = words.len();
     // best[i]: (loads, dwords, first load's size) covering words[i..].
