@@ -196,6 +196,35 @@ fn copies_into_and_out_of_tuples_coalesce_away() {
 }
 
 #[test]
+fn a_part_live_across_the_tuples_undef_def_joins_the_tuple() {
+    let instrs = amd_instrs();
+    let f = amd_fixture("tuple_part_across_undef.mir");
+    let mut g = f.clone();
+    phi_elim::eliminate_phis(&mut g, &instrs);
+    two_addr::lower_two_address(&mut g, &amd::AMDLike, &instrs).expect("lowered");
+    let lowered = print_function(&g, &amd::AMDLike, &instrs);
+    assert!(
+        lowered.contains("undef %4.sub0:VReg_64_Align2 = COPY %2.sub0")
+            && lowered.contains("%4.sub1:VReg_64_Align2 = COPY %3"),
+        "{lowered}"
+    );
+    // %3 is live across `undef %4.sub0 = COPY %2.sub0`, which ends %4.sub1
+    // without writing it: %3 becomes %4.sub1 and its copy goes. The sub0
+    // copy stays (%2 is still live), and keeps writing sub0 only.
+    let cfg = MCfg::new(&g);
+    let live = Liveness::compute(&g, &amd::AMDLike, &cfg);
+    regalloc::coalesce::coalesce(&mut g, &amd::AMDLike, &instrs, &cfg, &live);
+    let text = print_function(&g, &amd::AMDLike, &instrs);
+    assert!(
+        text.contains("%4.sub1:VReg_64_Align2 = SUB %1.sub0, %2.sub1")
+            && text.contains("  %4.sub0:VReg_64_Align2 = COPY %2.sub0"),
+        "{text}"
+    );
+    assert_eq!(text.matches("COPY").count(), 1, "{text}");
+    pipeline(&f, &amd::AMDLike, &instrs, &[41], &AllocOptions::default()).expect("ok");
+}
+
+#[test]
 fn clobbered_and_early_clobber_registers_are_avoided() {
     let instrs = amd_instrs();
     let f = amd_fixture("clobbers.mir");

@@ -147,7 +147,8 @@ pub struct LiveInterval<L: LaneBits> {
     pub class: RegClass,
     /// Disjoint lane parts (together, the lanes its operands touch).
     pub parts: SmallVec<[Part<L>; 1]>,
-    /// Where it is written: slot and lanes.
+    /// Where it is written: slot and lanes. The lanes an `undef`
+    /// sub-register def only ends are not written there, so not listed.
     pub defs: SmallVec<[(u32, LaneMask<L>); 1]>,
 }
 
@@ -419,7 +420,7 @@ impl<L: LaneBits> Liveness<L> {
             }
             let defs = events
                 .iter()
-                .filter(|e| e.is_def)
+                .filter(|e| e.is_def && !e.ends_only)
                 .map(|e| (e.slot, e.lanes))
                 .collect();
             vregs.push(Some(LiveInterval {

@@ -21,7 +21,9 @@
 use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
-use crate::mir::liveness::{segments_contain, union, Liveness, Segments};
+use crate::mir::liveness::{
+    class_lanes, operand_lanes, segments_contain, union, Liveness, Segments,
+};
 use crate::mir::slots::Slots;
 use crate::mir::SmallVec;
 use crate::mir::{InstrSet, MBlockId, MFunction, MInst, Operand, RegRef, Sem, VReg};
@@ -32,6 +34,9 @@ struct Info<L: LaneBits> {
     class: RegClass,
     /// Where it is written (slot, lanes).
     defs: SmallVec<[(u32, LaneMask<L>); 1]>,
+    /// Where an `undef` sub-register def ends lanes it does not write
+    /// (slot, those lanes, the def's operand).
+    ends: Vec<(u32, LaneMask<L>, OperandAt)>,
     /// Lane sets and where they are live (may overlap after merges).
     parts: SmallVec<[(LaneMask<L>, Segments); 1]>,
     /// Sub-register indices its operands use.
@@ -45,6 +50,9 @@ impl<L: LaneBits> Info<L> {
             .any(|(m, segs)| m.intersects(lanes) && segments_contain(segs, slot))
     }
 }
+
+/// An operand: its instruction's number in the function, and its index.
+type OperandAt = (u32, u32);
 
 /// A copy between two virtual registers.
 struct CopyInst {
@@ -163,6 +171,7 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                     .map(|p| (p.lanes, p.segments))
                     .collect(),
                 subs: Vec::new(),
+                ends: Vec::new(),
             }),
             _ => None,
         });
@@ -172,11 +181,15 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     for (bi, b) in f.blocks.iter().enumerate() {
         let depth = cfg.loop_depth(crate::mir::MBlockId(bi as u32));
         for (k, i) in b.insts.iter().enumerate() {
-            for (_, r) in i.reg_ops() {
+            for (o, r) in i.reg_ops() {
                 if let (Some(v), Some(s)) = (r.vreg(), r.sub) {
                     if let Some(Some(x)) = info.get_mut(v.index()) {
                         if !x.subs.contains(&s) {
                             x.subs.push(s);
+                        }
+                        if r.is_def && r.undef {
+                            let ends = class_lanes(t, x.class) & !operand_lanes(t, x.class, r.sub);
+                            x.ends.push((Slots::def_slot(num), ends, (num, o as u32)));
                         }
                     }
                 }
@@ -225,6 +238,10 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
         };
 
     let mut removed: Vec<(usize, usize)> = Vec::new();
+    // `undef` defs that a merge leaves with a value live across them in
+    // lanes they would end: they lose the flag (they write their lanes
+    // and leave the others as they are).
+    let mut keep_lanes: Vec<OperandAt> = Vec::new();
     // Instructions whose defs are gone (the copies removed so far).
     let mut dead_def = vec![false; num as usize];
     for c in &copies {
@@ -306,6 +323,31 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
         if interferes {
             continue;
         }
+        // An `undef` def of one where the other is live in the lanes it
+        // ends is not interference (it does not write them), but merged
+        // it must no longer end them. N's own defs lose the flag anyway
+        // when N becomes a part of W.
+        let mut keep: SmallVec<[OperandAt; 2]> = SmallVec::new();
+        keep.extend(
+            wi.ends
+                .iter()
+                .filter(|&&(q, e, _)| {
+                    !skip_w(q)
+                        && ni
+                            .parts
+                            .iter()
+                            .any(|(l, segs)| map(*l).intersects(e) && segments_contain(segs, q))
+                })
+                .map(|&(_, _, at)| at),
+        );
+        if k.is_none() {
+            keep.extend(
+                ni.ends
+                    .iter()
+                    .filter(|&&(p, e, _)| !skip_n(p) && wi.live_at(p, e))
+                    .map(|&(_, _, at)| at),
+            );
+        }
         // Merge.
         let Some(ni) = info[nv.index()].take() else {
             continue;
@@ -316,6 +358,11 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
         wi.class = new_class;
         dead_def[(c.slot / 2) as usize] = true;
         wi.defs.extend(ni.defs.iter().map(|&(p, m)| (p, map(m))));
+        if k.is_none() {
+            wi.ends.extend(ni.ends.iter().copied());
+        }
+        wi.ends.retain(|e| !keep.contains(&e.2));
+        keep_lanes.extend(keep);
         for (l, segs) in ni.parts {
             let l = map(l);
             match wi.parts.iter_mut().find(|(m, _)| *m == l) {
@@ -335,30 +382,35 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     // Rewrite operands to representatives.
     let mut count = 0;
     removed.sort_unstable();
+    keep_lanes.sort_unstable();
+    let mut num = 0u32;
     for (bi, b) in f.blocks.iter_mut().enumerate() {
         for (ki, i) in b.insts.iter_mut().enumerate() {
             for (oi, o) in i.ops.iter_mut().enumerate() {
                 let Operand::Reg(r) = o else { continue };
                 let RegRef::Virt(v) = r.reg else { continue };
-                let Some((w, k)) = find(&mut rep, v) else {
-                    continue;
-                };
-                if w == v {
-                    continue;
+                let was = (bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef);
+                if r.undef && keep_lanes.binary_search(&(num, oi as u32)).is_ok() {
+                    r.undef = false;
                 }
-                let Some(sub) = compose(t, k, r.sub) else {
-                    continue;
+                let renamed = match find(&mut rep, v) {
+                    Some((w, k)) if w != v => compose(t, k, r.sub).map(|sub| (w, k, sub)),
+                    _ => None,
                 };
-                undo.operands
-                    .push((bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef));
-                r.reg = RegRef::Virt(w);
-                if k.is_some() {
-                    // As a part of a wider register, a def that dropped the
-                    // other lanes would drop the wider register's too.
-                    r.undef &= !r.is_def;
+                if let Some((w, k, sub)) = renamed {
+                    r.reg = RegRef::Virt(w);
+                    if k.is_some() {
+                        // As a part of a wider register, a def that dropped the
+                        // other lanes would drop the wider register's too.
+                        r.undef &= !r.is_def;
+                    }
+                    r.sub = sub;
                 }
-                r.sub = sub;
+                if (r.reg, r.sub, r.undef) != (was.3, was.4, was.5) {
+                    undo.operands.push(was);
+                }
             }
+            num += 1;
         }
         // In place: instructions move only behind a removed copy.
         let mut k = 0;
