@@ -225,6 +225,17 @@ fn a_part_live_across_the_tuples_undef_def_joins_the_tuple() {
 }
 
 #[test]
+fn a_tuple_placed_first_leaves_its_partner_the_register_that_joins_them() {
+    let instrs = amd_instrs();
+    let f = amd_fixture("tuple_from_dying_pair.mir");
+    let p = pipeline(&f, &amd::AMDLike, &instrs, &[41], &AllocOptions::default()).expect("ok");
+    let text = print_function(&p.allocated, &amd::AMDLike, &instrs);
+    // `%6.sub0 = COPY %3.sub0` is the one copy coalescing cannot join
+    // (both sides are parts); the tuple and the pair share its register.
+    assert!(!text.contains("COPY"), "copies left:\n{text}");
+}
+
+#[test]
 fn clobbered_and_early_clobber_registers_are_avoided() {
     let instrs = amd_instrs();
     let f = amd_fixture("clobbers.mir");

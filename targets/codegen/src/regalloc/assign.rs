@@ -31,6 +31,10 @@ pub struct Round {
     pub evicted: usize,
 }
 
+/// How many free registers a tuple looks at for one that suits its
+/// sub-register copy partners (see [`Assigner::try_assign`]).
+const LOOKAHEAD: usize = 16;
+
 /// A copy partner: the other register and the parts each side names.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hint {
@@ -39,6 +43,19 @@ pub(crate) struct Hint {
     theirs: Option<SubRegIdx>,
     /// The copy writes `other` (this register is copied into it).
     into: bool,
+}
+
+impl Hint {
+    /// The same copy seen from the partner's side (`v` is this hint's
+    /// owner).
+    fn reversed(&self, v: VReg) -> Hint {
+        Hint {
+            other: RegRef::Virt(v),
+            mine: self.theirs,
+            theirs: self.mine,
+            into: !self.into,
+        }
+    }
 }
 
 /// What one round assigns, by *id*: the virtual registers of the function
@@ -731,6 +748,24 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
 
     /// Whether `p` is free for `iv`; if so, takes it for `v`.
     pub(crate) fn take_if_free(&mut self, item: &Item<R::Lanes>, p: Reg) -> bool {
+        if !self.fits(item, p) {
+            return false;
+        }
+        let v = item.v;
+        if v.index() >= self.input.first_temp {
+            self.deferred.push(v);
+        } else {
+            for &(u, k) in &self.fp {
+                self.matrix.insert(u, &self.cache[k].1);
+            }
+        }
+        self.assignment[v.index()] = Some(p);
+        true
+    }
+
+    /// Whether `p` is free for the item (leaves its footprint in
+    /// `self.fp`).
+    fn fits(&mut self, item: &Item<R::Lanes>, p: Reg) -> bool {
         let v = item.v;
         let is_temp = v.index() >= self.input.first_temp;
         if is_temp && self.clashes_with_temps(v, p) {
@@ -745,23 +780,43 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
             .fp
             .iter()
             .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true));
-        if reserved
-            || !self
+        !reserved
+            && self
                 .fp
                 .iter()
                 .all(|&(u, k)| self.matrix.is_free(u, &self.cache[k].1))
-        {
+    }
+
+    /// Whether, with `mine` in register `p`, the register the copy
+    /// partner of hint `h` would then be offered is free for it (true
+    /// when there is none to offer).
+    fn partner_fits(&self, h: &Hint, p: Reg) -> bool {
+        let RegRef::Virt(o) = h.other else {
+            return true;
+        };
+        let Some(iv) = self.input.intervals.get(o.index()).copied().flatten() else {
+            return true;
+        };
+        let t = self.ri.tables();
+        let shared = match h.mine {
+            None => Some(p),
+            Some(s) => t.sub_reg(p, s),
+        };
+        let theirs = shared.and_then(|r| match h.theirs {
+            None => Some(r),
+            Some(s) => t.matching_super_reg(r, s, iv.class),
+        });
+        let Some(theirs) = theirs.filter(|&r| t.contains(iv.class, r)) else {
             return false;
-        }
-        if is_temp {
-            self.deferred.push(v);
-        } else {
-            for &(u, k) in &self.fp {
-                self.matrix.insert(u, &self.cache[k].1);
-            }
-        }
-        self.assignment[v.index()] = Some(p);
-        true
+        };
+        t.unit_lane_masks(theirs).all(|(u, m)| {
+            let lanes = if m.is_none() { LaneMask::ALL } else { m };
+            let used = iv.parts.iter().filter(|x| x.lanes.intersects(lanes));
+            let mut used = used.peekable();
+            used.peek().is_none()
+                || (!self.reserved_units.get(u.index()).copied().unwrap_or(true)
+                    && used.all(|x| self.matrix.is_free(u, &x.segments)))
+        })
     }
 
     pub(crate) fn try_assign(&mut self, item: &Item<R::Lanes>) -> bool {
@@ -790,6 +845,64 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
             if self.take_if_free(item, p) {
                 done = true;
                 break;
+            }
+        }
+        // A tuple built from parts copied out of wider registers not yet
+        // assigned (`%t.sub0 = COPY %pair.sub0`): of the first free
+        // registers, the first that leaves those partners the register
+        // their hint will offer, so that the copies can vanish.
+        let pending: crate::mir::SmallVec<[Hint; 4]> = if done || item.v.index() >= input.first_temp
+        {
+            crate::mir::SmallVec::new()
+        } else {
+            hints
+                .iter()
+                .filter(|h| {
+                    (h.mine.is_some() || h.theirs.is_some())
+                        && matches!(h.other, RegRef::Virt(o)
+                            if self.assignment.get(o.index()).is_some_and(Option::is_none))
+                })
+                .copied()
+                .collect()
+        };
+        if !pending.is_empty() {
+            let mut first = None;
+            let mut chosen = None;
+            let mut free = 0;
+            for &p in order {
+                if tried.contains(&p) || !self.fits(item, p) {
+                    continue;
+                }
+                first.get_or_insert(p);
+                if pending.iter().all(|h| self.partner_fits(h, p)) {
+                    chosen = Some(p);
+                    break;
+                }
+                free += 1;
+                if free == LOOKAHEAD {
+                    break;
+                }
+            }
+            if let Some(p) = chosen.or(first) {
+                done = self.take_if_free(item, p);
+            }
+            // The partners take their registers now: assigned later,
+            // after everything queued between, they would find them gone.
+            if done && chosen.is_some() {
+                for h in &pending {
+                    let RegRef::Virt(o) = h.other else { continue };
+                    let Some(iv) = input.intervals.get(o.index()).copied().flatten() else {
+                        continue;
+                    };
+                    let partner = Item::direct(o, iv.class);
+                    self.cache.clear();
+                    let offered = self.hinted(&h.reversed(item.v), iv.class);
+                    if let Some(r) =
+                        offered.filter(|r| self.ri.allocation_order(iv.class).contains(r))
+                    {
+                        self.take_if_free(&partner, r);
+                    }
+                }
             }
         }
         if !done {
