@@ -24,8 +24,9 @@
 //!
 //! # Divergent factors: split chains (the odd/even split of D124844)
 //!
-//! From three limbs on (`split_chains`, chosen by `split_wins`; with a
-//! fused addend from five limbs, or three on gfx90a): column `j`'s
+//! From three limbs on in functions and on gfx90a (`split_chains`,
+//! chosen by `split_wins`; with a fused addend from five limbs, or three
+//! on gfx90a): column `j`'s
 //! products accumulate in their own pair `(j, j + 1)` starting from zero,
 //! so the pairs of even columns tile one number and those of odd columns
 //! another; both (and the top column's low sum) are added at the end, which
@@ -262,6 +263,9 @@ pub struct MulFacts {
     /// (gfx90a): a column chain's accumulator, one register above the
     /// previous column's, is copied on every odd column.
     pub aligned_pairs: bool,
+    /// The function is a kernel: it returns nothing, so no product has to
+    /// end in the registers its first factor arrived in.
+    pub kernel: bool,
 }
 
 /// Instructions of [`scalar_rows`] at least: every partial product below
@@ -333,7 +337,18 @@ fn valu_wins(plan: &MulPlan, facts: MulFacts) -> bool {
 /// 17 against 18 on gfx900), the split wins on gfx90a (18 against 23)
 /// and from 5 limbs (`mad256` 66 against 123 on gfx900, where the column
 /// chains' carry-in adds keep many lane masks live).
+///
+/// In a kernel nothing returns the product, so the column chains need no
+/// moves (their results go to registers of their own, which the
+/// allocator joins into the stored tuple) and, with no addend, they win
+/// at every width where pairs may start anywhere: `mul96_lane` 11 against
+/// 13 (llc 19 GlobalISel's 11), `mul128_lanes` 19 against 20, `mul256_lane`
+/// 64 against 68 on gfx900. On gfx90a the odd columns' copies still make
+/// them longer (`mul96_lane` 15 against 13).
 fn split_wins(plan: &MulPlan, facts: MulFacts) -> bool {
+    if facts.kernel && !facts.aligned_pairs && plan.addend.is_none() {
+        return false;
+    }
     match plan.addend {
         None => plan.limbs >= 3,
         Some(_) => plan.limbs >= 5 || (facts.aligned_pairs && plan.limbs >= 3),

@@ -158,6 +158,8 @@ impl Target for Amdgpu {
         let facts = crate::legalize_wide_mul::MulFacts {
             constant_bus: self.gfx.constant_bus_limit(),
             aligned_pairs: self.gfx.needs_aligned_vgprs(),
+            // `abi` noted each kernel's argument words.
+            kernel: self.kernargs.borrow().contains_key(&b.f.name),
         };
         let ops = crate::legalize_wide_mul::MadOps {
             carry: self.isa().op("G_AMD_MAD64_CO"),
