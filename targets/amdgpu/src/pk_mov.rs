@@ -8,11 +8,14 @@
 //! per-dword `VGPR_32` copies of SGPRs; this pass builds each even/odd
 //! pair of those dwords in an `SGPR_64` first (a `REG_SEQUENCE` that
 //! coalescing folds into the SALU results' registers) and copies the pair
-//! across whole, which [`crate::copies`] lowers to the packed move.
+//! across whole, which [`crate::copies`] lowers to the packed move. Dwords
+//! of one SGPR tuple (a kernel argument's) are copied as the tuple's own
+//! aligned pair when they are one, with no new pair.
 
 use regdesc_codegen::mir::{def, use_};
 use regdesc_codegen::mir::{
-    smallvec, InstrSet, MBlockId, MFunction, MInst, Operand, Operands, Sem, VReg,
+    smallvec, InstrSet, MBlockId, MFunction, MInst, Operand, Operands, RegOperand, RegRef, Sem,
+    VReg,
 };
 use regdesc_runtime::{RegisterInfo, SubRegIdx};
 
@@ -29,6 +32,9 @@ struct SgprCopy {
     /// (temporal divergence, which the control-flow lowering handles for
     /// the per-dword copies and not for a pair).
     block: Option<MBlockId>,
+    /// The SGPR is itself a dword copied out of a wider SGPR tuple (a
+    /// kernel argument): the tuple and that dword's index.
+    part: Option<(VReg, SubRegIdx)>,
 }
 
 /// Runs the rewrite on `f` (in SSA form, after selection). Does nothing
@@ -61,6 +67,8 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
     // kernel-argument tuple) already sits in a pair, and building a new
     // pair from it would cost two `s_mov_b32`s to save one `v_mov_b32`.
     let mut copied = vec![false; n];
+    // `%d:SGPR_32 = COPY %wide.subN`: the tuple and the index.
+    let mut part_of: Vec<Option<(VReg, SubRegIdx)>> = vec![None; n];
     let mut def_block: Vec<Option<MBlockId>> = vec![None; n];
     for bi in f.blocks.ids() {
         for i in &f.blocks[bi].insts {
@@ -83,6 +91,11 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
             };
             if let Some(v) = d.vreg() {
                 copied[v.index()] = true;
+                if let (None, Some(sv), Some(k)) = (d.sub, s.vreg(), s.sub) {
+                    if f.class_of(v) == Some(sgpr32) {
+                        part_of[v.index()] = Some((sv, k));
+                    }
+                }
             }
             let (Some(dv), Some(sv), None, None) = (d.vreg(), s.vreg(), d.sub, s.sub) else {
                 continue;
@@ -91,12 +104,18 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
                 copy_of[dv.index()] = Some(SgprCopy {
                     src: sv,
                     block: Some(bi),
+                    part: None,
                 });
             }
         }
     }
     for c in copy_of.iter_mut() {
-        if c.as_ref().is_some_and(|c| copied[c.src.index()]) {
+        if let Some(c) = c.as_mut() {
+            c.part = part_of[c.src.index()];
+        }
+        if c.as_ref()
+            .is_some_and(|c| copied[c.src.index()] && c.part.is_none())
+        {
             *c = None;
         } else if let Some(c) = c {
             if def_block[c.src.index()] != c.block {
@@ -129,6 +148,25 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
             for p in pairs {
                 match p {
                     Piece::Keep(a, b) => new_ops.extend([a, b]),
+                    Piece::Part {
+                        wide,
+                        from,
+                        idx,
+                        copies,
+                    } => {
+                        // The tuple's own pair, copied across whole.
+                        let src = Operand::Reg(RegOperand::use_of(RegRef::Virt(wide), Some(from)));
+                        let vp = f.new_vreg(vreg64);
+                        before.push(MInst::new(instrs.copy, smallvec![def(vp), src]));
+                        if whole {
+                            new_ops.push(use_(vp));
+                        } else {
+                            new_ops.extend([use_(vp), Operand::SubIdx(idx)]);
+                        }
+                        for v in copies {
+                            dead[v.index()] = true;
+                        }
+                    }
                     Piece::Pair {
                         lo,
                         hi,
@@ -185,6 +223,15 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
 enum Piece {
     /// A source operand and its index, as they were.
     Keep(Operand, Operand),
+    /// Two dwords that are an aligned pair `from` of one SGPR tuple `wide`
+    /// (a kernel argument's), copied as that pair (`idx`: its index in the
+    /// tuple built); `copies` are the per-dword copies it replaces.
+    Part {
+        wide: VReg,
+        from: SubRegIdx,
+        idx: SubRegIdx,
+        copies: [VReg; 2],
+    },
     /// Two SGPR dwords built as a pair (`idx`: the pair's index in the
     /// tuple); `copies` are the per-dword copies it replaces.
     Pair {
@@ -234,7 +281,38 @@ fn pairs_of<L: regdesc_runtime::LaneBits>(
             {
                 let pair_name = format!("sub{x}_sub{y}");
                 let idx = t.sub_reg_index_by_name(&pair_name);
-                if let (true, true, Some(idx)) = (x % 2 == 0, y == x + 1, idx) {
+                let (pa, pb) = (ca.part, cb.part);
+                // Dwords of a tuple go as its own aligned pair, or not at
+                // all (a new pair of them costs two `s_mov_b32`).
+                let from = match (pa, pb) {
+                    (Some((wa, ka)), Some((wb, kb))) if wa == wb => {
+                        let (ka, kb) = (t.sub_reg_index_name(ka), t.sub_reg_index_name(kb));
+                        let lo = ka.strip_prefix("sub").and_then(|s| s.parse::<u32>().ok());
+                        let hi = kb.strip_prefix("sub").and_then(|s| s.parse::<u32>().ok());
+                        match (lo, hi) {
+                            (Some(lo), Some(hi)) if lo % 2 == 0 && hi == lo + 1 => t
+                                .sub_reg_index_by_name(&format!("sub{lo}_sub{hi}"))
+                                .map(|k| Some((wa, k))),
+                            _ => None,
+                        }
+                    }
+                    (None, None) => Some(None),
+                    _ => None,
+                };
+                if let (true, true, Some(idx), Some(Some((wide, from)))) =
+                    (x % 2 == 0, y == x + 1, idx, from)
+                {
+                    out.push(Piece::Part {
+                        wide,
+                        from,
+                        idx,
+                        copies: [a.vreg()?, b.vreg()?],
+                    });
+                    any = true;
+                    k += 2;
+                    continue;
+                }
+                if let (true, true, Some(idx), Some(None)) = (x % 2 == 0, y == x + 1, idx, from) {
                     out.push(Piece::Pair {
                         lo: ca.src,
                         hi: cb.src,
