@@ -66,9 +66,9 @@
 //!
 //! Uniform factors times a constant power of two (an element size of a
 //! uniform address) are shifts ([`lower_pow2_shift`]): the SALU has no
-//! multiply-add, and `s_lshl_b32`/`s_ashr_i32` make the product's limbs
-//! in one instruction each where `s_mul_i32`/`s_mul_hi_u32` need the
-//! adds between them. Per-lane factors keep the MAD, which takes the
+//! multiply-add, and `s_lshl_b64` ([`crate::shift64`]) makes two of the
+//! product's limbs in one instruction, `s_lshl_b32`/`s_ashr_i32` one,
+//! where `s_mul_i32`/`s_mul_hi_u32` need the adds between them. Per-lane factors keep the MAD, which takes the
 //! addend too.
 //!
 //! # Sign-extended factors: `V_MAD_I64_I32`
@@ -129,7 +129,12 @@ pub fn lower_mul(
         return Some(r);
     }
     if plan.uniform {
-        if let Some(r) = lower_pow2_shift(plan, b) {
+        let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
+            let amount = Limb::Const(s);
+            let w = 32 * x.len() as u32;
+            crate::shift64::lower_shift(BinOp::Shl, x, amount, w, b, ops.shift)
+        };
+        if let Some(r) = lower_pow2_shift(plan, b, &shl) {
             return Some(r);
         }
     }
@@ -207,9 +212,11 @@ fn share_literals(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<MulPlan> {
     (!made.is_empty()).then_some(out)
 }
 
-/// The legalize-level MAD pseudos the lowering emits.
+/// The legalize-level pseudos the lowering emits.
 #[derive(Clone, Copy, Debug)]
 pub struct MadOps {
+    /// The 64-bit shifts of a uniform multiply by a power of two.
+    pub shift: crate::shift64::ShiftOps,
     /// `G_AMD_MAD64_CO`: unsigned, with the carry out as a value.
     pub carry: Opcode,
     /// `G_AMD_MAD_I64_I32`: signed factors, no carry.

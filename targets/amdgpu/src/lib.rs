@@ -158,6 +158,7 @@ pub mod sdwa_peephole;
 pub mod sdwa_preserve_merge;
 pub mod select;
 pub mod semantics;
+pub mod shift64;
 pub mod spill;
 pub mod support;
 pub mod target;

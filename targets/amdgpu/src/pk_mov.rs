@@ -61,6 +61,10 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
     // kernel-argument tuple) already sits in a pair, and building a new
     // pair from it would cost two `s_mov_b32`s to save one `v_mov_b32`.
     let mut copied = vec![false; n];
+    // An SGPR copied out of one half of an `SGPR_64` (a 64-bit SALU
+    // result, `crate::shift64`): the pair and the half. The pair of both
+    // halves is that register itself, no `REG_SEQUENCE`.
+    let mut half: Vec<Option<(VReg, u8)>> = vec![None; n];
     let mut def_block: Vec<Option<MBlockId>> = vec![None; n];
     for bi in f.blocks.ids() {
         for i in &f.blocks[bi].insts {
@@ -84,6 +88,12 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
             if let Some(v) = d.vreg() {
                 copied[v.index()] = true;
             }
+            if let (Some(dv), Some(sv), None, Some(sub)) = (d.vreg(), s.vreg(), d.sub, s.sub) {
+                let k = [sub0, sub1].iter().position(|x| *x == sub);
+                if let (Some(k), true) = (k, f.class_of(sv) == Some(sgpr64)) {
+                    half[dv.index()] = Some((sv, k as u8));
+                }
+            }
             let (Some(dv), Some(sv), None, None) = (d.vreg(), s.vreg(), d.sub, s.sub) else {
                 continue;
             };
@@ -96,7 +106,9 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
         }
     }
     for c in copy_of.iter_mut() {
-        if c.as_ref().is_some_and(|c| copied[c.src.index()]) {
+        if c.as_ref()
+            .is_some_and(|c| copied[c.src.index()] && half[c.src.index()].is_none())
+        {
             *c = None;
         } else if let Some(c) = c {
             if def_block[c.src.index()] != c.block {
@@ -135,17 +147,23 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
                         idx,
                         copies,
                     } => {
-                        let sp = f.new_vreg(sgpr64);
-                        before.push(MInst::new(
-                            instrs.reg_sequence,
-                            smallvec![
-                                def(sp),
-                                use_(lo),
-                                Operand::SubIdx(sub0),
-                                use_(hi),
-                                Operand::SubIdx(sub1),
-                            ],
-                        ));
+                        let sp = match (half[lo.index()], half[hi.index()]) {
+                            (Some((p, 0)), Some((q, 1))) if p == q => p,
+                            _ => {
+                                let sp = f.new_vreg(sgpr64);
+                                before.push(MInst::new(
+                                    instrs.reg_sequence,
+                                    smallvec![
+                                        def(sp),
+                                        use_(lo),
+                                        Operand::SubIdx(sub0),
+                                        use_(hi),
+                                        Operand::SubIdx(sub1),
+                                    ],
+                                ));
+                                sp
+                            }
+                        };
                         if whole {
                             new_ops.push(use_(sp));
                         } else {
