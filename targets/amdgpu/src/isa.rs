@@ -76,6 +76,9 @@ pub enum Kind {
     VCarryInOut { sub: bool },
     /// `v_mul_hi_u32`/`v_mul_hi_i32`.
     VMulHi { signed: bool },
+    /// `v_mul_i32_i24 d, a, b`: the low 32 bits of the product of the
+    /// sources' low 24 bits as signed numbers.
+    VMulI24,
     /// `v_mad_u64_u32 d64, mask, a, b, c64`: the mask is the carry out of
     /// bit 63. `v_mad_i64_i32` (`signed`) multiplies the factors as `i32`
     /// and adds the accumulator as `i64`; its mask is bit 64 of the exact
@@ -282,6 +285,7 @@ impl Builder {
                 | Kind::VCarryOut { .. }
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
+                | Kind::VMulI24
                 | Kind::VMad64 { .. }
                 | Kind::VCndmask
                 | Kind::VCmp(_)
@@ -602,6 +606,14 @@ impl Isa {
             &[R, R],
             Kind::VMulHi { signed: true },
             "v_mul_hi_i32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_MUL_I32_I24_e64",
+            1,
+            &[R, R],
+            Kind::VMulI24,
+            "v_mul_i32_i24_e64 {0}, {1}, {2}",
             (false, false),
         );
         for (name, asm, signed) in [

@@ -151,6 +151,7 @@ pub mod copy_forward;
 pub mod emit;
 pub mod isa;
 pub mod legalize_wide_mul;
+pub mod mul_i24;
 pub mod pk_mov;
 pub mod sdwa;
 pub mod sdwa_bits;

@@ -193,8 +193,10 @@ impl Target for Amdgpu {
         crate::select::select(f, self.isa(), self.cls, words.as_deref())
     }
 
-    /// The SDWA peephole ([`crate::sdwa_peephole`]).
+    /// Word products as `v_mul_i32_i24` ([`crate::mul_i24`]), then the
+    /// SDWA peephole ([`crate::sdwa_peephole`]).
     fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::mul_i24::run(f, self.isa(), self.cls);
         crate::sdwa_peephole::run(f, self.isa(), self.cls.vgpr);
         crate::pk_mov::run(f, &self.isa().instrs, self.gfx);
         Ok(())

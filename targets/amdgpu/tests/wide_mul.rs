@@ -91,15 +91,10 @@ const VOP3_LITERAL: &str = "gfx10 VOP3 takes a 32-bit literal operand; regdesc m
     literal limb into a VGPR first (llc 19 folds it into v_mul_lo_u32/v_mad_u64_u32)";
 const KERNARG_PK_MOV: &str = "the stored i128's kernel-argument dwords reach VGPRs one v_mov_b32 \
     each (pk_mov.rs leaves kernarg copies alone; llc: two v_pk_mov_b32)";
-const SEXT16: &str = "i16 factors: two v_bfe_i32 then v_mad_i64_i32 (llc: one \
-    v_mul_i32_i24_sdwa with sext operands, then the sign)";
 const LONGER: &[(&str, &str, &str)] = &[
-    ("mul64_sext16", "gfx900", SEXT16),
     ("mul64_c_samelimbs", "gfx900", SAME_LIMBS),
-    ("mul64_sext16", "gfx90a", SEXT16),
     ("mul64_c_samelimbs", "gfx90a", SAME_LIMBS),
     ("store_group_i128", "gfx90a", KERNARG_PK_MOV),
-    ("mul64_sext16", "gfx1030", SEXT16),
     ("mul64_c_samelimbs", "gfx1030", SAME_LIMBS),
     ("mul64_c_twolits", "gfx1030", VOP3_LITERAL),
 ];
