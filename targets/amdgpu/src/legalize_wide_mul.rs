@@ -141,7 +141,10 @@ pub fn lower_mul(
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
     }
-    let shared = share_literals(plan, b);
+    // gfx10's VOP3 takes a literal operand: each product keeps its own.
+    let shared = (facts.constant_bus < 2)
+        .then(|| share_literals(plan, b))
+        .flatten();
     let plan = shared.as_ref().unwrap_or(plan);
     if plan.uniform && valu_wins(plan, facts) {
         // Uniform factors on the VALU: the values are per-lane registers

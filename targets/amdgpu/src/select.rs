@@ -170,12 +170,23 @@ impl Sel<'_> {
     }
 
     /// `v` as a VALU source: an inline constant (-16..=64, no constant
-    /// bus), an SGPR while the constant bus has room, else a VGPR.
+    /// bus), on gfx10 one 32-bit literal per instruction (VOP3 takes a
+    /// literal there, over a constant-bus slot), an SGPR while the constant
+    /// bus has room, else a VGPR.
     fn vsrc(&mut self, v: VReg, used: &mut Vec<VReg>) -> Operand {
-        if let Some(c) = self.consts.get(&v) {
-            let x = i64::from(*c as u32 as i32);
+        if let Some(&c) = self.consts.get(&v) {
+            let x = i64::from(c as u32 as i32);
             if crate::isa::is_inline_int(x) {
                 return Operand::Imm(x);
+            }
+            let literal = |u: &VReg| self.consts.get(u).map(|&k| k as u32);
+            let other = used.iter().find_map(literal);
+            if self.isa.gfx.is_gfx10() && used.len() < self.bus && other.is_none() {
+                used.push(v);
+                return Operand::Imm(c);
+            }
+            if other == Some(c as u32) && used.contains(&v) {
+                return Operand::Imm(c);
             }
         }
         if !self.is_sgpr(v) || used.contains(&v) {

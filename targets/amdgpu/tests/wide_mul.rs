@@ -87,8 +87,6 @@ fn bench_counts() {
 /// base); what is left is in the multiplies.
 const SAME_LIMBS: &str = "a constant whose two limbs are equal: a0*c, the cross product of the \
     top column, is the MAD's low half already (llc 19 reads it back; regdesc multiplies again)";
-const VOP3_LITERAL: &str = "gfx10 VOP3 takes a 32-bit literal operand; regdesc moves each \
-    literal limb into a VGPR first (llc 19 folds it into v_mul_lo_u32/v_mad_u64_u32)";
 const KERNARG_PK_MOV: &str = "the stored i128's kernel-argument dwords reach VGPRs one v_mov_b32 \
     each (pk_mov.rs leaves kernarg copies alone; llc: two v_pk_mov_b32)";
 const LONGER: &[(&str, &str, &str)] = &[
@@ -96,7 +94,6 @@ const LONGER: &[(&str, &str, &str)] = &[
     ("mul64_c_samelimbs", "gfx90a", SAME_LIMBS),
     ("store_group_i128", "gfx90a", KERNARG_PK_MOV),
     ("mul64_c_samelimbs", "gfx1030", SAME_LIMBS),
-    ("mul64_c_twolits", "gfx1030", VOP3_LITERAL),
 ];
 
 fn llc(version: u32, cpu: &str, file: &Path) -> Option<String> {
