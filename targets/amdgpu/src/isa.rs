@@ -43,6 +43,13 @@ pub enum Kind {
     /// A scalar ALU op. `SCC`: the carry (`s_add_u32`), the borrow
     /// (`s_sub_u32`), nothing (`s_mul_i32`), else whether `d` is not zero.
     SBin(BinOp),
+    /// `s_lshl_b64`/`s_lshr_b64`/`s_ashr_i64 d64, s64, amount`: a shift of
+    /// an SGPR pair by the amount's low 6 bits; `SCC` = result not zero.
+    SShift64(BinOp),
+    /// `G_AMD_SHL64`/`G_AMD_LSHR64`/`G_AMD_ASHR64 lo, hi, xlo, xhi, k`: a
+    /// 64-bit shift by the constant `k` on 32-bit halves before selection
+    /// ([`crate::shift64`]), `SShift64` after.
+    GShift64(BinOp),
     /// `s_addc_u32`/`s_subb_u32 d, a, b`: with `SCC` in and out.
     SCarry { sub: bool },
     /// `s_mul_hi_u32`/`s_mul_hi_i32`.
@@ -69,6 +76,9 @@ pub enum Kind {
     VCarryInOut { sub: bool },
     /// `v_mul_hi_u32`/`v_mul_hi_i32`.
     VMulHi { signed: bool },
+    /// `v_mul_i32_i24 d, a, b`: the low 32 bits of the product of the
+    /// sources' low 24 bits as signed numbers.
+    VMulI24,
     /// `v_mad_u64_u32 d64, mask, a, b, c64`: the mask is the carry out of
     /// bit 63. `v_mad_i64_i32` (`signed`) multiplies the factors as `i32`
     /// and adds the accumulator as `i64`; its mask is bit 64 of the exact
@@ -264,6 +274,7 @@ impl Builder {
         if matches!(
             kind,
             Kind::SBin(_)
+                | Kind::SShift64(_)
                 | Kind::SCarry { .. }
                 | Kind::SMulHi { .. }
                 | Kind::SCselect
@@ -274,6 +285,7 @@ impl Builder {
                 | Kind::VCarryOut { .. }
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
+                | Kind::VMulI24
                 | Kind::VMad64 { .. }
                 | Kind::VCndmask
                 | Kind::VCmp(_)
@@ -350,6 +362,34 @@ impl Isa {
                 Kind::SBin(op),
                 &format!("{name} {{0}}, {{1}}, {{2}}"),
                 (false, scc),
+            );
+        }
+        for (name, op) in [
+            ("s_lshl_b64", BinOp::Shl),
+            ("s_lshr_b64", BinOp::LShr),
+            ("s_ashr_i64", BinOp::AShr),
+        ] {
+            b.add(
+                &name.to_uppercase(),
+                1,
+                &[R, R],
+                Kind::SShift64(op),
+                &format!("{name} {{0}}, {{1}}, {{2}}"),
+                (false, true),
+            );
+        }
+        for (name, op) in [
+            ("G_AMD_SHL64", BinOp::Shl),
+            ("G_AMD_LSHR64", BinOp::LShr),
+            ("G_AMD_ASHR64", BinOp::AShr),
+        ] {
+            b.add(
+                name,
+                2,
+                &[R, R, I],
+                Kind::GShift64(op),
+                &format!("; {name} {{0}}, {{1}}, {{2}}, {{3}}, {{4}}"),
+                (false, false),
             );
         }
         b.add(
@@ -566,6 +606,14 @@ impl Isa {
             &[R, R],
             Kind::VMulHi { signed: true },
             "v_mul_hi_i32 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_MUL_I32_I24_e64",
+            1,
+            &[R, R],
+            Kind::VMulI24,
+            "v_mul_i32_i24_e64 {0}, {1}, {2}",
             (false, false),
         );
         for (name, asm, signed) in [

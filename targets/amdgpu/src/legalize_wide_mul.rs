@@ -67,9 +67,9 @@
 //!
 //! Uniform factors times a constant power of two (an element size of a
 //! uniform address) are shifts ([`lower_pow2_shift`]): the SALU has no
-//! multiply-add, and `s_lshl_b32`/`s_ashr_i32` make the product's limbs
-//! in one instruction each where `s_mul_i32`/`s_mul_hi_u32` need the
-//! adds between them. Per-lane factors keep the MAD, which takes the
+//! multiply-add, and `s_lshl_b64` ([`crate::shift64`]) makes two of the
+//! product's limbs in one instruction, `s_lshl_b32`/`s_ashr_i32` one,
+//! where `s_mul_i32`/`s_mul_hi_u32` need the adds between them. Per-lane factors keep the MAD, which takes the
 //! addend too.
 //!
 //! # Sign-extended factors: `V_MAD_I64_I32`
@@ -130,14 +130,22 @@ pub fn lower_mul(
         return Some(r);
     }
     if plan.uniform {
-        if let Some(r) = lower_pow2_shift(plan, b) {
+        let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
+            let amount = Limb::Const(s);
+            let w = 32 * x.len() as u32;
+            crate::shift64::lower_shift(BinOp::Shl, x, amount, w, b, ops.shift)
+        };
+        if let Some(r) = lower_pow2_shift(plan, b, &shl) {
             return Some(r);
         }
     }
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
     }
-    let shared = share_literals(plan, b);
+    // gfx10's VOP3 takes a literal operand: each product keeps its own.
+    let shared = (facts.constant_bus < 2)
+        .then(|| share_literals(plan, b))
+        .flatten();
     let plan = shared.as_ref().unwrap_or(plan);
     if plan.uniform && valu_wins(plan, facts) {
         // Uniform factors on the VALU: the values are per-lane registers
@@ -208,9 +216,11 @@ fn share_literals(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<MulPlan> {
     (!made.is_empty()).then_some(out)
 }
 
-/// The legalize-level MAD pseudos the lowering emits.
+/// The legalize-level pseudos the lowering emits.
 #[derive(Clone, Copy, Debug)]
 pub struct MadOps {
+    /// The 64-bit shifts of a uniform multiply by a power of two.
+    pub shift: crate::shift64::ShiftOps,
     /// `G_AMD_MAD64_CO`: unsigned, with the carry out as a value.
     pub carry: Opcode,
     /// `G_AMD_MAD_I64_I32`: signed factors, no carry.

@@ -67,7 +67,8 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
     // kernel-argument tuple) already sits in a pair, and building a new
     // pair from it would cost two `s_mov_b32`s to save one `v_mov_b32`.
     let mut copied = vec![false; n];
-    // `%d:SGPR_32 = COPY %wide.subN`: the tuple and the index.
+    // `%d:SGPR_32 = COPY %wide.subN`: the tuple (a kernel argument's, or
+    // a 64-bit SALU result) and the index.
     let mut part_of: Vec<Option<(VReg, SubRegIdx)>> = vec![None; n];
     let mut def_block: Vec<Option<MBlockId>> = vec![None; n];
     for bi in f.blocks.ids() {
@@ -154,8 +155,11 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
                         idx,
                         copies,
                     } => {
-                        // The tuple's own pair, copied across whole.
-                        let src = Operand::Reg(RegOperand::use_of(RegRef::Virt(wide), Some(from)));
+                        // The tuple's own pair (the register itself when it
+                        // is one pair: a 64-bit SALU result, `crate::shift64`),
+                        // copied across whole.
+                        let from = (f.class_of(wide) != Some(sgpr64)).then_some(from);
+                        let src = Operand::Reg(RegOperand::use_of(RegRef::Virt(wide), from));
                         let vp = f.new_vreg(vreg64);
                         before.push(MInst::new(instrs.copy, smallvec![def(vp), src]));
                         if whole {

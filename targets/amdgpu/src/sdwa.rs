@@ -206,8 +206,18 @@ pub enum SdwaOp {
     Int16(BinOp),
     /// A half-precision VOP2 operation.
     F16(FBinOp),
+    /// `v_mul_i32_i24` (VOP2): the sources' low 24 bits as signed
+    /// numbers multiplied, the product's low 32 bits.
+    MulI24,
     /// `v_mov_b32` (VOP1).
     Mov,
+}
+
+/// `v_mul_i32_i24`: the low 32 bits of the product of the low 24 bits of
+/// `a` and `b` as signed numbers.
+pub fn mul_i24(a: u32, b: u32) -> u32 {
+    let s24 = |x: u32| ((x << 8) as i32) >> 8;
+    s24(a).wrapping_mul(s24(b)) as u32
 }
 
 impl SdwaOp {
@@ -239,6 +249,7 @@ impl SdwaOp {
         for op in [FBinOp::FAdd, FBinOp::FSub, FBinOp::FMul] {
             v.push(SdwaOp::F16(op));
         }
+        v.push(SdwaOp::MulI24);
         v.push(SdwaOp::Mov);
         v
     }
@@ -272,6 +283,7 @@ impl SdwaOp {
                 _ => return None,
             },
             SdwaOp::F16(op) => format!("v_{}_f16", op.name().trim_start_matches('f')),
+            SdwaOp::MulI24 => "v_mul_i32_i24".into(),
             SdwaOp::Mov => "v_mov_b32".into(),
         })
     }
@@ -311,6 +323,7 @@ impl SdwaOp {
     pub fn compute(self, a: u32, b: u32) -> u32 {
         match self {
             SdwaOp::Mov => a,
+            SdwaOp::MulI24 => mul_i24(a, b),
             SdwaOp::Int32(op) => match op {
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),

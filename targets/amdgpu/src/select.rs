@@ -33,7 +33,7 @@ use regdesc_codegen::target::TargetError;
 use regdesc_runtime::{Reg, RegClass, SubRegIdx};
 
 use crate::abi::KernargWord;
-use crate::isa::{s_cmp_name, v_cmp_name, Isa};
+use crate::isa::{s_cmp_name, v_cmp_name, Isa, Kind};
 use crate::Gfx;
 
 mod memory;
@@ -44,6 +44,8 @@ mod widen;
 pub struct Classes {
     pub sgpr: RegClass,
     pub vgpr: RegClass,
+    /// An SGPR pair (`SGPR_64`): a 64-bit scalar operand.
+    pub sgpr64: RegClass,
     /// A lane mask: `SGPR_64` on wave64, `SGPR_32` on wave32.
     pub mask: RegClass,
     pub vreg64: RegClass,
@@ -168,12 +170,23 @@ impl Sel<'_> {
     }
 
     /// `v` as a VALU source: an inline constant (-16..=64, no constant
-    /// bus), an SGPR while the constant bus has room, else a VGPR.
+    /// bus), on gfx10 one 32-bit literal per instruction (VOP3 takes a
+    /// literal there, over a constant-bus slot), an SGPR while the constant
+    /// bus has room, else a VGPR.
     fn vsrc(&mut self, v: VReg, used: &mut Vec<VReg>) -> Operand {
-        if let Some(c) = self.consts.get(&v) {
-            let x = i64::from(*c as u32 as i32);
+        if let Some(&c) = self.consts.get(&v) {
+            let x = i64::from(c as u32 as i32);
             if crate::isa::is_inline_int(x) {
                 return Operand::Imm(x);
+            }
+            let literal = |u: &VReg| self.consts.get(u).map(|&k| k as u32);
+            let other = used.iter().find_map(literal);
+            if self.isa.gfx.is_gfx10() && used.len() < self.bus && other.is_none() {
+                used.push(v);
+                return Operand::Imm(c);
+            }
+            if other == Some(c as u32) && used.contains(&v) {
+                return Operand::Imm(c);
             }
         }
         if !self.is_sgpr(v) || used.contains(&v) {
@@ -507,6 +520,40 @@ impl Sel<'_> {
         Some(m)
     }
 
+    /// `lo, hi = (xh:xl) op k` on the SALU: the halves joined into an
+    /// SGPR pair (`REG_SEQUENCE`), one `s_lshl_b64`/`s_lshr_b64`/
+    /// `s_ashr_i64`, the result's halves read as `sub0` and `sub1`.
+    fn shift64(&mut self, op: BinOp, lo: VReg, hi: VReg, xl: VReg, xh: VReg, k: i64) {
+        let (xl, xh) = (self.ssrc(xl), self.ssrc(xh));
+        let x = self.vreg(self.cls.sgpr64);
+        self.emit(
+            self.isa.instrs.reg_sequence,
+            vec![
+                def(x),
+                use_(xl),
+                Operand::SubIdx(self.cls.sub0),
+                use_(xh),
+                Operand::SubIdx(self.cls.sub1),
+            ],
+        );
+        let name = match op {
+            BinOp::Shl => "S_LSHL_B64",
+            BinOp::LShr => "S_LSHR_B64",
+            _ => "S_ASHR_I64",
+        };
+        let p = self.vreg(self.cls.sgpr64);
+        self.emit(self.op(name), vec![def(p), use_(x), Operand::Imm(k)]);
+        for (d, sub) in [(lo, self.cls.sub0), (hi, self.cls.sub1)] {
+            self.emit(
+                self.isa.instrs.copy,
+                vec![
+                    def(d),
+                    Operand::Reg(RegOperand::use_of(RegRef::Virt(p), Some(sub))),
+                ],
+            );
+        }
+    }
+
     fn bfe(&mut self, signed: bool, d: VReg, a: VReg, w: i64) {
         if self.is_sgpr(d) {
             let a = self.ssrc(a);
@@ -638,6 +685,17 @@ impl Sel<'_> {
                     return Err(bad(self));
                 };
                 self.mad64(lo, hi, a, b, cl, ch, true);
+            }
+            Sem::Target(_) if matches!(self.isa.kind(i.opcode), Some(Kind::GShift64(_))) => {
+                let (Some(Kind::GShift64(op)), Some(lo), Some(hi), Some(xl), Some(xh)) =
+                    (self.isa.kind(i.opcode), v(0), v(1), v(2), v(3))
+                else {
+                    return Err(bad(self));
+                };
+                let (Some(Operand::Imm(k)), true) = (i.ops.get(4), self.is_sgpr(lo)) else {
+                    return Err(bad(self));
+                };
+                self.shift64(op, lo, hi, xl, xh, *k);
             }
             Sem::Target(_) if i.opcode == self.op("V_ADD3_U32") => {
                 let (Some(d), Some(a), Some(b), Some(c)) = (v(0), v(1), v(2), v(3)) else {

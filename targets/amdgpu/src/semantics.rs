@@ -91,6 +91,17 @@ fn bin(op: BinOp, a: u64, b: u64) -> u64 {
     r & 0xffff_ffff
 }
 
+/// A 64-bit shift by the amount's low 6 bits (`s_lshl_b64` and the
+/// others read no more of it).
+fn shift64(op: BinOp, x: u64, amount: u64) -> u64 {
+    let sh = (amount & 63) as u32;
+    match op {
+        BinOp::Shl => x << sh,
+        BinOp::LShr => x >> sh,
+        _ => ((x as i64) >> sh) as u64,
+    }
+}
+
 fn bfe(a: u64, off: u64, w: u64, signed: bool) -> u64 {
     let (off, w) = (off & 31, w & 31);
     if w == 0 {
@@ -197,6 +208,21 @@ impl GcnSemantics {
                     _ => self.set_scc(cx, d != 0)?,
                 }
             }
+            Kind::SShift64(op) => {
+                let x = cx.read(1, 0)?.to_u128() as u64;
+                let d = shift64(op, x, rd(cx, 2, 0)?);
+                cx.write(0, 0, Bits::from_u128(64, u128::from(d)))?;
+                self.set_scc(cx, d != 0)?;
+            }
+            Kind::GShift64(op) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                for lane in lanes {
+                    let x = rd(cx, 2, lane)? | (rd(cx, 3, lane)? << 32);
+                    let d = shift64(op, x, rd(cx, 4, lane)?);
+                    cx.write(0, lane, b32(d))?;
+                    cx.write(1, lane, b32(d >> 32))?;
+                }
+            }
             Kind::SCarry { sub } => {
                 let (a, b) = (rd(cx, 1, 0)?, rd(cx, 2, 0)?);
                 let c = u64::from(self.scc(cx)?);
@@ -267,6 +293,12 @@ impl GcnSemantics {
             }
             Kind::VMulHi { signed } => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(mul_hi(rd(cx, 1, l)?, rd(cx, 2, l)?, signed))
+            })?,
+            Kind::VMulI24 => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok(u64::from(crate::sdwa::mul_i24(
+                    rd(cx, 1, l)? as u32,
+                    rd(cx, 2, l)? as u32,
+                )))
             })?,
             Kind::VMad64 { signed } => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();

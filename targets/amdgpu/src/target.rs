@@ -9,7 +9,7 @@
 //! ([`crate::select`]), divergent control flow ([`crate::cf`]), copies after allocation ([`crate::copies`]),
 //! emission ([`crate::emit`]).
 
-use regdesc_codegen::ir::Function;
+use regdesc_codegen::ir::{BinOp, Function};
 use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
 use regdesc_codegen::mir::interp::{ExecModel, TargetSemantics};
 use regdesc_codegen::mir::{InstrSet, MFunction};
@@ -82,6 +82,7 @@ impl Amdgpu {
             cls: Classes {
                 sgpr,
                 vgpr,
+                sgpr64,
                 mask,
                 vreg64,
                 sub0,
@@ -104,6 +105,14 @@ impl Amdgpu {
 
     pub fn classes(&self) -> Classes {
         self.cls
+    }
+
+    fn shift_ops(&self) -> crate::shift64::ShiftOps {
+        crate::shift64::ShiftOps {
+            shl: self.isa().op("G_AMD_SHL64"),
+            lshr: self.isa().op("G_AMD_LSHR64"),
+            ashr: self.isa().op("G_AMD_ASHR64"),
+        }
     }
 }
 
@@ -162,10 +171,23 @@ impl Target for Amdgpu {
             kernel: self.kernargs.borrow().contains_key(&b.f.name),
         };
         let ops = crate::legalize_wide_mul::MadOps {
+            shift: self.shift_ops(),
             carry: self.isa().op("G_AMD_MAD64_CO"),
             signed: self.isa().op("G_AMD_MAD_I64_I32"),
         };
         crate::legalize_wide_mul::lower_mul(plan, b, ops, facts)
+    }
+
+    /// Uniform shifts as 64-bit SALU shifts ([`crate::shift64`]).
+    fn lower_shift(
+        &self,
+        op: BinOp,
+        x: &[Limb],
+        amount: Limb,
+        w: u32,
+        b: &mut MirBuilder<'_>,
+    ) -> Option<Vec<Limb>> {
+        crate::shift64::lower_shift(op, x, amount, w, b, self.shift_ops())
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {
@@ -173,8 +195,10 @@ impl Target for Amdgpu {
         crate::select::select(f, self.isa(), self.cls, words.as_deref())
     }
 
-    /// The SDWA peephole ([`crate::sdwa_peephole`]).
+    /// Word products as `v_mul_i32_i24` ([`crate::mul_i24`]), then the
+    /// SDWA peephole ([`crate::sdwa_peephole`]).
     fn after_select(&self, f: &mut MFunction) -> Result<(), TargetError> {
+        crate::mul_i24::run(f, self.isa(), self.cls);
         crate::sdwa_peephole::run(f, self.isa(), self.cls.vgpr);
         crate::pk_mov::run(f, &self.isa().instrs, self.gfx);
         Ok(())

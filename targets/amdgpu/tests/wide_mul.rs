@@ -87,26 +87,10 @@ fn bench_counts() {
 /// base); what is left is in the multiplies.
 const SAME_LIMBS: &str = "a constant whose two limbs are equal: a0*c, the cross product of the \
     top column, is the MAD's low half already (llc 19 reads it back; regdesc multiplies again)";
-const VOP3_LITERAL: &str = "gfx10 VOP3 takes a 32-bit literal operand; regdesc moves each \
-    literal limb into a VGPR first (llc 19 folds it into v_mul_lo_u32/v_mad_u64_u32)";
-const SHL64: &str = "a 64-bit shift of a uniform value is s_lshl_b32 + s_lshr_b32 + s_or_b32 per \
-    limb (llc: one s_lshl_b64; regdesc has no 64-bit scalar shift yet)";
-const SEXT16: &str = "i16 factors: two v_bfe_i32 then v_mad_i64_i32 (llc: one \
-    v_mul_i32_i24_sdwa with sext operands, then the sign)";
 const LONGER: &[(&str, &str, &str)] = &[
-    ("mul64_sext16", "gfx900", SEXT16),
     ("mul64_c_samelimbs", "gfx900", SAME_LIMBS),
-    ("mul64_uniform_pow2", "gfx900", SHL64),
-    ("mul128_uniform_pow2", "gfx900", SHL64),
-    ("mul64_sext16", "gfx90a", SEXT16),
     ("mul64_c_samelimbs", "gfx90a", SAME_LIMBS),
-    ("mul64_uniform_pow2", "gfx90a", SHL64),
-    ("mul128_uniform_pow2", "gfx90a", SHL64),
-    ("mul64_sext16", "gfx1030", SEXT16),
     ("mul64_c_samelimbs", "gfx1030", SAME_LIMBS),
-    ("mul64_c_twolits", "gfx1030", VOP3_LITERAL),
-    ("mul64_uniform_pow2", "gfx1030", SHL64),
-    ("mul128_uniform_pow2", "gfx1030", SHL64),
 ];
 
 fn llc(version: u32, cpu: &str, file: &Path) -> Option<String> {

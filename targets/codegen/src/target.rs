@@ -13,7 +13,7 @@
 //! - the classes generic 32-bit values live in, by uniformity;
 //! - the calling convention ([`Abi`]): where arguments and results live;
 //! - the wide-multiply hook: the legalizer hands it the schoolbook column
-//!   structure ([`crate::legalize::MulPlan`]);
+//!   structure ([`crate::legalize::MulPlan`]); the wide-shift hook;
 //! - instruction selection from generic machine IR, and hooks after
 //!   selection (SSA), after PHI elimination, and before emission;
 //! - copy, spill and reload lowering, reserved registers;
@@ -155,6 +155,23 @@ pub trait Target {
         b: &mut MirBuilder<'_>,
     ) -> Option<Vec<crate::legalize::Limb>> {
         let _ = (plan, b);
+        None
+    }
+
+    /// Lowers `x op amount` (`shl`, `lshr` or `ashr` of a `w`-bit value of
+    /// two or more 32-bit limbs; `amount` is the amount's low limb) the
+    /// target's own way, e.g. with shifts of a whole register pair (AMD's
+    /// `s_lshl_b64`). The builder's uniformity is the result's. `None`:
+    /// the legalizer's generic lowering ([`crate::legalize::wide::shift`]).
+    fn lower_shift(
+        &self,
+        op: crate::ir::BinOp,
+        x: &[crate::legalize::Limb],
+        amount: crate::legalize::Limb,
+        w: u32,
+        b: &mut MirBuilder<'_>,
+    ) -> Option<Vec<crate::legalize::Limb>> {
+        let _ = (op, x, amount, w, b);
         None
     }
 

@@ -495,7 +495,13 @@ impl<T: Target> Lower<'_, T> {
                 wide::canonical(b, vec![r], w)
             }
             BinOp::Mul => self.wide_mul(x, y, w, keep, [false; 2]),
-            BinOp::Shl | BinOp::LShr | BinOp::AShr => wide::shift(b, op, x, y[0], w),
+            BinOp::Shl | BinOp::LShr | BinOp::AShr => {
+                let own = match x.len() {
+                    1 => None,
+                    _ => self.target.lower_shift(op, x, y[0], w, b),
+                };
+                own.unwrap_or_else(|| wide::shift(b, op, x, y[0], w))
+            }
         }
     }
 

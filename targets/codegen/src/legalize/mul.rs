@@ -165,15 +165,25 @@ fn power_of_two(v: &[Limb]) -> Option<u32> {
     s
 }
 
+/// A target's shift of a whole value left by `s` bits (`None`: limb by
+/// limb), for [`lower_pow2_shift`].
+pub type WholeShift<'a> = dyn Fn(&[Limb], u32, &mut MirBuilder<'_>) -> Option<Vec<Limb>> + 'a;
+
 /// A factor that is a constant power of two `2^s` (an element size of an
 /// address, `x * 8`): the product is the other factor shifted left by
 /// `s`, two shifts and an or per limb, where a sign-extended 32-bit
 /// factor ([`MulPlan::sext32`]) gives the limb above its own in one
 /// arithmetic shift (`x0 >> (32 - s)` with its sign) and the sign above
-/// that. A fused addend is added after. For a target whose multiplies
-/// cost more than shifts (a scalar unit with no multiply-add); `None`
-/// when neither factor is such a constant.
-pub fn lower_pow2_shift(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
+/// that. Otherwise `shl` may shift the whole `n`-limb factor the target's
+/// way (as [`crate::target::Target::lower_shift`] does; `None`: the limb
+/// shifts above). A fused addend is added after. For a target whose
+/// multiplies cost more than shifts (a scalar unit with no multiply-add);
+/// `None` when neither factor is such a constant.
+pub fn lower_pow2_shift(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    shl: &WholeShift<'_>,
+) -> Option<Vec<Limb>> {
     let (x, sext, s) = match (power_of_two(&plan.b), power_of_two(&plan.a)) {
         (Some(s), _) => (&plan.a, plan.sext32[0], s),
         (None, Some(s)) => (&plan.b, plan.sext32[1], s),
@@ -181,6 +191,27 @@ pub fn lower_pow2_shift(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Li
     };
     let n = plan.limbs;
     let (m, k) = ((s / 32) as usize, s % 32);
+    let limb = |v: &[Limb], i: usize| v.get(i).copied().unwrap_or(Limb::Const(0));
+    let whole: Vec<Limb> = (0..n).map(|i| limb(x, i)).collect();
+    let shifted = if sext { None } else { shl(&whole, s, b) };
+    let r = match shifted {
+        Some(r) => r,
+        None => limb_shifts(b, &whole, sext, m, k),
+    };
+    Some(match plan.addend.as_deref() {
+        Some(a) => {
+            let a: Vec<Limb> = (0..n).map(|i| limb(a, i)).collect();
+            add_limbs(b, &a, &r)
+        }
+        None => r,
+    })
+}
+
+/// `x << (32 m + k)` limb by limb (`k < 32`): two shifts and an or per
+/// limb, or for a sign-extended 32-bit `x` one arithmetic shift for the
+/// limb above its own and the sign above that.
+fn limb_shifts(b: &mut MirBuilder<'_>, x: &[Limb], sext: bool, m: usize, k: u32) -> Vec<Limb> {
+    let n = x.len();
     let limb = |v: &[Limb], i: usize| v.get(i).copied().unwrap_or(Limb::Const(0));
     let mut sign = None;
     let mut r = Vec::with_capacity(n);
@@ -207,13 +238,7 @@ pub fn lower_pow2_shift(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Li
         };
         r.push(l);
     }
-    Some(match plan.addend.as_deref() {
-        Some(a) => {
-            let a: Vec<Limb> = (0..n).map(|i| limb(a, i)).collect();
-            add_limbs(b, &a, &r)
-        }
-        None => r,
-    })
+    r
 }
 
 /// The generic lowering: one `MAD64` per partial product below the top
