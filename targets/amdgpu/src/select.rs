@@ -230,6 +230,21 @@ impl Sel<'_> {
         d
     }
 
+    /// `d = REG_SEQUENCE lo, sub0, hi, sub1`: a register pair from its
+    /// halves.
+    fn join_pair(&mut self, d: VReg, lo: VReg, hi: VReg) {
+        self.emit(
+            self.isa.instrs.reg_sequence,
+            vec![
+                def(d),
+                use_(lo),
+                Operand::SubIdx(self.cls.sub0),
+                use_(hi),
+                Operand::SubIdx(self.cls.sub1),
+            ],
+        );
+    }
+
     /// `v` as one half of a register pair built by `REG_SEQUENCE`: a
     /// constant is materialized afresh (`v_mov_b32`), so that it can be
     /// written straight into the pair's half instead of copied there.
@@ -487,16 +502,7 @@ impl Sel<'_> {
                 None => (self.part_of_pair(clo), self.part_of_pair(chi)),
             };
             if whole.is_none() {
-                self.emit(
-                    self.isa.instrs.reg_sequence,
-                    vec![
-                        def(acc),
-                        use_(vl),
-                        Operand::SubIdx(self.cls.sub0),
-                        use_(vh),
-                        Operand::SubIdx(self.cls.sub1),
-                    ],
-                );
+                self.join_pair(acc, vl, vh);
             }
             self.emit(self.op(mad), vec![def(p), def(m), a, b, use_(acc)]);
         }
@@ -526,16 +532,7 @@ impl Sel<'_> {
     fn shift64(&mut self, op: BinOp, lo: VReg, hi: VReg, xl: VReg, xh: VReg, k: i64) {
         let (xl, xh) = (self.ssrc(xl), self.ssrc(xh));
         let x = self.vreg(self.cls.sgpr64);
-        self.emit(
-            self.isa.instrs.reg_sequence,
-            vec![
-                def(x),
-                use_(xl),
-                Operand::SubIdx(self.cls.sub0),
-                use_(xh),
-                Operand::SubIdx(self.cls.sub1),
-            ],
-        );
+        self.join_pair(x, xl, xh);
         let name = match op {
             BinOp::Shl => "S_LSHL_B64",
             BinOp::LShr => "S_LSHR_B64",

@@ -32,6 +32,22 @@ fn amd_fixture(name: &str) -> MFunction {
     parse_one(&fixture(name), &amd::AMDLike, &amd_instrs())
 }
 
+/// An AMD-like fixture through the whole pipeline (checked against its
+/// interpretation at every stage), and its allocated text.
+fn allocated(name: &str) -> (mir_support::Pipeline, String) {
+    let instrs = amd_instrs();
+    let p = pipeline(
+        &amd_fixture(name),
+        &amd::AMDLike,
+        &instrs,
+        &[41],
+        &AllocOptions::default(),
+    )
+    .expect("ok");
+    let text = print_function(&p.allocated, &amd::AMDLike, &instrs);
+    (p, text)
+}
+
 fn no_coalescing() -> AllocOptions {
     AllocOptions {
         coalesce: false,
@@ -168,10 +184,7 @@ fn a_dead_half_frees_its_register() {
 
 #[test]
 fn copies_into_and_out_of_tuples_coalesce_away() {
-    let instrs = amd_instrs();
-    let f = amd_fixture("tuple_copies.mir");
-    let p = pipeline(&f, &amd::AMDLike, &instrs, &[41], &AllocOptions::default()).expect("ok");
-    let text = print_function(&p.allocated, &amd::AMDLike, &instrs);
+    let (p, text) = allocated("tuple_copies.mir");
     assert!(!text.contains("COPY"), "copies left:\n{text}");
     assert!(p.stats.coalesced >= 3, "{:?}", p.stats);
     // The pairs are even-aligned: their low register has an even encoding.
@@ -226,10 +239,7 @@ fn a_part_live_across_the_tuples_undef_def_joins_the_tuple() {
 
 #[test]
 fn a_tuple_placed_first_leaves_its_partner_the_register_that_joins_them() {
-    let instrs = amd_instrs();
-    let f = amd_fixture("tuple_from_dying_pair.mir");
-    let p = pipeline(&f, &amd::AMDLike, &instrs, &[41], &AllocOptions::default()).expect("ok");
-    let text = print_function(&p.allocated, &amd::AMDLike, &instrs);
+    let (_, text) = allocated("tuple_from_dying_pair.mir");
     // `%6.sub0 = COPY %3.sub0` is the one copy coalescing cannot join
     // (both sides are parts); the tuple and the pair share its register.
     assert!(!text.contains("COPY"), "copies left:\n{text}");

@@ -30,16 +30,7 @@ impl Sel<'_> {
         let (lo, hi) = (self.part_of_pair(lo), self.part_of_pair(hi));
         let a = self.vreg(self.cls.vreg64);
         self.addresses.insert(key, a);
-        self.emit(
-            self.isa.instrs.reg_sequence,
-            vec![
-                def(a),
-                use_(lo),
-                Operand::SubIdx(self.cls.sub0),
-                use_(hi),
-                Operand::SubIdx(self.cls.sub1),
-            ],
-        );
+        self.join_pair(a, lo, hi);
         (a, off)
     }
 
@@ -93,16 +84,7 @@ impl Sel<'_> {
             None => {
                 let rc = self.f.class_of(lo)?;
                 let p = self.vreg(pair_class(rc)?);
-                self.emit(
-                    self.isa.instrs.reg_sequence,
-                    vec![
-                        def(p),
-                        use_(lo),
-                        Operand::SubIdx(self.cls.sub0),
-                        use_(hi),
-                        Operand::SubIdx(self.cls.sub1),
-                    ],
-                );
+                self.join_pair(p, lo, hi);
                 self.spairs.insert((lo, hi), p);
                 p
             }
