@@ -409,7 +409,14 @@ fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<
     let (fa, fb) = (&plan.a, &plan.b);
     // The top column first (its factors then die before the chains write
     // the result registers).
-    let top = top_column(plan, b);
+    // A 64-bit product whose column 0 is one MAD on a zero accumulator: a
+    // top product of the same two factors (a constant whose limbs are
+    // equal: `a0 * c1 == a0 * c0`) is that MAD's low half, `r0`.
+    let pure =
+        (n == 2 && plan.columns[0].len() == 1 && addend.iter().all(|l| *l == Limb::Const(0)))
+            .then(|| plan.columns[0][0])
+            .map(|(i, j)| (limb(fa, i), limb(fb, j)));
+    let top = top_column(plan, b, pure);
     // carries[k]: carry bits (0/1 values) that belong to column k.
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     let mut r = vec![Limb::Const(0); n];
@@ -445,9 +452,10 @@ fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<
     // into it), plus the low products when they were not a seed.
     r[n - 1] = match top {
         TopColumn::Seed(_) => lo,
-        TopColumn::Products(p) => {
+        TopColumn::Products(p, low_halves) => {
             let mut vals = vec![lo];
             vals.extend(p);
+            vals.extend(std::iter::repeat_n(r[0], low_halves));
             sum(b, &vals)
         }
     };
@@ -459,8 +467,9 @@ enum TopColumn {
     /// Their sum, added into the accumulator of column `n - 2` (so the
     /// last chain's high half is the top limb).
     Seed(Limb),
-    /// Plain low products, summed with what the last chain left.
-    Products(Vec<Limb>),
+    /// Plain low products, summed with what the last chain left, and how
+    /// many more products are column 0's low half (`r0`).
+    Products(Vec<Limb>, usize),
 }
 
 /// The top column's partial products. From three limbs on they are one
@@ -471,8 +480,10 @@ enum TopColumn {
 /// `v_add3_u32` take `m + m / 2`, and the sum seeds column `n - 2`'s
 /// counter instead of being added at the end. Two limbs (a 64-bit
 /// multiply) keep the plain products: there the seed would land in
-/// column 0's accumulator, which is a constant pair otherwise.
-fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>) -> TopColumn {
+/// column 0's accumulator, which is a constant pair otherwise; a product
+/// of the factors `pure` (column 0's only MAD, on a zero accumulator) is
+/// that MAD's low half and is not multiplied again.
+fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>, pure: Option<(Limb, Limb)>) -> TopColumn {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
     let col = &plan.columns[n - 1];
@@ -480,8 +491,13 @@ fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>) -> TopColumn {
         // `a_i * b_j` and `a_j * b_i` of a square are one product.
         let mut done: Vec<((Limb, Limb), Limb)> = Vec::new();
         let mut products = Vec::with_capacity(col.len());
+        let mut low_halves = 0;
         for &(i, j) in col {
             let (x, y) = (limb(fa, i), limb(fb, j));
+            if pure.is_some_and(|f| f == (x, y) || f == (y, x)) {
+                low_halves += 1;
+                continue;
+            }
             let p = match done.iter().find(|(f, _)| *f == (x, y) || *f == (y, x)) {
                 Some(&(_, p)) => p,
                 None => {
@@ -492,7 +508,7 @@ fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>) -> TopColumn {
             };
             products.push(p);
         }
-        return TopColumn::Products(products);
+        return TopColumn::Products(products, low_halves);
     }
     let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
     for &(i, j) in col {
