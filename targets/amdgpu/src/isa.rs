@@ -344,38 +344,27 @@ impl Isa {
             "s_mov_b64 {0}, {1}",
             (false, false),
         );
-        for (name, op, scc) in [
-            ("s_add_u32", BinOp::Add, true),
-            ("s_sub_u32", BinOp::Sub, true),
-            ("s_mul_i32", BinOp::Mul, false),
-            ("s_and_b32", BinOp::And, true),
-            ("s_or_b32", BinOp::Or, true),
-            ("s_xor_b32", BinOp::Xor, true),
-            ("s_lshl_b32", BinOp::Shl, true),
-            ("s_lshr_b32", BinOp::LShr, true),
-            ("s_ashr_i32", BinOp::AShr, true),
+        for (name, kind, scc) in [
+            ("s_add_u32", Kind::SBin(BinOp::Add), true),
+            ("s_sub_u32", Kind::SBin(BinOp::Sub), true),
+            ("s_mul_i32", Kind::SBin(BinOp::Mul), false),
+            ("s_and_b32", Kind::SBin(BinOp::And), true),
+            ("s_or_b32", Kind::SBin(BinOp::Or), true),
+            ("s_xor_b32", Kind::SBin(BinOp::Xor), true),
+            ("s_lshl_b32", Kind::SBin(BinOp::Shl), true),
+            ("s_lshr_b32", Kind::SBin(BinOp::LShr), true),
+            ("s_ashr_i32", Kind::SBin(BinOp::AShr), true),
+            ("s_lshl_b64", Kind::SShift64(BinOp::Shl), true),
+            ("s_lshr_b64", Kind::SShift64(BinOp::LShr), true),
+            ("s_ashr_i64", Kind::SShift64(BinOp::AShr), true),
         ] {
             b.add(
                 &name.to_uppercase(),
                 1,
                 &[R, R],
-                Kind::SBin(op),
+                kind,
                 &format!("{name} {{0}}, {{1}}, {{2}}"),
                 (false, scc),
-            );
-        }
-        for (name, op) in [
-            ("s_lshl_b64", BinOp::Shl),
-            ("s_lshr_b64", BinOp::LShr),
-            ("s_ashr_i64", BinOp::AShr),
-        ] {
-            b.add(
-                &name.to_uppercase(),
-                1,
-                &[R, R],
-                Kind::SShift64(op),
-                &format!("{name} {{0}}, {{1}}, {{2}}"),
-                (false, true),
             );
         }
         for (name, op) in [

@@ -18,7 +18,7 @@
 //! `v_ashrrev_i32`: two instructions for three once the peephole folds
 //! the extensions (LLVM 14's `v_mul_i32_i24_sdwa` for `sext i16` factors).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use regdesc_codegen::mir::{def, use_, MFunction, MInst, Operand, VReg};
 
@@ -37,8 +37,13 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
     }
     let mad = isa.op("V_MAD_I64_I32_imm");
     let mut uses: HashMap<VReg, usize> = HashMap::new();
+    // Registers defined as `v_bfe_i32 x, 0, w` with `w <= 16`.
+    let mut narrow: HashSet<VReg> = HashSet::new();
     for b in f.blocks.iter() {
         for i in &b.insts {
+            if let Some(v) = narrow_ext(isa, i) {
+                narrow.insert(v);
+            }
             for (_, r) in i.reg_ops() {
                 if let (false, Some(v)) = (r.is_def, r.vreg()) {
                     *uses.entry(v).or_default() += 1;
@@ -52,8 +57,10 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
         while k < f.blocks[bi].insts.len() {
             let i = &f.blocks[bi].insts[k];
             let fits = i.opcode == mad && {
-                let insts = &f.blocks[bi].insts[..k];
-                let ext = |o: Option<&Operand>| narrow_ext(isa, insts, o);
+                let ext = |o: Option<&Operand>| {
+                    let r = o?.reg()?;
+                    r.vreg().filter(|v| r.sub.is_none() && narrow.contains(v))
+                };
                 let (a, b) = (ext(i.ops.get(2)), ext(i.ops.get(3)));
                 let readers = |v: VReg| uses.get(&v).copied().unwrap_or(0);
                 let mask = i.ops.get(1).and_then(Operand::vreg);
@@ -98,14 +105,10 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
     }
 }
 
-/// The register operand `o` when an earlier instruction of `insts`
-/// defines it as `v_bfe_i32 x, 0, w` with `w <= 16`.
-fn narrow_ext(isa: &Isa, insts: &[MInst], o: Option<&Operand>) -> Option<VReg> {
-    let r = o?.reg()?;
-    let v = r.vreg().filter(|_| r.sub.is_none())?;
-    let d = insts
-        .iter()
-        .find(|i| i.ops.first().and_then(Operand::vreg) == Some(v))?;
+/// The register `d` defines when it is `v_bfe_i32 x, 0, w` with
+/// `w <= 16`.
+fn narrow_ext(isa: &Isa, d: &MInst) -> Option<VReg> {
+    let v = d.ops.first().and_then(Operand::vreg)?;
     match (isa.kind(d.opcode)?, d.ops.get(2), d.ops.get(3)) {
         (Kind::VBfe { signed: true }, Some(Operand::Imm(0)), Some(Operand::Imm(w)))
             if (1..=MAX_WIDTH).contains(w) =>
