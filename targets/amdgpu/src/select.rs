@@ -493,16 +493,26 @@ impl Sel<'_> {
                 (Some(&(pl, 0)), Some(&(ph, 1))) if pl == ph => Some(pl),
                 _ => None,
             };
+            // Uniform halves in SGPRs: the accumulator is their SGPR pair
+            // when the constant bus has a slot left after the factors
+            // (VOP3's src2 reads a 64-bit SGPR operand as one value).
+            let scalar = whole.is_none()
+                && used.len() < self.bus
+                && [clo, chi]
+                    .iter()
+                    .all(|&x| self.is_sgpr(x) && !self.consts.contains_key(&x));
             let acc = match whole {
                 Some(pair) => pair,
+                None if scalar => self.vreg(self.cls.sgpr64),
                 None => self.vreg(self.cls.vreg64),
             };
-            let (vl, vh) = match whole {
-                Some(_) => (clo, chi),
-                None => (self.part_of_pair(clo), self.part_of_pair(chi)),
-            };
-            if whole.is_none() {
-                self.join_pair(acc, vl, vh);
+            match whole {
+                Some(_) => {}
+                None if scalar => self.join_pair(acc, clo, chi),
+                None => {
+                    let (vl, vh) = (self.part_of_pair(clo), self.part_of_pair(chi));
+                    self.join_pair(acc, vl, vh);
+                }
             }
             self.emit(self.op(mad), vec![def(p), def(m), a, b, use_(acc)]);
         }

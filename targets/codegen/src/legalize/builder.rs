@@ -136,6 +136,15 @@ impl<'a> MirBuilder<'a> {
         self.f.new_vreg(rc)
     }
 
+    /// Whether `l` is the same in every lane: a constant, or a register
+    /// of the uniform class.
+    pub fn is_uniform(&self, l: Limb) -> bool {
+        match l {
+            Limb::Const(_) => true,
+            Limb::Reg(v) => self.f.class_of(v) == Some(self.classes[1]),
+        }
+    }
+
     /// Appends an instruction to the current block.
     pub fn push(&mut self, op: Opcode, ops: impl Into<Operands>) {
         self.f.blocks[self.block].insts.push(MInst::new(op, ops));

@@ -42,6 +42,8 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
         vals: vec![None; f.values.len()],
         fused: fusable_muls(f),
         phis: Vec::new(),
+        over_result: over_result(f, &abi.args, &abi.ret),
+        returned: returned_values(f),
     };
     // Arguments: copies out of the registers the calling convention names.
     for (p, locs) in f.params.iter().zip(&abi.args) {
@@ -142,6 +144,31 @@ fn fusable_muls(f: &Function) -> HashSet<ValueId> {
     out
 }
 
+/// The arguments whose first word arrives in the register of the
+/// result's first word ([`MulPlan::result_over_factor`]).
+fn over_result(f: &Function, args: &[Vec<WordLoc>], ret: &[WordLoc]) -> HashSet<ValueId> {
+    let Some(first) = ret.first() else {
+        return HashSet::new();
+    };
+    f.params
+        .iter()
+        .zip(args)
+        .filter(|(_, locs)| locs.first() == Some(first))
+        .map(|(p, _)| *p)
+        .collect()
+}
+
+/// The values some `ret` returns.
+fn returned_values(f: &Function) -> HashSet<ValueId> {
+    f.insts
+        .iter()
+        .filter_map(|i| match &i.op {
+            Op::Ret { val: Some(v) } => v.value(),
+            _ => None,
+        })
+        .collect()
+}
+
 struct Lower<'a, T: Target> {
     f: &'a Function,
     target: &'a T,
@@ -153,6 +180,10 @@ struct Lower<'a, T: Target> {
     fused: HashSet<ValueId>,
     /// PHIs to complete: (block, instruction index, IR instruction).
     phis: Vec<(MBlockId, usize, InstId)>,
+    /// The arguments that arrive in the registers the result returns in.
+    over_result: HashSet<ValueId>,
+    /// The values `ret` returns.
+    returned: HashSet<ValueId>,
 }
 
 impl<T: Target> Lower<'_, T> {
@@ -455,8 +486,10 @@ impl<T: Target> Lower<'_, T> {
                         let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
                         z.truncate(keep);
                         let uniform = self.uni.is_uniform(v);
+                        let over = self.result_over_factor(result, [a, b]);
                         let plan = MulPlan::new(x, y, Some(z), keep, uniform)
-                            .with_sext32(self.kb.fits_i32(a), self.kb.fits_i32(b));
+                            .with_sext32(self.kb.fits_i32(a), self.kb.fits_i32(b))
+                            .with_result_over_factor(over);
                         let r = pad(self.mul(&plan), full);
                         return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
                     }
@@ -464,7 +497,8 @@ impl<T: Target> Lower<'_, T> {
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
                 if op == BinOp::Mul && x.len() > 1 {
                     let sext = [self.kb.fits_i32(lhs), self.kb.fits_i32(rhs)];
-                    return Ok(self.wide_mul(&x, &y, u32::from(w), keep, sext));
+                    let over = self.result_over_factor(result, [lhs, rhs]);
+                    return Ok(self.wide_mul(&x, &y, u32::from(w), keep, sext, over));
                 }
                 Ok(self.int_bin(op, &x, &y, u32::from(w), keep))
             }
@@ -494,7 +528,7 @@ impl<T: Target> Lower<'_, T> {
                 let r = b.bin(BinOp::Mul, x[0], y[0]);
                 wide::canonical(b, vec![r], w)
             }
-            BinOp::Mul => self.wide_mul(x, y, w, keep, [false; 2]),
+            BinOp::Mul => self.wide_mul(x, y, w, keep, [false; 2], false),
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
                 let own = match x.len() {
                     1 => None,
@@ -505,8 +539,27 @@ impl<T: Target> Lower<'_, T> {
         }
     }
 
+    /// [`MulPlan::result_over_factor`] for `result` and the factors (an
+    /// extended argument keeps the argument's registers for its low limbs).
+    fn result_over_factor(&self, result: Option<ValueId>, factors: [&Operand; 2]) -> bool {
+        let arrived = |v: ValueId| {
+            let v = match self.f.def_inst(v).map(|d| &self.f.inst(d).op) {
+                Some(Op::Cast {
+                    op: CastOp::ZExt | CastOp::SExt,
+                    val,
+                    ..
+                }) => val.value(),
+                _ => Some(v),
+            };
+            v.is_some_and(|v| self.over_result.contains(&v))
+        };
+        result.is_some_and(|r| self.returned.contains(&r))
+            && factors.iter().any(|o| o.value().is_some_and(arrived))
+    }
+
     /// A multiply of `w`-bit limbs (`sext`: which factor is a sign-extended
-    /// 32-bit value); only the low `keep` limbs are computed.
+    /// 32-bit value; `over`: [`MulPlan::result_over_factor`]); only the low
+    /// `keep` limbs are computed.
     fn wide_mul(
         &mut self,
         x: &[Limb],
@@ -514,10 +567,12 @@ impl<T: Target> Lower<'_, T> {
         w: u32,
         keep: usize,
         sext: [bool; 2],
+        over: bool,
     ) -> Vec<Limb> {
         let keep = keep.min(x.len());
         let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, keep, self.b.uniform)
-            .with_sext32(sext[0], sext[1]);
+            .with_sext32(sext[0], sext[1])
+            .with_result_over_factor(over);
         let r = pad(self.mul(&plan), x.len());
         wide::canonical(&mut self.b, r, w)
     }

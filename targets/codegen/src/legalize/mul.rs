@@ -41,6 +41,12 @@ pub struct MulPlan {
     /// limbs are all copies of limb 0's sign, and a signed 32x32 multiply
     /// of the low limbs is the whole product.
     pub sext32: [bool; 2],
+    /// The result is the function's return value and a factor arrived in
+    /// the registers the calling convention returns it in (the first
+    /// argument's, where the first result limb goes): a lowering that
+    /// writes a low result limb before that factor's last read makes the
+    /// register allocator move the factor's limbs first.
+    pub result_over_factor: bool,
 }
 
 impl MulPlan {
@@ -67,6 +73,7 @@ impl MulPlan {
             uniform,
             columns,
             sext32: [false; 2],
+            result_over_factor: false,
         }
     }
 
@@ -74,6 +81,12 @@ impl MulPlan {
     /// ([`MulPlan::sext32`]).
     pub fn with_sext32(mut self, a: bool, b: bool) -> MulPlan {
         self.sext32 = [a, b];
+        self
+    }
+
+    /// The plan with [`MulPlan::result_over_factor`].
+    pub fn with_result_over_factor(mut self, yes: bool) -> MulPlan {
+        self.result_over_factor = yes;
         self
     }
 

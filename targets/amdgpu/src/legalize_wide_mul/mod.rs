@@ -107,6 +107,9 @@ use regdesc_codegen::legalize::{lower_pow2_shift, lower_shifted_sum, Limb, MirBu
 use regdesc_codegen::mir::Opcode;
 use regdesc_codegen::mir::{def, use_};
 
+mod split;
+use split::{odd_addend_chains, split_chains};
+
 fn limb(v: &[Limb], k: usize) -> Limb {
     v.get(k).copied().unwrap_or(Limb::Const(0))
 }
@@ -170,6 +173,8 @@ pub fn lower_mul(
     }
     Some(if plan.uniform {
         scalar_rows(plan, b)
+    } else if odd_addend_wins(plan, facts, b) {
+        odd_addend_chains(plan, b, mad_co)
     } else if split_wins(plan, facts) {
         split_chains(plan, b, mad_co)
     } else {
@@ -326,6 +331,34 @@ fn valu_estimate(plan: &MulPlan, facts: MulFacts) -> usize {
 /// SALU would be shorter.
 fn valu_wins(plan: &MulPlan, facts: MulFacts) -> bool {
     plan.limbs >= 3 && valu_estimate(plan, facts) < salu_estimate(plan)
+}
+
+/// Whether [`odd_addend_chains`] is chosen: a fused addend, pairs that may
+/// start at any register, three or more limbs, and
+/// - an odd number of limbs: the odd chains' pairs cover the addend
+///   (`mad160` 25 against 28 on gfx900, llc 19 GlobalISel's 26; `mad96` 7
+///   against 9). In a kernel (no result returned over a factor) only from
+///   five limbs on and with a per-lane addend: a uniform addend's pairs
+///   are free SGPR accumulators of the even split chains (`kmad224` 60
+///   against 66 on gfx1030), and three limbs keep the column chains
+///   (`kmad96` 16 against 17);
+/// - an even number when the result returns over a factor
+///   ([`MulPlan::result_over_factor`]: the split chains move the factor's
+///   low limbs away first; `mad128` 16 against 17, `mad192` 36 against 38).
+///   Otherwise the addend's top limb, which no odd pair reaches, costs the
+///   saving back and more (`mad128_inplace` 25 against 24).
+fn odd_addend_wins(plan: &MulPlan, facts: MulFacts, b: &MirBuilder<'_>) -> bool {
+    let n = plan.limbs;
+    let Some(addend) = &plan.addend else {
+        return false;
+    };
+    let scalar_addend = addend.iter().all(|l| b.is_uniform(*l));
+    !facts.aligned_pairs
+        && n >= 3
+        && match n % 2 {
+            1 => !facts.kernel || (n >= 5 && !scalar_addend),
+            _ => plan.result_over_factor,
+        }
 }
 
 /// Whether [`split_chains`] is chosen over [`column_chains`]. Column
@@ -602,151 +635,4 @@ fn add_number(
         carry = if k + 1 == n { Limb::Const(0) } else { c };
     }
     out
-}
-
-/// The largest accumulator a MAD may take without a carry out of bit
-/// 63: `(2^32 - 1)^2 + (2^33 - 2) = 2^64 - 1`.
-const NO_CARRY_ACC: u64 = (1 << 33) - 2;
-
-/// Divergent factors, split chains (D124844's odd/even split, module
-/// doc): one MAD chain per column `j < n - 1` on its own pair `(j, j +
-/// 1)`, so chains of one parity tile a number and the two numbers (and
-/// the top column's low sum) are added at the end. Every pair starts at
-/// an even register whatever the column, and no result register is
-/// written before the last additions, so no factor limb is moved.
-///
-/// Carries out of chain `j` belong to column `j + 2`. Chain `j`'s
-/// accumulator takes column `j`'s carries as a counter in its low half
-/// and, when the low half is not zero anyway, column `j + 1`'s in its high
-/// half (the alternative, a zero high half, is one `v_mov` too; a high
-/// half of at most 1 with a small low half cannot make the first MAD
-/// carry). The top column's carries are added in the last addition.
-/// Chain 0 is emitted last: it writes the pair holding `r_0`, where the
-/// first factor's two lowest limbs arrived. A fused addend's limb pairs
-/// are the accumulators of the even chains (they tile it; its top limb,
-/// for an odd number of limbs, joins the last addition), and the odd
-/// chains take both counters.
-fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
-    let n = plan.limbs;
-    let (fa, fb) = (&plan.a, &plan.b);
-    // The top column: the sum of its low products.
-    let top = {
-        let col = &plan.columns[n - 1];
-        if col.len() >= 2 {
-            let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
-            for &(i, j) in col {
-                (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
-            }
-            lo
-        } else {
-            let p: Vec<Limb> = col
-                .iter()
-                .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
-                .collect();
-            sum(b, &p)
-        }
-    };
-    // carries[k]: carry bits (0/1 values) that belong to column k.
-    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
-    // pairs[j]: chain j's (low, high) halves.
-    let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
-    let addend = plan.addend.as_deref();
-    // Chain 0 last when it carries into no later chain (no addend).
-    let order: Vec<usize> = match addend {
-        Some(_) => (0..n - 1).collect(),
-        None => (1..n - 1).chain(std::iter::once(0)).collect(),
-    };
-    for j in order {
-        let base = match addend {
-            Some(a) if j % 2 == 0 => Some((limb(a, j), limb(a, j + 1))),
-            _ => None,
-        };
-        // With an addend the even chains take its limbs, so an odd chain
-        // takes column j + 1's carries whatever its low half (the top
-        // column's are added in the last addition instead).
-        let hi_always = addend.is_some() && j + 2 < n;
-        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j, base, hi_always);
-    }
-    // The final additions: column k holds chain k's low half (the top
-    // sum for k = n - 1) and chain k - 1's high half.
-    let mut r = vec![Limb::Const(0); n];
-    r[0] = pairs[0].0;
-    let mut cy = Limb::Const(0);
-    for k in 1..n {
-        let own = if k + 1 == n { top } else { pairs[k].0 };
-        let (s, c) = b.uadde(own, pairs[k - 1].1, cy);
-        let mut s = s;
-        cy = c;
-        for c in std::mem::take(&mut carries[k]) {
-            // Only the top column's carries are left (the chains took the
-            // others); the top limb wraps, so they are plain adds.
-            s = b.bin(BinOp::Add, s, c);
-        }
-        if let (Some(a), true) = (addend, k + 1 == n && k % 2 == 0) {
-            // The addend's top limb when no even chain's pair reaches it.
-            s = b.bin(BinOp::Add, s, limb(a, k));
-        }
-        r[k] = s;
-    }
-    r
-}
-
-/// Chain `j` of [`split_chains`]: its accumulator (the addend's limbs
-/// `base`, or the counters of the carries of columns `j` and, when the low
-/// half is not zero or `hi_always`, `j + 1`), then column `j`'s products;
-/// its own carries go to `carries[j + 2]` (none past the top column).
-fn split_chain(
-    plan: &MulPlan,
-    b: &mut MirBuilder<'_>,
-    mad_co: Opcode,
-    carries: &mut [Vec<Limb>],
-    j: usize,
-    base: Option<(Limb, Limb)>,
-    hi_always: bool,
-) -> (Limb, Limb) {
-    let n = plan.limbs;
-    let (fa, fb) = (&plan.a, &plan.b);
-    let ((mut lo, lo_max), (mut hi, hi_max)) = match base {
-        Some((l, h)) => ((l, limb_max(l)), (h, limb_max(h))),
-        None => {
-            let lo = counter(b, std::mem::take(&mut carries[j]));
-            let hi = if lo.0 != Limb::Const(0) || hi_always {
-                counter(b, std::mem::take(&mut carries[j + 1]))
-            } else {
-                (Limb::Const(0), 0)
-            };
-            (lo, hi)
-        }
-    };
-    let mut acc_max = lo_max.saturating_add(hi_max.saturating_mul(1 << 32));
-    for &(i, k) in &plan.columns[j] {
-        let (x, y) = (limb(fa, i), limb(fb, k));
-        if j + 2 >= n || acc_max <= NO_CARRY_ACC {
-            (lo, hi) = b.mad64(x, y, lo, hi);
-        } else {
-            let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
-            (lo, hi) = (l, h);
-            carries[j + 2].push(c);
-        }
-        acc_max = u64::MAX;
-    }
-    (lo, hi)
-}
-
-/// The largest value of `l`.
-fn limb_max(l: Limb) -> u64 {
-    match l {
-        Limb::Const(c) => u64::from(c),
-        Limb::Reg(_) => u64::from(u32::MAX),
-    }
-}
-
-/// A counter of carry bits (0/1 values) and its largest value.
-fn counter(b: &mut MirBuilder<'_>, bits: Vec<Limb>) -> (Limb, u64) {
-    let max = bits.len() as u64;
-    let mut acc = Limb::Const(0);
-    for c in bits {
-        acc = b.bin(BinOp::Add, acc, c);
-    }
-    (acc, max)
 }

@@ -1,0 +1,222 @@
+//! The split chains (D124844's odd/even split) of [`super::lower_mul`]:
+//! one MAD chain per column on its own register pair, the chains of one
+//! parity tiling a number, the numbers added at the end
+//! ([`split_chains`]), and the same with a fused addend on the odd chains
+//! ([`odd_addend_chains`]).
+
+use regdesc_codegen::ir::BinOp;
+use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
+use regdesc_codegen::mir::Opcode;
+
+use super::{limb, mad_carry, sum};
+
+/// The largest accumulator a MAD may take without a carry out of bit
+/// 63: `(2^32 - 1)^2 + (2^33 - 2) = 2^64 - 1`.
+const NO_CARRY_ACC: u64 = (1 << 33) - 2;
+
+/// Divergent factors, split chains (D124844's odd/even split, module
+/// doc): one MAD chain per column `j < n - 1` on its own pair `(j, j +
+/// 1)`, so chains of one parity tile a number and the two numbers (and
+/// the top column's low sum) are added at the end. Every pair starts at
+/// an even register whatever the column, and no result register is
+/// written before the last additions, so no factor limb is moved.
+///
+/// Carries out of chain `j` belong to column `j + 2`. Chain `j`'s
+/// accumulator takes column `j`'s carries as a counter in its low half
+/// and, when the low half is not zero anyway, column `j + 1`'s in its high
+/// half (the alternative, a zero high half, is one `v_mov` too; a high
+/// half of at most 1 with a small low half cannot make the first MAD
+/// carry). The top column's carries are added in the last addition.
+/// Chain 0 is emitted last: it writes the pair holding `r_0`, where the
+/// first factor's two lowest limbs arrived. A fused addend's limb pairs
+/// are the accumulators of the even chains (they tile it; its top limb,
+/// for an odd number of limbs, joins the last addition), and the odd
+/// chains take both counters.
+pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
+    let n = plan.limbs;
+    let top = top_sum(plan, b);
+    // carries[k]: carry bits (0/1 values) that belong to column k.
+    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
+    // pairs[j]: chain j's (low, high) halves.
+    let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
+    let addend = plan.addend.as_deref();
+    // Chain 0 last when it carries into no later chain: with no addend,
+    // or with three limbs, where its carries belong to the top column
+    // (added in the last addition) and chain 1 takes no counter.
+    let order: Vec<usize> = match addend {
+        Some(_) if n > 3 => (0..n - 1).collect(),
+        _ => (1..n - 1).chain(std::iter::once(0)).collect(),
+    };
+    for j in order {
+        let base = match addend {
+            Some(a) if j % 2 == 0 => Some((limb(a, j), limb(a, j + 1))),
+            _ => None,
+        };
+        // With an addend the even chains take its limbs, so an odd chain
+        // takes column j + 1's carries whatever its low half (the top
+        // column's are added in the last addition instead).
+        let hi_always = addend.is_some() && j + 2 < n;
+        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j, base, hi_always);
+    }
+    // The final additions: column k holds chain k's low half (the top
+    // sum for k = n - 1) and chain k - 1's high half.
+    let mut r = vec![Limb::Const(0); n];
+    r[0] = pairs[0].0;
+    let mut cy = Limb::Const(0);
+    for k in 1..n {
+        let own = if k + 1 == n { top } else { pairs[k].0 };
+        let (s, c) = b.uadde(own, pairs[k - 1].1, cy);
+        let mut s = s;
+        cy = c;
+        for c in std::mem::take(&mut carries[k]) {
+            // Only the top column's carries are left (the chains took the
+            // others); the top limb wraps, so they are plain adds.
+            s = b.bin(BinOp::Add, s, c);
+        }
+        if let (Some(a), true) = (addend, k + 1 == n && k % 2 == 0) {
+            // The addend's top limb when no even chain's pair reaches it.
+            s = b.bin(BinOp::Add, s, limb(a, k));
+        }
+        r[k] = s;
+    }
+    r
+}
+
+/// The top column's sum of low products: one MAD chain whose low half
+/// only is read, or a plain product.
+fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Limb {
+    let (fa, fb) = (&plan.a, &plan.b);
+    let col = &plan.columns[plan.limbs - 1];
+    if col.len() >= 2 {
+        let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
+        for &(i, j) in col {
+            (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
+        }
+        lo
+    } else {
+        let p: Vec<Limb> = col
+            .iter()
+            .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
+            .collect();
+        sum(b, &p)
+    }
+}
+
+/// A fused addend where register pairs may start anywhere (gfx9 but
+/// gfx90a, gfx10): the split chains of [`split_chains`] with the addend
+/// on the odd chains instead, so that chain 0 comes last and writes the
+/// result registers `(r_0, r_1)` after every other read of the first
+/// factor's limbs (which arrived there). Odd chain `j` starts from the
+/// addend's pair `(c_j, c_{j+1})`, in the registers where it arrived; even
+/// chains from 2 on take the counters of their two columns' carries;
+/// chain 0's accumulator is `(c_0, ` chain 1's low half`)`, the two
+/// registers where `c_0` and `c_1` arrived, so its MAD adds column 1's sum
+/// too and gives `r_0` and `r_1` at once. Its carry belongs to column 2
+/// and is the carry-in of the final additions, which start there.
+pub(super) fn odd_addend_chains(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_co: Opcode,
+) -> Vec<Limb> {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    let addend = plan.addend.as_deref().unwrap_or(&[]);
+    let top = top_sum(plan, b);
+    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
+    let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
+    if n.is_multiple_of(2) {
+        // No odd chain's pair reaches the addend's top limb: it starts the
+        // counter of the top column's carries, the high half of the last
+        // (even) chain's accumulator.
+        carries[n - 1].push(limb(addend, n - 1));
+    }
+    for (j, pair) in pairs.iter_mut().enumerate().skip(1) {
+        let base = (j % 2 == 1).then(|| (limb(addend, j), limb(addend, j + 1)));
+        *pair = split_chain(plan, b, mad_co, &mut carries, j, base, true);
+    }
+    // Chain 0, last: column 0's product on (c_0, chain 1's low half).
+    let (mut lo, mut hi) = (limb(addend, 0), pairs[1].0);
+    let mut cy = Limb::Const(0);
+    for &(i, k) in &plan.columns[0] {
+        let (l, h, c) = mad_carry(b, mad_co, limb(fa, i), limb(fb, k), lo, hi);
+        (lo, hi) = (l, h);
+        cy = if cy == Limb::Const(0) {
+            c
+        } else {
+            b.bin(BinOp::Add, cy, c)
+        };
+    }
+    let mut r = vec![lo, hi];
+    for k in 2..n {
+        let own = if k + 1 == n { top } else { pairs[k].0 };
+        let (mut s, c) = b.uadde(own, pairs[k - 1].1, cy);
+        cy = c;
+        for c in std::mem::take(&mut carries[k]) {
+            // Only the top column's carries are left (the even chains
+            // took the others); the top limb wraps.
+            s = b.bin(BinOp::Add, s, c);
+        }
+        r.push(s);
+    }
+    r
+}
+
+/// Chain `j` of [`split_chains`]: its accumulator (the addend's limbs
+/// `base`, or the counters of the carries of columns `j` and, when the low
+/// half is not zero or `hi_always`, `j + 1`), then column `j`'s products;
+/// its own carries go to `carries[j + 2]` (none past the top column).
+fn split_chain(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_co: Opcode,
+    carries: &mut [Vec<Limb>],
+    j: usize,
+    base: Option<(Limb, Limb)>,
+    hi_always: bool,
+) -> (Limb, Limb) {
+    let n = plan.limbs;
+    let (fa, fb) = (&plan.a, &plan.b);
+    let ((mut lo, lo_max), (mut hi, hi_max)) = match base {
+        Some((l, h)) => ((l, limb_max(l)), (h, limb_max(h))),
+        None => {
+            let lo = counter(b, std::mem::take(&mut carries[j]));
+            let hi = if lo.0 != Limb::Const(0) || hi_always {
+                counter(b, std::mem::take(&mut carries[j + 1]))
+            } else {
+                (Limb::Const(0), 0)
+            };
+            (lo, hi)
+        }
+    };
+    let mut acc_max = lo_max.saturating_add(hi_max.saturating_mul(1 << 32));
+    for &(i, k) in &plan.columns[j] {
+        let (x, y) = (limb(fa, i), limb(fb, k));
+        if j + 2 >= n || acc_max <= NO_CARRY_ACC {
+            (lo, hi) = b.mad64(x, y, lo, hi);
+        } else {
+            let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
+            (lo, hi) = (l, h);
+            carries[j + 2].push(c);
+        }
+        acc_max = u64::MAX;
+    }
+    (lo, hi)
+}
+
+/// The largest value of `l`.
+fn limb_max(l: Limb) -> u64 {
+    match l {
+        Limb::Const(c) => u64::from(c),
+        Limb::Reg(_) => u64::from(u32::MAX),
+    }
+}
+
+/// A counter of carry bits (0/1 values) and its largest value.
+fn counter(b: &mut MirBuilder<'_>, bits: Vec<Limb>) -> (Limb, u64) {
+    let max = bits.len() as u64;
+    let mut acc = Limb::Const(0);
+    for c in bits {
+        acc = b.bin(BinOp::Add, acc, c);
+    }
+    (acc, max)
+}
