@@ -48,6 +48,16 @@ fn vgpr(k: usize) -> Option<Reg> {
     Gfx::Gfx900.tables().reg_by_name(&format!("VGPR{k}"))
 }
 
+/// The index `k` of `VGPRk`, for a VGPR.
+pub fn vgpr_index(r: Reg) -> Option<usize> {
+    Gfx::Gfx900
+        .tables()
+        .name(r)
+        .strip_prefix("VGPR")?
+        .parse()
+        .ok()
+}
+
 fn sgpr(k: usize) -> Option<Reg> {
     Gfx::Gfx900.tables().reg_by_name(&format!("SGPR{k}"))
 }

@@ -142,6 +142,9 @@ pub fn lower_mul(
             return Some(r);
         }
     }
+    if let Some(r) = misaligned_addend(plan, b, ops, facts) {
+        return Some(r);
+    }
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
     }
@@ -180,6 +183,32 @@ pub fn lower_mul(
     } else {
         column_chains(plan, b, mad_co)
     })
+}
+
+/// A fused addend that arrived at an odd VGPR where `v_mad_u64_u32`'s
+/// 64-bit operands start at even ones (gfx90a): every limb pair of it
+/// would be copied to an even pair first, and the copies push the first
+/// factor's limbs out of the result registers as well (`mad64` of a
+/// `zext i32` factor: 7 against llc's 5; an `i160` times 3: 21 against
+/// 14). The product is built alone and the addend added after it, one
+/// 32-bit add per limb (`None`: the addend is aligned, or none).
+fn misaligned_addend(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    ops: MadOps,
+    facts: MulFacts,
+) -> Option<Vec<Limb>> {
+    let addend = plan.addend.as_ref()?;
+    let first = b.arrival(*addend.first()?)?;
+    if !facts.aligned_pairs || crate::abi::vgpr_index(first)? % 2 == 0 {
+        return None;
+    }
+    let mut alone = plan.clone();
+    alone.addend = None;
+    let product = lower_mul(&alone, b, ops, facts)
+        .unwrap_or_else(|| regdesc_codegen::legalize::lower_generic(&alone, b));
+    let w = 32 * plan.limbs as u32;
+    Some(regdesc_codegen::legalize::wide::add(b, &product, addend, w))
 }
 
 /// Per-lane factors: a constant limb that is not an inline constant and

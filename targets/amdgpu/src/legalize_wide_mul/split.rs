@@ -39,6 +39,7 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     // pairs[j]: chain j's (low, high) halves.
     let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
+    let mut memo = Products::new();
     let addend = plan.addend.as_deref();
     // Chain 0 last when it carries into no later chain: with no addend,
     // or with three limbs, where its carries belong to the top column
@@ -56,7 +57,7 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
         // takes column j + 1's carries whatever its low half (the top
         // column's are added in the last addition instead).
         let hi_always = addend.is_some() && j + 2 < n;
-        pairs[j] = split_chain(plan, b, mad_co, &mut carries, j, base, hi_always);
+        pairs[j] = split_chain(plan, b, mad_co, &mut carries, &mut memo, j, base, hi_always);
     }
     // The final additions: column k holds chain k's low half (the top
     // sum for k = n - 1) and chain k - 1's high half.
@@ -124,6 +125,7 @@ pub(super) fn odd_addend_chains(
     let top = top_sum(plan, b);
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
+    let mut memo = Products::new();
     if n.is_multiple_of(2) {
         // No odd chain's pair reaches the addend's top limb: it starts the
         // counter of the top column's carries, the high half of the last
@@ -132,7 +134,7 @@ pub(super) fn odd_addend_chains(
     }
     for (j, pair) in pairs.iter_mut().enumerate().skip(1) {
         let base = (j % 2 == 1).then(|| (limb(addend, j), limb(addend, j + 1)));
-        *pair = split_chain(plan, b, mad_co, &mut carries, j, base, true);
+        *pair = split_chain(plan, b, mad_co, &mut carries, &mut memo, j, base, true);
     }
     // Chain 0, last: column 0's product on (c_0, chain 1's low half).
     let (mut lo, mut hi) = (limb(addend, 0), pairs[1].0);
@@ -165,11 +167,13 @@ pub(super) fn odd_addend_chains(
 /// `base`, or the counters of the carries of columns `j` and, when the low
 /// half is not zero or `hi_always`, `j + 1`), then column `j`'s products;
 /// its own carries go to `carries[j + 2]` (none past the top column).
+#[allow(clippy::too_many_arguments)]
 fn split_chain(
     plan: &MulPlan,
     b: &mut MirBuilder<'_>,
     mad_co: Opcode,
     carries: &mut [Vec<Limb>],
+    memo: &mut Products,
     j: usize,
     base: Option<(Limb, Limb)>,
     hi_always: bool,
@@ -191,7 +195,19 @@ fn split_chain(
     let mut acc_max = lo_max.saturating_add(hi_max.saturating_mul(1 << 32));
     for &(i, k) in &plan.columns[j] {
         let (x, y) = (limb(fa, i), limb(fb, k));
-        if j + 2 >= n || acc_max <= NO_CARRY_ACC {
+        if (lo, hi) == (Limb::Const(0), Limb::Const(0)) {
+            // A product alone on a zero accumulator: the same factors'
+            // product is one MAD however many chains start with it (a
+            // sign limb repeats in every column above the factor).
+            (lo, hi) = match memo.iter().find(|(f, _)| *f == (x, y) || *f == (y, x)) {
+                Some(&(_, p)) => p,
+                None => {
+                    let p = b.mad64(x, y, lo, hi);
+                    memo.push(((x, y), p));
+                    p
+                }
+            };
+        } else if j + 2 >= n || acc_max <= NO_CARRY_ACC {
             (lo, hi) = b.mad64(x, y, lo, hi);
         } else {
             let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
@@ -202,6 +218,9 @@ fn split_chain(
     }
     (lo, hi)
 }
+
+/// The 64-bit products on a zero accumulator made so far, by factors.
+type Products = Vec<((Limb, Limb), (Limb, Limb))>;
 
 /// The largest value of `l`.
 fn limb_max(l: Limb) -> u64 {

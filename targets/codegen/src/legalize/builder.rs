@@ -108,6 +108,9 @@ pub struct MirBuilder<'a> {
     pub uniform: bool,
     /// Class of per-lane and of uniform 32-bit values.
     classes: [RegClass; 2],
+    /// The physical register each argument word's copy reads
+    /// ([`MirBuilder::arrival`]).
+    arrivals: std::collections::HashMap<VReg, Reg>,
 }
 
 impl<'a> MirBuilder<'a> {
@@ -127,6 +130,7 @@ impl<'a> MirBuilder<'a> {
             block: MBlockId(0),
             uniform: false,
             classes: [per_lane, uniform],
+            arrivals: std::collections::HashMap::new(),
         })
     }
 
@@ -379,9 +383,19 @@ impl<'a> MirBuilder<'a> {
         self.op1(op, &[], &[])
     }
 
+    /// The physical register `l` was copied from on entry (an argument
+    /// word), if any: where the calling convention put it.
+    pub fn arrival(&self, l: Limb) -> Option<Reg> {
+        match l {
+            Limb::Reg(v) => self.arrivals.get(&v).copied(),
+            Limb::Const(_) => None,
+        }
+    }
+
     /// `%d = COPY $r`.
     pub fn copy_from_phys(&mut self, r: Reg) -> Limb {
         let d = self.new_reg();
+        self.arrivals.insert(d, r);
         self.push(
             self.ops.copy,
             vec![

@@ -9,6 +9,7 @@ use crate::ir::{
 use crate::legalize::demand::Demand;
 use crate::legalize::known_bits::KnownBits;
 use crate::legalize::mul::{lower_generic, MulPlan};
+use crate::legalize::sign_split::lower_sign_split;
 use crate::legalize::wide::{self, limbs_of};
 use crate::legalize::{words_of, LegalizeError, Limb, MirBuilder};
 use crate::mir::instr::FloatFmt;
@@ -435,10 +436,26 @@ impl<T: Target> Lower<'_, T> {
     }
 
     fn mul(&mut self, plan: &MulPlan) -> Vec<Limb> {
-        match self.target.lower_mul(plan, &mut self.b) {
-            Some(r) => r,
-            None => lower_generic(plan, &mut self.b),
+        let target = self.target;
+        let mut lower = |p: &MulPlan, b: &mut MirBuilder<'_>| {
+            target
+                .lower_mul(p, b)
+                .unwrap_or_else(|| lower_generic(p, b))
+        };
+        if let Some(r) = lower_sign_split(plan, &mut self.b, &mut lower) {
+            return r;
         }
+        lower(plan, &mut self.b)
+    }
+
+    /// How many low limbs operand `o` (of `len` limbs) is the sign
+    /// extension of, by its sign bits ([`MulPlan::sign_limbs`]).
+    fn sign_limbs(&self, o: &Operand, len: usize) -> usize {
+        let Type::Int(w) = o.ty else {
+            return len;
+        };
+        let needed = u32::from(w) + 1 - self.kb.sign_bits(o).min(u32::from(w));
+        (needed.div_ceil(32).max(1) as usize).min(len)
     }
 
     /// `p + offset` as (low, high) address limbs.
@@ -487,8 +504,10 @@ impl<T: Target> Lower<'_, T> {
                         z.truncate(keep);
                         let uniform = self.uni.is_uniform(v);
                         let over = self.result_over_factor(result, [a, b]);
+                        let signs = (self.sign_limbs(a, x.len()), self.sign_limbs(b, y.len()));
                         let plan = MulPlan::new(x, y, Some(z), keep, uniform)
                             .with_sext32(self.kb.fits_i32(a), self.kb.fits_i32(b))
+                            .with_sign_limbs(signs.0, signs.1)
                             .with_result_over_factor(over);
                         let r = pad(self.mul(&plan), full);
                         return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
@@ -498,7 +517,19 @@ impl<T: Target> Lower<'_, T> {
                 if op == BinOp::Mul && x.len() > 1 {
                     let sext = [self.kb.fits_i32(lhs), self.kb.fits_i32(rhs)];
                     let over = self.result_over_factor(result, [lhs, rhs]);
-                    return Ok(self.wide_mul(&x, &y, u32::from(w), keep, sext, over));
+                    let signs = [self.sign_limbs(lhs, x.len()), self.sign_limbs(rhs, y.len())];
+                    let plan = MulPlan::new(
+                        x.clone(),
+                        y.clone(),
+                        None,
+                        keep.min(x.len()),
+                        self.b.uniform,
+                    )
+                    .with_sext32(sext[0], sext[1])
+                    .with_sign_limbs(signs[0], signs[1])
+                    .with_result_over_factor(over);
+                    let r = pad(self.mul(&plan), x.len());
+                    return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
                 }
                 Ok(self.int_bin(op, &x, &y, u32::from(w), keep))
             }
@@ -528,7 +559,7 @@ impl<T: Target> Lower<'_, T> {
                 let r = b.bin(BinOp::Mul, x[0], y[0]);
                 wide::canonical(b, vec![r], w)
             }
-            BinOp::Mul => self.wide_mul(x, y, w, keep, [false; 2], false),
+            BinOp::Mul => self.wide_mul(x, y, w, keep),
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
                 let own = match x.len() {
                     1 => None,
@@ -557,22 +588,10 @@ impl<T: Target> Lower<'_, T> {
             && factors.iter().any(|o| o.value().is_some_and(arrived))
     }
 
-    /// A multiply of `w`-bit limbs (`sext`: which factor is a sign-extended
-    /// 32-bit value; `over`: [`MulPlan::result_over_factor`]); only the low
-    /// `keep` limbs are computed.
-    fn wide_mul(
-        &mut self,
-        x: &[Limb],
-        y: &[Limb],
-        w: u32,
-        keep: usize,
-        sext: [bool; 2],
-        over: bool,
-    ) -> Vec<Limb> {
+    /// A multiply of `w`-bit limbs; only the low `keep` limbs are computed.
+    fn wide_mul(&mut self, x: &[Limb], y: &[Limb], w: u32, keep: usize) -> Vec<Limb> {
         let keep = keep.min(x.len());
-        let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, keep, self.b.uniform)
-            .with_sext32(sext[0], sext[1])
-            .with_result_over_factor(over);
+        let plan = MulPlan::new(x.to_vec(), y.to_vec(), None, keep, self.b.uniform);
         let r = pad(self.mul(&plan), x.len());
         wide::canonical(&mut self.b, r, w)
     }

@@ -32,13 +32,14 @@ mod demand;
 pub mod known_bits;
 mod lower;
 pub mod mul;
+pub mod sign_split;
 pub mod wide;
 
 use std::fmt;
 
 pub use builder::{GenericOps, MirBuilder};
 pub use lower::legalize;
-pub use mul::{lower_pow2_shift, lower_shifted_sum, MulPlan};
+pub use mul::{lower_generic, lower_pow2_shift, lower_shifted_sum, MulPlan};
 
 use crate::diag::Diag;
 use crate::ir::Span;

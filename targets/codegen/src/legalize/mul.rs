@@ -47,6 +47,10 @@ pub struct MulPlan {
     /// writes a low result limb before that factor's last read makes the
     /// register allocator move the factor's limbs first.
     pub result_over_factor: bool,
+    /// Per factor: how many low limbs it is the sign extension of (its
+    /// limb count when it is not one); [`crate::legalize::sign_split`]
+    /// multiplies those limbs only.
+    pub sign_limbs: [usize; 2],
 }
 
 impl MulPlan {
@@ -65,6 +69,7 @@ impl MulPlan {
                 }
             }
         }
+        let (a_len, b_len) = (a.len(), b.len());
         MulPlan {
             a,
             b,
@@ -74,6 +79,7 @@ impl MulPlan {
             columns,
             sext32: [false; 2],
             result_over_factor: false,
+            sign_limbs: [a_len, b_len],
         }
     }
 
@@ -81,6 +87,12 @@ impl MulPlan {
     /// ([`MulPlan::sext32`]).
     pub fn with_sext32(mut self, a: bool, b: bool) -> MulPlan {
         self.sext32 = [a, b];
+        self
+    }
+
+    /// The plan with [`MulPlan::sign_limbs`].
+    pub fn with_sign_limbs(mut self, a: usize, b: usize) -> MulPlan {
+        self.sign_limbs = [a, b];
         self
     }
 

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Wide multiplies beside llc (issue 16's hidden point): every function of
+an IR file on gfx900, gfx90a and gfx1030, counted by gen_table.py's rule
+(every instruction line but `s_waitcnt*`, `s_setpc_b64` and `s_nop`), for
+`regdesc-cc compile` and for llc 14 and 19, SelectionDAG and GlobalISel
+(`-O2`, amdhsa). Where a GlobalISel run fails on the file, each function
+is compiled alone; a configuration that fails on a function has no count.
+
+usage: python3 bench/wide_mul_vs_llc.py FILE.ll... [--per-function]
+(build first: cargo build --release -p regdesc-cc; REGDESC_CC overrides)
+Prints, per file and CPU: functions, regdesc's and the best llc's summed
+instructions, and how many functions are longer / shorter than the best.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CC = os.environ.get("REGDESC_CC", os.path.join(ROOT, "target", "release", "regdesc-cc"))
+CPUS = ["gfx900", "gfx90a", "gfx1030"]
+LLC = {14: "/usr/lib/llvm-14/bin/llc", 19: "/usr/lib/llvm-19/bin/llc"}
+
+
+def counts(asm):
+    """Instructions per function label."""
+    out, cur = {}, None
+    for line in asm.splitlines():
+        m = re.match(r"^([A-Za-z_][\w.]*):", line)
+        if m and not m.group(1).startswith(".L"):
+            cur = m.group(1)
+            out.setdefault(cur, 0)
+            continue
+        s = line.split(";")[0]
+        if not s[:1].isspace() or s.strip().startswith("."):
+            continue
+        w = s.split()
+        if not w or not w[0][0].islower():
+            continue
+        if w[0].startswith("s_waitcnt") or w[0] in ("s_setpc_b64", "s_nop"):
+            continue
+        if cur:
+            out[cur] += 1
+    return out
+
+
+def llc(version, cpu, path, gisel):
+    def run(p):
+        args = [LLC[version], "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O2", p, "-o", "-"]
+        if version == 14:
+            args.append("-opaque-pointers")
+        if gisel:
+            args.append("-global-isel")
+        return subprocess.run(args, capture_output=True, text=True)
+
+    r = run(path)
+    if r.returncode == 0:
+        return counts(r.stdout)
+    text = open(path).read()
+    decls = "\n".join(l for l in text.splitlines() if l.startswith("declare"))
+    res = {}
+    for fn in re.findall(r"^define .*?^}", text, re.S | re.M):
+        with tempfile.NamedTemporaryFile("w", suffix=".ll", delete=False) as t:
+            t.write(fn + "\n" + decls + "\n")
+        r = run(t.name)
+        os.unlink(t.name)
+        if r.returncode == 0:
+            res.update(counts(r.stdout))
+    return res
+
+
+def main():
+    files = [a for a in sys.argv[1:] if not a.startswith("--")]
+    per_function = "--per-function" in sys.argv
+    print("| file | CPU | functions | regdesc | best llc | longer | shorter |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for path in files:
+        for cpu in CPUS:
+            ours = counts(subprocess.run([CC, "compile", "--target", cpu, path],
+                                         capture_output=True, text=True, check=True).stdout)
+            theirs = [llc(v, cpu, path, g) for v in LLC for g in (False, True)]
+            mine = best = longer = shorter = 0
+            for fn, n in ours.items():
+                b = min((t[fn] for t in theirs if t.get(fn)), default=None)
+                if b is None:
+                    continue
+                mine, best = mine + n, best + b
+                longer += n > b
+                shorter += n < b
+                if per_function and n > b:
+                    print(f"  longer: {cpu} {fn}: regdesc {n}, best llc {b}")
+            name = os.path.basename(path)
+            print(f"| {name} | {cpu} | {len(ours)} | {mine} | {best} | {longer} | {shorter} |")
+
+
+if __name__ == "__main__":
+    main()
