@@ -89,22 +89,12 @@ const LONGER: &[(&str, &str, &str)] = &[
     (
         "s11_f18_128_zext32_sext32_mad",
         "gfx90a",
-        "sign limbs times a 32-bit factor with a fused addend: llc 19 GlobalISel 10, regdesc 11 (the split chains' final additions)",
-    ),
-    (
-        "s11_f24_160_sext64_zext32_mad",
-        "gfx90a",
-        "as above: llc 19 GlobalISel 13, regdesc 14",
+        "a sign limb times a 32-bit factor with a fused addend: llc 19 GlobalISel 10, regdesc 11 (the split chains' final additions)",
     ),
     (
         "s11_f2_64_sext32_const32_mad_u",
         "gfx90a",
         "`inreg` arguments: LLVM 19 passes them in SGPRs from s6 and the addend in v[0:1]; regdesc keeps LLVM 14's convention (addend in v[1:2], odd), where llc 14 takes 4 like regdesc",
-    ),
-    (
-        "s12_f30_192_sext64_zext32_mad",
-        "gfx90a",
-        "sign limbs times a 32-bit factor with an addend at an odd VGPR (added after the product): llc 19 GlobalISel 15, regdesc 16",
     ),
     (
         "s12_f36_224_sext128_const32_mad",
@@ -114,15 +104,13 @@ const LONGER: &[(&str, &str, &str)] = &[
     (
         "s12_f8_96_sext32_const32",
         "gfx900",
-        "a sign-extended i32 times a one-limb constant: llc 19 GlobalISel chains one MAD per column on the sign limb (4); the split chains add at the end (6)",
+        "a sign-extended i32 times a one-limb constant: llc 19 GlobalISel chains one MAD per column on the sign limb (4); the split chains add at the end (5)",
     ),
-    ("s12_f8_96_sext32_const32", "gfx90a", "as on gfx900: 6 against 5"),
     (
         "s11_f11_96_arg64_zext32",
         "gfx1030",
         "an i96 times a zero-extended i32: llc 19 GlobalISel 4, regdesc 5",
     ),
-    ("s12_f8_96_sext32_const32", "gfx1030", "as on gfx900: 6 against 5"),
 ];
 
 /// llc's assembly for `file` on `cpu` (`-O2`, SelectionDAG or

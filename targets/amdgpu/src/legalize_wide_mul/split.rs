@@ -34,7 +34,6 @@ const NO_CARRY_ACC: u64 = (1 << 33) - 2;
 /// chains take both counters.
 pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
     let n = plan.limbs;
-    let top = top_sum(plan, b);
     // carries[k]: carry bits (0/1 values) that belong to column k.
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     // pairs[j]: chain j's (low, high) halves.
@@ -48,7 +47,13 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
         Some(_) if n > 3 => (0..n - 1).collect(),
         _ => (1..n - 1).chain(std::iter::once(0)).collect(),
     };
+    // The top column's sum, right before chain 0 (which writes the first
+    // factor's registers), after the chains whose products it may reuse.
+    let mut top = None;
     for j in order {
+        if j == 0 {
+            top = Some(top_sum(plan, b, &memo));
+        }
         let base = match addend {
             Some(a) if j % 2 == 0 => Some((limb(a, j), limb(a, j + 1))),
             _ => None,
@@ -59,6 +64,7 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
         let hi_always = addend.is_some() && j + 2 < n;
         pairs[j] = split_chain(plan, b, mad_co, &mut carries, &mut memo, j, base, hi_always);
     }
+    let top = top.unwrap_or(Limb::Const(0));
     // The final additions: column k holds chain k's low half (the top
     // sum for k = n - 1) and chain k - 1's high half.
     let mut r = vec![Limb::Const(0); n];
@@ -85,20 +91,36 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
 
 /// The top column's sum of low products: one MAD chain whose low half
 /// only is read, or a plain product.
-fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Limb {
+fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>, memo: &Products) -> Limb {
     let (fa, fb) = (&plan.a, &plan.b);
     let col = &plan.columns[plan.limbs - 1];
+    let factors = |&(i, j): &(usize, usize)| (limb(fa, i), limb(fb, j));
+    // A product a chain already made on a zero accumulator: its low half
+    // starts the sum (the top column reads low halves only).
+    let made = col.iter().position(|p| {
+        let (x, y) = factors(p);
+        memo.iter().any(|(f, _)| *f == (x, y) || *f == (y, x))
+    });
+    let start = made.and_then(|k| {
+        let (x, y) = factors(&col[k]);
+        memo.iter()
+            .find(|(f, _)| *f == (x, y) || *f == (y, x))
+            .map(|&(_, p)| p)
+    });
+    let rest = col.iter().enumerate().filter(|(k, _)| Some(*k) != made);
     if col.len() >= 2 {
-        let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
-        for &(i, j) in col {
-            (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
+        let (mut lo, mut hi) = start.unwrap_or((Limb::Const(0), Limb::Const(0)));
+        for (_, p) in rest {
+            let (x, y) = factors(p);
+            (lo, hi) = b.mad64(x, y, lo, hi);
         }
         lo
     } else {
-        let p: Vec<Limb> = col
-            .iter()
-            .map(|&(i, j)| b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)))
-            .collect();
+        let mut p: Vec<Limb> = start.map(|(lo, _)| lo).into_iter().collect();
+        for (_, q) in rest {
+            let (x, y) = factors(q);
+            p.push(b.bin(BinOp::Mul, x, y));
+        }
         sum(b, &p)
     }
 }
@@ -122,7 +144,9 @@ pub(super) fn odd_addend_chains(
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
     let addend = plan.addend.as_deref().unwrap_or(&[]);
-    let top = top_sum(plan, b);
+    // The top column first here: after the chains it reuses their
+    // products but lengthens `mad96` (8 against 7) by where it then lives.
+    let top = top_sum(plan, b, &Products::new());
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     let mut pairs = vec![(Limb::Const(0), Limb::Const(0)); n - 1];
     let mut memo = Products::new();
