@@ -33,7 +33,36 @@ const LLC_FAILS: &[(&str, &str)] = &[
 ];
 
 /// Functions not simulated: (llc version or "*", function, reason).
-const NOT_SIMULATED: &[(&str, &str, &str)] = &[];
+const NOT_SIMULATED: &[(&str, &str, &str)] = &[
+    // llc 14's code for these sign-extended factors times a constant or a
+    // sign-extended factor multiplies the sign limb with
+    // `v_mul_hi_i32_i24`/`v_mad_i32_i24` and gets the high limbs wrong for
+    // negative factors (by its own ISA: the simulator's i24 semantics agree
+    // with the interpreter in `sim_semantics.rs`, and llc 19's code for the
+    // same functions simulates right).
+    ("14", "s11_f20_160_sext64_const128", LLC14_I24),
+    ("14", "s11_f26_192_sext64_sext32_mad", LLC14_I24),
+    ("14", "s12_f25_192_sext64_const32", LLC14_I24),
+    ("14", "s12_f28_192_sext64_const32_mad_u", LLC14_I24),
+    ("14", "s12_f36_224_sext128_const32_mad", LLC14_I24),
+];
+
+const LLC14_I24: &str = "llc 14 miscompiles the sign limb's i24 products";
+
+/// The functions of `text` with an `inreg` argument. LLVM 19 passes those
+/// arguments of a callable function in SGPRs; LLVM 14, whose convention
+/// regdesc and the simulator keep, passes them in VGPRs like the others,
+/// so llc 19's code for them is not simulated.
+fn with_inreg(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("define") && l.contains(" inreg "))
+        .filter_map(|l| {
+            let at = l.find('@')? + 1;
+            let end = l[at..].find('(')? + at;
+            Some(l[at..end].to_string())
+        })
+        .collect()
+}
 
 fn inputs() -> Vec<PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -89,6 +118,7 @@ fn llc_output_simulates_to_the_interpreter() {
                 continue;
             }
         };
+        let inreg = with_inreg(&text);
         for (version, llc) in &llcs {
             for chip in Gfx::ALL {
                 let asm = match compile(llc, *version, chip.name(), file, &text) {
@@ -123,6 +153,7 @@ fn llc_output_simulates_to_the_interpreter() {
                     if NOT_SIMULATED
                         .iter()
                         .any(|(v, n, _)| *n == f.name && (*v == "*" || *v == version.to_string()))
+                        || (*version == 19 && inreg.contains(&f.name))
                     {
                         continue;
                     }

@@ -227,3 +227,54 @@ fn narrow_arguments_have_undefined_high_bits() {
     assert_ne!(high(false), Some(0));
     assert_eq!(high(true), Some(0));
 }
+
+/// The 24-bit multiplies read the low 24 bits of each factor, signed:
+/// `v_mul_i32_i24` the low 32 bits of the 48-bit product, `v_mul_hi_i32_i24`
+/// the high 16 sign-extended, `v_mad_i32_i24` adds a 32-bit third operand.
+/// (The sign limb `0xffffffff` is `-1`; llc 14's wide multiplies use these
+/// on it, see `sim_llc.rs`.)
+#[test]
+fn i24_multiplies() {
+    let g = Gfx::Gfx900;
+    assert_eq!(
+        run(
+            g,
+            "\tv_mul_i32_i24_e32 v0, v0, v1",
+            0xffff_ffff,
+            0xffff_fffb
+        ),
+        Ok(5)
+    );
+    // Bits above 24 are ignored: 0x0180_0000 is -2^23.
+    assert_eq!(
+        run(g, "\tv_mul_i32_i24_e32 v0, v0, v1", 0x0180_0000, 2),
+        Ok(0xff00_0000)
+    );
+    assert_eq!(
+        run(
+            g,
+            "\tv_mul_hi_i32_i24_e32 v0, v0, v1",
+            0x007f_ffff,
+            0x007f_ffff
+        ),
+        Ok(0x3fff)
+    );
+    // -2^23 * 2^23 - 1 ... negative: the high half is sign-extended.
+    assert_eq!(
+        run(
+            g,
+            "\tv_mul_hi_i32_i24_e32 v0, v0, v1",
+            0x0080_0000,
+            0x007f_ffff
+        ),
+        Ok(0xffff_c000)
+    );
+    assert_eq!(
+        run(g, "\tv_mul_hi_i32_i24_e32 v0, -5, v0", 0xffff_ffff, 0),
+        Ok(0)
+    );
+    assert_eq!(
+        run(g, "\tv_mad_i32_i24 v0, v0, -5, v1", 0xffff_ffff, 7),
+        Ok(12)
+    );
+}

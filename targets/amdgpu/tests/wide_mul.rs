@@ -81,7 +81,7 @@ fn bench_counts() {
     assert_eq!(got, want);
 }
 
-/// Functions of `wide_mul.ll` and `wide_mul_shapes.ll` where regdesc is
+/// Functions of `wide_mul.ll` and the shared fixtures' `wide_mul_shapes.ll` where regdesc is
 /// longer than the best llc (14 and 19, SelectionDAG and GlobalISel), on
 /// one CPU, and why. A shape that becomes longer goes here with its
 /// reason, or gets fixed; one that stops being longer fails the test.
@@ -199,10 +199,13 @@ fn function_of(asm: &str, name: &str) -> String {
 
 #[test]
 fn wide_multiplies_are_no_longer_than_llc() {
-    let fns = common::functions(&common::extra_dir(), true);
+    let mut fns = common::functions(&common::extra_dir(), true);
+    fns.extend(common::functions(&common::fixtures_dir(), true));
     let mut longer = Vec::new();
-    for file in ["wide_mul.ll", "wide_mul_shapes.ll"] {
-        let path = common::extra_dir().join(file);
+    for path in [
+        common::extra_dir().join("wide_mul.ll"),
+        common::fixtures_dir().join("wide_mul_shapes.ll"),
+    ] {
         let names: Vec<String> = fns
             .iter()
             .filter(|(p, _)| *p == path)
@@ -370,12 +373,13 @@ fn wide_mul_functions_simulate_on_every_lane() {
     }
 }
 
-/// `fixtures/wide_mul_shapes.ll` is what its generator writes; when it is
-/// stale, `python3 targets/amdgpu/tests/fixtures/gen_wide_mul_shapes.py`
+/// `targets/codegen/tests/fixtures/wide_mul_shapes.ll` is what its
+/// generator writes; when it is stale,
+/// `python3 targets/codegen/tests/fixtures/gen_wide_mul_shapes.py`
 /// regenerates it.
 #[test]
 fn wide_mul_shapes_is_generated() {
-    let dir = common::extra_dir();
+    let dir = common::fixtures_dir();
     let out = Command::new("python3")
         .arg(dir.join("gen_wide_mul_shapes.py"))
         .arg("--stdout")
@@ -390,6 +394,6 @@ fn wide_mul_shapes_is_generated() {
     let kept = std::fs::read_to_string(dir.join("wide_mul_shapes.ll")).expect("the fixture");
     assert!(
         fresh == kept,
-        "wide_mul_shapes.ll is stale: run python3 targets/amdgpu/tests/fixtures/gen_wide_mul_shapes.py"
+        "wide_mul_shapes.ll is stale: run python3 targets/codegen/tests/fixtures/gen_wide_mul_shapes.py"
     );
 }

@@ -315,10 +315,14 @@ pub fn run(f: &mut MFunction, s: &InstrSet) {
                 && matches!(i.ops.get(1), Some(Operand::Imm(0)))
         })
     };
+    // Instructions an earlier match took: each goes into one match only
+    // (an `add` that is one 64-bit add's high half cannot also be the next
+    // one's high-half sum, whose carry source it no longer has).
+    let mut claimed: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
     let mut edits: Vec<Edit> = Vec::new();
     for (b, block) in f.blocks.iter().enumerate() {
         for (k, i) in block.insts.iter().enumerate() {
-            if i.opcode != ops.addc {
+            if i.opcode != ops.addc || claimed.contains(&(b, k)) {
                 continue;
             }
             let (Some(lo), Some(c), Some(src)) = (
@@ -337,7 +341,12 @@ pub fn run(f: &mut MFunction, s: &InstrSet) {
             if let [(ub, uk)] = du.uses(c) {
                 let u = &block.insts[*uk];
                 let early_lo_use = du.uses(lo).iter().any(|&(lb, lk)| lb == b && lk <= *uk);
-                if *ub == b && *uk > k && u.opcode == ops.add && !early_lo_use {
+                if *ub == b
+                    && *uk > k
+                    && u.opcode == ops.add
+                    && !early_lo_use
+                    && !claimed.contains(&(b, *uk))
+                {
                     if let (Some(h), Some(us)) = (u.ops[0].vreg(), vreg_srcs(u, 1)) {
                         let x = if us[1] == c { us[0] } else { us[1] };
                         if us.len() == 2 && (us[0] == c) != (us[1] == c) {
@@ -348,7 +357,7 @@ pub fn run(f: &mut MFunction, s: &InstrSet) {
                             // `x = add a_hi, b_hi`, read only here.
                             if let (Some(&(xb, xk)), [_]) = (du.def.get(&x), du.uses(x)) {
                                 let xi = &f.blocks[MBlockId(xb as u32)].insts[xk];
-                                if xb == b && xi.opcode == ops.add {
+                                if xb == b && xi.opcode == ops.add && !claimed.contains(&(xb, xk)) {
                                     if let Some(xs) = vreg_srcs(xi, 1) {
                                         srcs.pop();
                                         srcs.extend(xs);
@@ -402,6 +411,7 @@ pub fn run(f: &mut MFunction, s: &InstrSet) {
             for n in &mut insts {
                 n.span = i.span.clone();
             }
+            claimed.extend(remove.iter().map(|&r| (b, r)));
             edits.push(Edit {
                 block: b,
                 remove,

@@ -140,6 +140,33 @@ fn known_zero_limbs_are_not_multiplied() {
 }
 
 #[test]
+fn sign_extended_factors_multiply_their_low_limbs() {
+    // `sext i64` times `i256`: the low two limbs times the other factor
+    // (2 x 8 columns, 15 partial products) and one masked subtraction,
+    // instead of the sign limbs' partial products too (36).
+    let (f, t) = legalized(
+        "define i256 @m(i64 %a, i256 %b) {\n  %x = sext i64 %a to i256\n  %r = mul i256 %x, %b\n  ret i256 %r\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 15);
+    // Both sign-extended: the low limbs' product (4) and two subtractions.
+    let (f, t) = legalized(
+        "define i256 @m(i64 %a, i64 %b) {\n  %x = sext i64 %a to i256\n  %y = sext i64 %b to i256\n  %r = mul i256 %x, %y\n  ret i256 %r\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 4);
+    // A negative constant is the sign extension of its low limb: `-5` as
+    // an `i224` times a `zext i96` takes the 3 products of `-5`'s low limb.
+    let (f, t) = legalized(
+        "define i224 @m(i96 %a) {\n  %x = zext i96 %a to i224\n  %r = mul i224 %x, -5\n  ret i224 %r\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 3);
+    // Up to three limbs nothing is split.
+    let (f, t) = legalized(
+        "define i96 @m(i32 %a, i96 %b) {\n  %x = sext i32 %a to i96\n  %r = mul i96 %x, %b\n  ret i96 %r\n}\n",
+    );
+    assert_eq!(count(&f, &t, &MULS), 6);
+}
+
+#[test]
 fn a_truncated_multiply_builds_only_the_demanded_columns() {
     // Only the low two limbs of the product are read: 3 partial products
     // (a0*b0, a0*b1, a1*b0) instead of the 10 of the whole i128.

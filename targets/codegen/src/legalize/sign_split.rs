@@ -88,8 +88,8 @@ fn split_of(plan: &MulPlan) -> Option<(MulPlan, [Option<usize>; 2])> {
         plan.uniform,
     )
     .with_result_over_factor(plan.result_over_factor);
-    // A one-limb low part of each factor is still a signed 32-bit value
-    // only when it was split at one limb: the low parts are unsigned.
+    // The low parts are unsigned: no sign fact carries over (`sext32` is
+    // false in a new plan).
     p.sign_limbs = [p.a.len(), p.b.len()];
     Some((p, m))
 }
