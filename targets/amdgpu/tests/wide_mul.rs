@@ -101,16 +101,6 @@ const LONGER: &[(&str, &str, &str)] = &[
         "gfx90a",
         "a sign-extended i128 times a 32-bit constant with a fused addend: llc 19 GlobalISel 19, regdesc 21",
     ),
-    (
-        "s12_f8_96_sext32_const32",
-        "gfx900",
-        "a sign-extended i32 times a one-limb constant: llc 19 GlobalISel chains one MAD per column on the sign limb (4); the split chains add at the end (5)",
-    ),
-    (
-        "s11_f11_96_arg64_zext32",
-        "gfx1030",
-        "an i96 times a zero-extended i32: llc 19 GlobalISel 4, regdesc 5",
-    ),
 ];
 
 /// llc's assembly for `file` on `cpu` (`-O2`, SelectionDAG or

@@ -421,6 +421,14 @@ fn split_wins(plan: &MulPlan, facts: MulFacts) -> bool {
     if facts.kernel && !facts.aligned_pairs && plan.addend.is_none() {
         return false;
     }
+    // Three limbs, one product per column (a one-limb factor), where pairs
+    // may start anywhere: each column chain is one MAD, the top product
+    // seeds column 1's, and no final addition is needed (`i96` times a
+    // `zext i32` 4 against 5; on gfx90a column 1's pair is odd: 7 against
+    // 5).
+    if plan.limbs == 3 && !facts.aligned_pairs && plan.columns.iter().all(|c| c.len() <= 1) {
+        return false;
+    }
     match plan.addend {
         None => plan.limbs >= 3,
         Some(_) => plan.limbs >= 5 || (facts.aligned_pairs && plan.limbs >= 3),
@@ -549,7 +557,7 @@ fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>, pure: Option<(Limb, Limb)>
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
     let col = &plan.columns[n - 1];
-    if n < 3 || col.len() < 2 {
+    if n < 3 || col.is_empty() || (col.len() < 2 && n > 3) {
         // `a_i * b_j` and `a_j * b_i` of a square are one product.
         let mut done: Vec<((Limb, Limb), Limb)> = Vec::new();
         let mut products = Vec::with_capacity(col.len());
@@ -571,6 +579,11 @@ fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>, pure: Option<(Limb, Limb)>
             products.push(p);
         }
         return TopColumn::Products(products, low_halves);
+    }
+    if let [(i, j)] = col[..] {
+        // One product (a three-limb product of a one-limb factor): its low
+        // half seeds column 1's chain, whose high half is then `r_2`.
+        return TopColumn::Seed(b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)));
     }
     let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
     for &(i, j) in col {
