@@ -35,7 +35,12 @@
 //! factor limbs in the result registers are read before any of them is
 //! written (no `v_mov`), and a chain's carries become the counters in the
 //! accumulator of a later chain (one instruction per carry). A fused
-//! addend's limb pairs are the even chains' accumulators.
+//! addend's limb pairs are the even chains' accumulators; where pairs may
+//! start at any register they are the odd chains' instead
+//! (`split::odd_addend_chains`, chosen by `odd_addend_wins`), so that chain 0
+//! comes last and writes the result registers after the first factor's
+//! last read. An addend that arrived at an odd VGPR on gfx90a is added
+//! after the product (`misaligned_addend`): its pairs would be copied.
 //!
 //! # Otherwise: column chains (product scanning)
 //!
@@ -82,7 +87,10 @@
 //! `s_mul_hi_i32` on uniform factors, where the schoolbook needs the
 //! partial products of the sign limbs (the "sign corrections") too.
 //! Wider results take the high half's sign (`v_ashrrev_i32 31`) for the
-//! limbs above, and a wider addend is added after.
+//! limbs above, and a wider addend is added after. Factors sign-extended
+//! from more limbs reach this lowering already split by the shared
+//! legalizer (`regdesc_codegen::legalize::sign_split`): their low limbs'
+//! product, with the sign corrections subtracted after.
 //!
 //! # Uniform factors: VALU MADs on SGPRs, or scalar rows
 //!
