@@ -161,7 +161,13 @@ pub fn lower_mul(
         .then(|| share_literals(plan, b))
         .flatten();
     let plan = shared.as_ref().unwrap_or(plan);
-    if plan.uniform && valu_wins(plan, facts) {
+    // A per-lane addend makes the sum per-lane anyway: the MADs add it
+    // where the scalar rows would add it after, limb by limb on the VALU.
+    let lane_addend = plan
+        .addend
+        .as_ref()
+        .is_some_and(|a| a.iter().any(|l| !b.is_uniform(*l)));
+    if plan.uniform && (valu_wins(plan, facts) || lane_addend) {
         // Uniform factors on the VALU: the values are per-lane registers
         // (the same in every lane), their factors SGPRs read over the
         // constant bus.

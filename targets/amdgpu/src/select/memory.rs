@@ -169,7 +169,16 @@ pub(super) fn address_offsets(
                         (v(i, 0), v(i, 2), v(i, 3), v(i, 4))
                     {
                         if let (Some(&(lo, plo, k)), Some(0)) = (lows.get(&c), consts.get(&z)) {
-                            out.insert((lo, h), (plo, a, k));
+                            // `(p + K1) + K2` (a field of an element, a
+                            // dword of a wide access) is `p + (K1 + K2)`.
+                            let inner = out.get(&(plo, a)).copied();
+                            let entry = match inner {
+                                Some((pplo, pphi, k1)) if (0..2048).contains(&(k1 + k)) => {
+                                    (pplo, pphi, k1 + k)
+                                }
+                                _ => (plo, a, k),
+                            };
+                            out.insert((lo, h), entry);
                         }
                     }
                 }
