@@ -65,26 +65,38 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
         pairs[j] = split_chain(plan, b, mad_co, &mut carries, &mut memo, j, base, hi_always);
     }
     let top = top.unwrap_or(Limb::Const(0));
-    // The final additions: column k holds chain k's low half (the top
-    // sum for k = n - 1) and chain k - 1's high half.
-    let mut r = vec![Limb::Const(0); n];
-    r[0] = pairs[0].0;
-    let mut cy = Limb::Const(0);
-    for k in 1..n {
+    let mut r = vec![pairs[0].0];
+    r.extend(add_columns(b, &pairs, top, &mut carries, 1, Limb::Const(0)));
+    if let (Some(a), true) = (addend, (n - 1) % 2 == 0) {
+        // The addend's top limb when no even chain's pair reaches it.
+        r[n - 1] = b.bin(BinOp::Add, r[n - 1], limb(a, n - 1));
+    }
+    r
+}
+
+/// The final additions from column `from` up, the first taking the carry
+/// `cy`: column `k` holds chain `k`'s low half (the top sum for `k = n -
+/// 1`) and chain `k - 1`'s high half. Only the top column's carries are
+/// left in `carries` (the chains took the others); the top limb wraps, so
+/// they are plain adds.
+fn add_columns(
+    b: &mut MirBuilder<'_>,
+    pairs: &[(Limb, Limb)],
+    top: Limb,
+    carries: &mut [Vec<Limb>],
+    from: usize,
+    mut cy: Limb,
+) -> Vec<Limb> {
+    let n = pairs.len() + 1;
+    let mut r = Vec::with_capacity(n - from);
+    for k in from..n {
         let own = if k + 1 == n { top } else { pairs[k].0 };
-        let (s, c) = b.uadde(own, pairs[k - 1].1, cy);
-        let mut s = s;
+        let (mut s, c) = b.uadde(own, pairs[k - 1].1, cy);
         cy = c;
         for c in std::mem::take(&mut carries[k]) {
-            // Only the top column's carries are left (the chains took the
-            // others); the top limb wraps, so they are plain adds.
             s = b.bin(BinOp::Add, s, c);
         }
-        if let (Some(a), true) = (addend, k + 1 == n && k % 2 == 0) {
-            // The addend's top limb when no even chain's pair reaches it.
-            s = b.bin(BinOp::Add, s, limb(a, k));
-        }
-        r[k] = s;
+        r.push(s);
     }
     r
 }
@@ -97,16 +109,14 @@ fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>, memo: &Products) -> Limb {
     let factors = |&(i, j): &(usize, usize)| (limb(fa, i), limb(fb, j));
     // A product a chain already made on a zero accumulator: its low half
     // starts the sum (the top column reads low halves only).
-    let made = col.iter().position(|p| {
-        let (x, y) = factors(p);
-        memo.iter().any(|(f, _)| *f == (x, y) || *f == (y, x))
-    });
-    let start = made.and_then(|k| {
-        let (x, y) = factors(&col[k]);
-        memo.iter()
-            .find(|(f, _)| *f == (x, y) || *f == (y, x))
-            .map(|&(_, p)| p)
-    });
+    let (made, start) = col
+        .iter()
+        .enumerate()
+        .find_map(|(k, p)| {
+            let (x, y) = factors(p);
+            made_product(memo, x, y).map(|pair| (Some(k), Some(pair)))
+        })
+        .unwrap_or((None, None));
     let rest = col.iter().enumerate().filter(|(k, _)| Some(*k) != made);
     if col.len() >= 2 {
         let (mut lo, mut hi) = start.unwrap_or((Limb::Const(0), Limb::Const(0)));
@@ -173,17 +183,7 @@ pub(super) fn odd_addend_chains(
         };
     }
     let mut r = vec![lo, hi];
-    for k in 2..n {
-        let own = if k + 1 == n { top } else { pairs[k].0 };
-        let (mut s, c) = b.uadde(own, pairs[k - 1].1, cy);
-        cy = c;
-        for c in std::mem::take(&mut carries[k]) {
-            // Only the top column's carries are left (the even chains
-            // took the others); the top limb wraps.
-            s = b.bin(BinOp::Add, s, c);
-        }
-        r.push(s);
-    }
+    r.extend(add_columns(b, &pairs, top, &mut carries, 2, cy));
     r
 }
 
@@ -223,8 +223,8 @@ fn split_chain(
             // A product alone on a zero accumulator: the same factors'
             // product is one MAD however many chains start with it (a
             // sign limb repeats in every column above the factor).
-            (lo, hi) = match memo.iter().find(|(f, _)| *f == (x, y) || *f == (y, x)) {
-                Some(&(_, p)) => p,
+            (lo, hi) = match made_product(memo, x, y) {
+                Some(p) => p,
                 None => {
                     let p = b.mad64(x, y, lo, hi);
                     memo.push(((x, y), p));
@@ -245,6 +245,13 @@ fn split_chain(
 
 /// The 64-bit products on a zero accumulator made so far, by factors.
 type Products = Vec<((Limb, Limb), (Limb, Limb))>;
+
+/// The product of `x` and `y` (either order) in `memo`.
+fn made_product(memo: &Products, x: Limb, y: Limb) -> Option<(Limb, Limb)> {
+    memo.iter()
+        .find(|(f, _)| *f == (x, y) || *f == (y, x))
+        .map(|&(_, p)| p)
+}
 
 /// The largest value of `l`.
 fn limb_max(l: Limb) -> u64 {
