@@ -67,7 +67,7 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
     let top = top.unwrap_or(Limb::Const(0));
     let mut r = vec![pairs[0].0];
     r.extend(add_columns(b, &pairs, top, &mut carries, 1, Limb::Const(0)));
-    if let (Some(a), true) = (addend, (n - 1) % 2 == 0) {
+    if let (Some(a), true) = (addend, (n - 1).is_multiple_of(2)) {
         // The addend's top limb when no even chain's pair reaches it.
         r[n - 1] = b.bin(BinOp::Add, r[n - 1], limb(a, n - 1));
     }
