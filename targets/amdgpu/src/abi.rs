@@ -129,11 +129,24 @@ pub fn abi(f: &Function) -> Result<Abi, TargetError> {
 /// Registers a plain function must not allocate: the scratch descriptor,
 /// the return address, the stack and frame pointers, the callee-saved
 /// SGPRs and VGPRs, `VCC`, `EXEC`, `M0`.
-pub fn reserved() -> Vec<Reg> {
+///
+/// A kernel has no caller: it keeps only the private segment buffer
+/// (`s[0:3]`) and the SGPRs past the 102 that gfx9 addresses
+/// (`s102..s105`), and may use every other SGPR and VGPR. Its kernarg
+/// stand-ins (`s40` and up, see [`kernel_layout`]) are live only until
+/// the kernarg loads that read them, at the top of the entry block, and
+/// the allocator sees those reads.
+pub fn reserved(kernel: bool) -> Vec<Reg> {
     let t = Gfx::Gfx900.tables();
-    let mut out: Vec<Reg> = (0..4).chain(30..106).filter_map(sgpr).collect();
-    for base in (40..256).step_by(16) {
-        out.extend((base..base + 8).filter_map(vgpr));
+    let mut out: Vec<Reg> = if kernel {
+        (0..4).chain(102..106).filter_map(sgpr).collect()
+    } else {
+        (0..4).chain(30..106).filter_map(sgpr).collect()
+    };
+    if !kernel {
+        for base in (40..256).step_by(16) {
+            out.extend((base..base + 8).filter_map(vgpr));
+        }
     }
     out.extend(
         ["VCC", "EXEC", "M0"]

@@ -10,8 +10,9 @@
 //! - gfx9 and gfx10 have a three-input add, `v_add3_u32`: `(a + b) + c`
 //!   on the VALU is one instruction.
 //!
-//! The inner add must have no other use; it is left dead and removed
-//! after selection.
+//! The inner add must have no other use; it is removed here, so that its
+//! selection cannot clobber `SCC` between a carry and the carry-in add
+//! that reads it (which would cost an `s_cselect`/`s_cmp` pair).
 
 use regdesc_codegen::mir::{def, use_};
 use std::collections::HashMap;
@@ -78,6 +79,8 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let add3 = isa.op("V_ADD3_U32");
     // Zeros to define before the instruction they feed: (block, index, vreg).
     let mut zeros = Vec::new();
+    // The inner adds folded into their single user.
+    let mut folded: Vec<VReg> = Vec::new();
     for blk in f.blocks.ids().collect::<Vec<_>>() {
         for k in 0..f.blocks[blk].insts.len() {
             let i = &f.blocks[blk].insts[k];
@@ -109,11 +112,13 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                             opc,
                             vec![def(d), def(co), use_(a), use_(b), use_(c)],
                         ));
+                        folded.push(t);
                         break;
                     }
                 }
                 if op == BinOp::Add && rc == Some(vgpr) {
                     new = Some(MInst::new(add3, vec![def(d), use_(a), use_(b), use_(c)]));
+                    folded.push(t);
                     break;
                 }
             }
@@ -144,5 +149,34 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
         f.blocks[blk]
             .insts
             .insert(k, MInst::new(movi, vec![def(z), Operand::Imm(0)]));
+    }
+    if folded.is_empty() {
+        return;
+    }
+    // An inner add folded into its user, and rewritten itself, may still
+    // be read by the rewrite (`(a + b) + c` became `add3 a, b, c`, then
+    // `that + carry` became `G_UADDE (a + b), c, carry`): only the unread
+    // ones go.
+    folded.sort_unstable();
+    let mut read = std::collections::HashSet::new();
+    for b in f.blocks.iter() {
+        for i in &b.insts {
+            read.extend(
+                i.reg_ops()
+                    .filter(|(_, r)| !r.is_def)
+                    .filter_map(|(_, r)| r.vreg()),
+            );
+        }
+    }
+    for b in f.blocks.iter_mut() {
+        b.insts.retain(|i| {
+            let mut defs = i
+                .reg_ops()
+                .filter(|(_, r)| r.is_def)
+                .filter_map(|(_, r)| r.vreg());
+            let first = i.ops.first().and_then(Operand::vreg);
+            !(first.is_some_and(|d| folded.binary_search(&d).is_ok())
+                && defs.all(|d| !read.contains(&d)))
+        });
     }
 }

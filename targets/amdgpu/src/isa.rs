@@ -152,6 +152,12 @@ pub enum Kind {
     /// kernarg dwords from a dword-aligned offset; the interpreter reads
     /// them from the registers of the implicit uses, in order.
     KernargLoadWide(u8),
+    /// `s_load_dword{,x2,x4,x8,x16} s[..], s[lo:hi], offset`: that many
+    /// dwords of global memory at the SGPR pair plus the offset, into
+    /// scalar registers, through the scalar cache (a uniform load no
+    /// store of the kernel can have written first, see
+    /// [`crate::select`]).
+    ScalarLoad(u8),
     /// `v_writelane_b32 v, s, N`: lane N of `v` (whatever `EXEC` is).
     WriteLane,
     /// `v_readlane_b32 s, v, N`.
@@ -901,7 +907,18 @@ impl Isa {
             "s_load_dword {0}, {1}, {2}",
             (false, false),
         );
-        for n in [2u8, 4, 8] {
+        for (n, suffix) in [(1u8, ""), (2, "X2"), (4, "X4"), (8, "X8"), (16, "X16")] {
+            let lower = suffix.to_lowercase();
+            b.add(
+                &format!("S_LOAD_DWORD{suffix}_GLOBAL"),
+                1,
+                &[R, I],
+                Kind::ScalarLoad(n),
+                &format!("s_load_dword{lower} {{0}}, {{1}}, {{2}}"),
+                (false, false),
+            );
+        }
+        for n in [2u8, 4, 8, 16] {
             b.add(
                 &format!("S_LOAD_DWORDX{n}"),
                 1,

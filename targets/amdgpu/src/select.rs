@@ -96,6 +96,9 @@ struct Sel<'a> {
     voffs: HashMap<Option<u32>, VReg>,
     /// `saddr` SGPR pairs made in the current block.
     spairs: HashMap<(VReg, VReg), VReg>,
+    /// The defs of a kernel's loads no store can have written first
+    /// ([`memory::unclobbered_loads`]).
+    unclobbered: std::collections::HashSet<VReg>,
     /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
     /// `sub0`, 1 for `sub1`).
     halves: HashMap<VReg, (VReg, u8)>,
@@ -501,12 +504,16 @@ impl Sel<'_> {
                 && [clo, chi]
                     .iter()
                     .all(|&x| self.is_sgpr(x) && !self.consts.contains_key(&x));
-            let acc = match whole {
-                Some(pair) => pair,
-                None if scalar => self.vreg(self.cls.sgpr64),
-                None => self.vreg(self.cls.vreg64),
+            let straddle = match (whole, self.halves.get(&clo), self.halves.get(&chi)) {
+                (None, Some(&(pl, 1)), Some(&(ph, 0))) if pl != ph => self.straddle(pl, ph),
+                _ => None,
             };
-            match whole {
+            let acc = match (whole, straddle) {
+                (Some(pair), _) | (None, Some(pair)) => pair,
+                _ if scalar => self.vreg(self.cls.sgpr64),
+                _ => self.vreg(self.cls.vreg64),
+            };
+            match whole.or(straddle) {
                 Some(_) => {}
                 None if scalar => self.join_pair(acc, clo, chi),
                 None => {
@@ -534,6 +541,48 @@ impl Sel<'_> {
             self.finish_valu(d, t);
         }
         Some(m)
+    }
+
+    /// The accumulator `(x.hi, y.lo)` of two MAD pairs `x`, `y` as the
+    /// middle pair of one four-register tuple `x:y` (`sub1_sub2` of a
+    /// `REG_SEQUENCE x, sub0_sub1, y, sub2_sub3`), which coalescing turns
+    /// into no instruction: the column chains' join of column 0's high
+    /// half and the top column's seed (llc's GlobalISel output has the
+    /// same register layout). The hardware fact served: a VGPR pair
+    /// operand may start at any register, except where pairs must be
+    /// even-aligned (gfx90a: then `None`, and the halves are copied).
+    fn straddle(&mut self, x: VReg, y: VReg) -> Option<VReg> {
+        use regdesc_runtime::RegisterInfo;
+        if self.isa.gfx.needs_aligned_vgprs() {
+            return None;
+        }
+        let t = crate::Gfx::Gfx900.tables();
+        let rc = t.class_by_name("VReg_128")?;
+        let (lo, mid, hi) = (
+            t.sub_reg_index_by_name("sub0_sub1")?,
+            t.sub_reg_index_by_name("sub1_sub2")?,
+            t.sub_reg_index_by_name("sub2_sub3")?,
+        );
+        let whole = self.vreg(rc);
+        self.emit(
+            self.isa.instrs.reg_sequence,
+            vec![
+                def(whole),
+                use_(x),
+                Operand::SubIdx(lo),
+                use_(y),
+                Operand::SubIdx(hi),
+            ],
+        );
+        let acc = self.vreg(self.cls.vreg64);
+        self.emit(
+            self.isa.instrs.copy,
+            vec![
+                def(acc),
+                Operand::Reg(RegOperand::use_of(RegRef::Virt(whole), Some(mid))),
+            ],
+        );
+        Some(acc)
     }
 
     /// `lo, hi = (xh:xl) op k` on the SALU: the halves joined into an
@@ -794,6 +843,15 @@ impl Sel<'_> {
                 let (Some(d), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
                     return Err(bad());
                 };
+                if n == 4 && self.is_sgpr(d) && self.unclobbered.contains(&d) {
+                    if let Some((sp, off)) = self.uniform_address(lo, hi) {
+                        self.emit(
+                            self.op("S_LOAD_DWORD_GLOBAL"),
+                            vec![def(d), use_(sp), Operand::Imm(off)],
+                        );
+                        return Ok(());
+                    }
+                }
                 if n == 4 {
                     if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
                         let t = self.valu_def(d);
@@ -891,7 +949,11 @@ pub fn select(
         lanes: HashMap::new(),
         voffs: HashMap::new(),
         spairs: HashMap::new(),
+        unclobbered: Default::default(),
     };
+    if kernargs.is_some() {
+        sel.unclobbered = memory::unclobbered_loads(sel.f, isa);
+    }
     sel.offsets = memory::address_offsets(sel.f, isa);
     sel.lanes = memory::lane_addresses(sel.f, isa, cls.sgpr);
     for b in blocks {
@@ -931,6 +993,7 @@ pub fn select(
     dead_code(f, isa);
     widen::widen_stores(f, isa);
     widen::widen_loads(f, isa);
+    widen::widen_scalar_loads(f, isa);
     dead_code(f, isa);
     Ok(())
 }

@@ -502,6 +502,19 @@ impl GcnSemantics {
                 }
                 cx.write(0, 0, v)?;
             }
+            Kind::ScalarLoad(n) => {
+                let base = cx.read(1, 0)?.to_u128() as u64;
+                let off = cx.read(2, 0)?.to_u128() as u64;
+                let bytes = cx
+                    .memory()
+                    .read_bytes(base.wrapping_add(off), 4 * u64::from(n))
+                    .map_err(|e| err(e.to_string()))?;
+                let mut v = Bits::zero(32 * u32::from(n));
+                for (k, b) in bytes.iter().enumerate() {
+                    v.words[k / 8] |= u64::from(*b) << (8 * (k % 8));
+                }
+                cx.write(0, 0, v)?;
+            }
             Kind::WriteLane | Kind::ReadLane => {
                 let lane = rd(cx, 2, 0)? as u32;
                 if lane >= cx.lanes() {

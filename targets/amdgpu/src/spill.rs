@@ -38,7 +38,13 @@ impl Amdgpu {
         slot: FrameIdx,
         k: u32,
     ) -> Result<(Reg, u32), SpillError> {
-        let n = 2 * slot.0 + k;
+        // A slot takes one lane per dword, after the lanes of the slots
+        // before it.
+        let n = f.frame[..slot.0 as usize]
+            .iter()
+            .map(|o| o.size.div_ceil(4).max(1))
+            .sum::<u32>()
+            + k;
         let w = self.wave_size();
         let regs = spill_vgprs();
         let what = || SpillError::Hook {
@@ -56,17 +62,23 @@ impl Amdgpu {
     }
 
     /// The dword parts of a value of class `rc`: `None` for a 32-bit
-    /// class, else its `sub0`, `sub1`.
-    fn parts(&self, rc: RegClass) -> Vec<Option<regdesc_runtime::SubRegIdx>> {
-        if rc == self.classes().mask && self.wave_size() == 64 {
-            vec![Some(self.classes().sub0), Some(self.classes().sub1)]
-        } else {
-            vec![None]
+    /// class, else its `sub0`, `sub1`, ... (`None` for a class of no
+    /// whole dwords).
+    fn parts(&self, rc: RegClass) -> Option<Vec<Option<regdesc_runtime::SubRegIdx>>> {
+        let t = Gfx::Gfx900.tables();
+        let n = self.gfx.spill_info(rc).reg_size / 32;
+        match n {
+            0 => None,
+            1 => Some(vec![None]),
+            _ => (0..n)
+                .map(|k| t.sub_reg_index_by_name(&format!("sub{k}")).map(Some))
+                .collect(),
         }
     }
 
+    /// Scalar classes (SGPRs, their tuples, lane masks) spill into lanes.
     fn spillable_sgpr(&self, rc: RegClass) -> bool {
-        !is_vgpr_class(rc) && (rc == self.classes().sgpr || rc == self.classes().mask)
+        !is_vgpr_class(rc)
     }
 }
 
@@ -81,16 +93,16 @@ impl Amdgpu {
         slot: FrameIdx,
         store: bool,
     ) -> Result<Option<Vec<MInst>>, SpillError> {
-        if !self.spillable_sgpr(rc) {
+        let Some(parts) = self.parts(rc).filter(|_| self.spillable_sgpr(rc)) else {
             return Ok(None);
-        }
+        };
         let op = self.isa().op(if store {
             "V_WRITELANE_B32"
         } else {
             "V_READLANE_B32"
         });
         let mut out = Vec::new();
-        for (k, sub) in self.parts(rc).into_iter().enumerate() {
+        for (k, sub) in parts.into_iter().enumerate() {
             let (r, lane) = self.lane_of(f, rc, slot, k as u32)?;
             let vgpr = RegRef::Phys(r);
             let (d, s) = if store {

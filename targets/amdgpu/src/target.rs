@@ -215,8 +215,8 @@ impl Target for Amdgpu {
         self
     }
 
-    fn reserved(&self) -> Vec<Reg> {
-        let mut r = crate::abi::reserved();
+    fn reserved(&self, f: &Function) -> Vec<Reg> {
+        let mut r = crate::abi::reserved(f.cconv.is_kernel());
         r.extend(crate::spill::spill_vgprs());
         r
     }

@@ -283,7 +283,7 @@ pub fn compile_function<T: Target>(
         return Ok(done(run, m, Stage::TwoAddr, None));
     }
     let alloc = AllocOptions {
-        reserved: target.reserved(),
+        reserved: target.reserved(f),
         ..AllocOptions::default()
     };
     let stats =

@@ -194,8 +194,11 @@ pub trait Target {
     /// Spill and reload code.
     fn spill_hook(&self) -> &dyn SpillHook;
 
-    /// Registers the allocator must never assign.
-    fn reserved(&self) -> Vec<Reg> {
+    /// Registers the allocator must never assign in `f` (they may
+    /// depend on its calling convention: a kernel has no caller whose
+    /// registers it must keep).
+    fn reserved(&self, f: &Function) -> Vec<Reg> {
+        let _ = f;
         Vec::new()
     }
 

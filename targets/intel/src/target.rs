@@ -261,7 +261,7 @@ impl Target for Gen {
         &self.instrs
     }
 
-    fn reserved(&self) -> Vec<Reg> {
+    fn reserved(&self, _: &Function) -> Vec<Reg> {
         crate::abi::reserved()
     }
 

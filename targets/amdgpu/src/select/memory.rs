@@ -46,16 +46,7 @@ impl Sel<'_> {
         // offset.
         let (shift, lo, hi) = match self.lanes.get(&(lo, hi)) {
             Some(l) => (Some(l.shift), l.lo, l.hi),
-            // Not in a kernel whose arguments stay in single loads (more
-            // words than the wide loads take): its scalar registers are
-            // short already, and an SGPR pair is one more constraint
-            // (a 2 x i256 kernel spills on gfx1030).
-            None if self.is_sgpr(lo)
-                && self.is_sgpr(hi)
-                && self.kernargs.len() <= MAX_WIDE_WORDS =>
-            {
-                (None, lo, hi)
-            }
+            None if self.is_sgpr(lo) && self.is_sgpr(hi) => (None, lo, hi),
             None => return None,
         };
         // In the prologue, next to the id: the id is dead after the last
@@ -79,17 +70,41 @@ impl Sel<'_> {
                 v
             }
         };
-        let sp = match self.spairs.get(&(lo, hi)) {
-            Some(p) => *p,
-            None => {
-                let rc = self.f.class_of(lo)?;
-                let p = self.vreg(pair_class(rc)?);
-                self.join_pair(p, lo, hi);
-                self.spairs.insert((lo, hi), p);
-                p
-            }
-        };
+        let sp = self.sgpr_pair(lo, hi)?;
         Some((voff, sp, off))
+    }
+
+    /// A uniform address `(lo, hi)` as an SGPR pair and an immediate
+    /// offset (`p + K` is `p` and K), for a scalar memory load: `None`
+    /// when it varies by lane. The hardware fact served: `s_load_dword`
+    /// reads from an SGPR pair plus an unsigned byte offset (20 bits on
+    /// gfx9).
+    pub(super) fn uniform_address(&mut self, lo: VReg, hi: VReg) -> Option<(VReg, i64)> {
+        let (lo, hi, off) = match self.offsets.get(&(lo, hi)) {
+            Some(&(plo, phi, k)) => (plo, phi, k),
+            None => (lo, hi, 0),
+        };
+        if self.lanes.contains_key(&(lo, hi))
+            || !self.is_sgpr(lo)
+            || !self.is_sgpr(hi)
+            || !(0..1 << 20).contains(&off)
+            || off % 4 != 0
+        {
+            return None;
+        }
+        Some((self.sgpr_pair(lo, hi)?, off))
+    }
+
+    /// The SGPR pair of `(lo, hi)`, joined once per block.
+    fn sgpr_pair(&mut self, lo: VReg, hi: VReg) -> Option<VReg> {
+        if let Some(p) = self.spairs.get(&(lo, hi)) {
+            return Some(*p);
+        }
+        let rc = self.f.class_of(lo)?;
+        let p = self.vreg(pair_class(rc)?);
+        self.join_pair(p, lo, hi);
+        self.spairs.insert((lo, hi), p);
+        Some(p)
     }
 
     /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
@@ -358,26 +373,54 @@ pub(super) fn pairs_of_tuples(f: &mut MFunction, isa: &Isa) {
     }
 }
 
-/// The scalar loads of `words` (sorted offsets) as (first word, dwords):
-/// only whole runs of consecutive words.
-fn runs<T>(words: &[(i64, T, RegOperand)]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < words.len() {
-        let mut run = 1;
-        while k + run < words.len() && words[k + run].0 == words[k].0 + 4 * run as i64 {
-            run += 1;
+/// The loads of a kernel `f` (legalized, SSA) that no store can have
+/// written first, by their defs: no store lies on any path from the entry
+/// to them. LLVM marks these `amdgpu.noclobber`; a uniform one may then
+/// read through the scalar cache (`s_load_dword`), which the kernel's own
+/// vector stores do not update. Stores by other waves are races the
+/// program may not rely on without synchronisation, as in LLVM.
+pub(super) fn unclobbered_loads(f: &MFunction, isa: &Isa) -> std::collections::HashSet<VReg> {
+    let cfg = regdesc_codegen::mir::cfg::MCfg::new(f);
+    let sem = |i: &MInst| isa.instrs.desc(i.opcode).sem;
+    let ids: Vec<_> = f.block_ids().collect();
+    let stores: Vec<bool> = ids
+        .iter()
+        .map(|&b| {
+            f.blocks[b]
+                .insts
+                .iter()
+                .any(|i| sem(i) == Sem::Limb(LimbOp::Store))
+        })
+        .collect();
+    // Whether a store may have run before the block starts: a monotone
+    // forward problem (false to true), run to its fixed point.
+    let mut dirty_in = vec![false; f.blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &ids {
+            let d = cfg
+                .preds(b)
+                .iter()
+                .any(|&p| dirty_in[p.index()] || stores[p.index()]);
+            if d && !dirty_in[b.index()] {
+                dirty_in[b.index()] = true;
+                changed = true;
+            }
         }
-        let mut at = k;
-        while at < k + run {
-            let n = [8usize, 4, 2, 1]
-                .into_iter()
-                .find(|n| *n <= k + run - at)
-                .unwrap_or(1);
-            out.push((at, n));
-            at += n;
+    }
+    let mut out = std::collections::HashSet::new();
+    for &b in &ids {
+        if dirty_in[b.index()] {
+            continue;
         }
-        k += run;
+        for i in &f.blocks[b].insts {
+            match sem(i) {
+                Sem::Limb(LimbOp::Store) => break,
+                Sem::Limb(LimbOp::Load) => out.extend(i.ops.first().and_then(Operand::vreg)),
+                _ => {}
+            }
+        }
     }
     out
 }
@@ -388,15 +431,14 @@ fn runs<T>(words: &[(i64, T, RegOperand)]) -> Vec<(usize, usize)> {
 /// bytes or the segment's padding after them (below `end`). A wide load
 /// starts at an 8-byte offset, so the 64-bit arguments (pointers) are
 /// even pairs of its tuple, usable as an SGPR pair. Ties go to fewer
-/// dwords loaded; `None` when that loads more than [`MAX_LOADED_WORDS`]
-/// dwords into tuples.
-fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Option<Vec<(usize, usize)>> {
+/// dwords loaded.
+fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Vec<(usize, usize)> {
     let m = words.len();
     // best[i]: (loads, dwords, first load's size) covering words[i..].
     let mut best: Vec<(usize, usize, usize)> = vec![(0, 0, 0); m + 1];
     for i in (0..m).rev() {
         let start = words[i].0;
-        best[i] = [1usize, 2, 4, 8]
+        best[i] = [1usize, 2, 4, 8, 16]
             .into_iter()
             .filter(|&n| n == 1 || (start % 8 == 0 && start + 4 * n as i64 <= end))
             .map(|n| {
@@ -409,9 +451,6 @@ fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Option<Vec<(usize, usiz
             .min_by_key(|&(l, d, _)| (l, d))
             .unwrap_or((m, 0, 1));
     }
-    if best[0].1 > MAX_LOADED_WORDS {
-        return None;
-    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < m {
@@ -422,15 +461,8 @@ fn cover<T>(words: &[(i64, T, RegOperand)], end: i64) -> Option<Vec<(usize, usiz
             .find(|&j| words[j].0 >= start + 4 * n as i64)
             .unwrap_or(m);
     }
-    Some(out)
+    out
 }
-
-/// The most dwords loaded into scalar tuples when dead dwords are read
-/// too (llc's x8 + x4 + x4).
-const MAX_LOADED_WORDS: usize = 16;
-
-/// The most kernarg words loaded with wide loads.
-const MAX_WIDE_WORDS: usize = 12;
 
 /// Kernel arguments in as few scalar loads as llc uses: the entry block's
 /// whole-dword kernarg loads (`s_load_dword`) at consecutive offsets become
@@ -470,13 +502,6 @@ pub(super) fn widen_kernarg_loads(
         }
     }
     let Some(ptr) = ptr else { return };
-    // The allocator does not split a tuple's live range: a kernel with
-    // many argument words would keep several wide SGPR tuples (4-aligned)
-    // live and run out of scalar registers (a 2 x i256 kernel on gfx1030
-    // does). Up to 12 words (llc's x8 + x2 + x2) are loaded wide.
-    if words.len() > MAX_WIDE_WORDS {
-        return;
-    }
     words.sort_by_key(|w| w.0);
     words.dedup_by_key(|w| w.0);
     // The end of the kernarg segment: the argument bytes in whole
@@ -487,7 +512,7 @@ pub(super) fn widen_kernarg_loads(
         .max()
         .map_or(0, |e| crate::abi::kernarg_segment_size(e) as i64);
     let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
-    let plan = cover(&words, end).unwrap_or_else(|| runs(&words));
+    let plan = cover(&words, end);
     let mut loads = Vec::new();
     let mut copies = Vec::new();
     let mut merged: Vec<VReg> = Vec::new();

@@ -349,3 +349,123 @@ fn uniform_address(
     };
     Some((slo, shi, f.new_vreg(sgpr64), f.new_vreg(vgpr), whole))
 }
+
+/// Scalar loads of consecutive dwords from one SGPR pair as one
+/// `s_load_dwordx2/x4/x8/x16` into an SGPR tuple, and sub-register copies
+/// out of it (which coalescing removes). The hardware fact served: one
+/// scalar memory instruction reads up to sixteen consecutive dwords (there
+/// is no three-dword form on gfx9). Loads between two stores of a block
+/// are joined (none of them can be moved across a store), at the place
+/// of the first of them, where the pair is already defined.
+pub(super) fn widen_scalar_loads(f: &mut MFunction, isa: &Isa) {
+    use regdesc_runtime::RegisterInfo;
+    let t = crate::Gfx::Gfx900.tables();
+    let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
+    let load = isa.op("S_LOAD_DWORD_GLOBAL");
+    let is_store = |i: &MInst| {
+        matches!(
+            isa.def(i.opcode).map(|d| d.kind),
+            Some(Kind::GlobalStore(_) | Kind::GlobalStoreWide(_) | Kind::GlobalStoreSaddr(_))
+        )
+    };
+    let blocks: Vec<_> = f.block_ids().collect();
+    for blk in blocks {
+        // (position, base, offset, def) of each scalar dword load, and
+        // the segment (between stores) it lies in.
+        let mut found: Vec<(usize, usize, VReg, i64, VReg)> = Vec::new();
+        let mut segment = 0;
+        for (k, i) in f.blocks[blk].insts.iter().enumerate() {
+            if is_store(i) {
+                segment += 1;
+            }
+            if i.opcode != load {
+                continue;
+            }
+            if let (Some(d), Some(b), Some(Operand::Imm(off))) = (
+                i.ops.first().and_then(Operand::vreg),
+                i.ops.get(1).and_then(Operand::vreg),
+                i.ops.get(2),
+            ) {
+                found.push((segment, k, b, *off, d));
+            }
+        }
+        if found.len() < 2 {
+            continue;
+        }
+        // Runs of consecutive offsets of one base in one segment.
+        found.sort_by_key(|&(s, k, b, off, _)| (s, b, off, k));
+        let mut joined: Vec<(usize, Vec<MInst>)> = Vec::new();
+        let mut gone: Vec<usize> = Vec::new();
+        let mut i = 0;
+        while i < found.len() {
+            let (s, _, b, _, _) = found[i];
+            let mut j = i + 1;
+            while j < found.len()
+                && found[j].0 == s
+                && found[j].2 == b
+                && found[j].3 <= found[j - 1].3 + 4
+            {
+                j += 1;
+            }
+            // found[i..j]: offsets off0.. with no gap (repeats allowed).
+            let mut at = i;
+            while at < j {
+                let start = found[at].3;
+                let span = ((found[j - 1].3 - start) / 4 + 1) as usize;
+                let n = [16usize, 8, 4, 2, 1]
+                    .into_iter()
+                    .find(|&n| n <= span)
+                    .unwrap_or(1);
+                let end = (at..j)
+                    .find(|&m| found[m].3 >= start + 4 * n as i64)
+                    .unwrap_or(j);
+                if n > 1 {
+                    if let Some(rc) = t.class_by_name(&format!("SGPR_{}", 32 * n)) {
+                        let tuple = f.new_vreg(rc);
+                        let first = found[at..end]
+                            .iter()
+                            .map(|x| x.1)
+                            .min()
+                            .unwrap_or(found[at].1);
+                        let mut new = vec![MInst::new(
+                            isa.op(&format!("S_LOAD_DWORDX{n}_GLOBAL")),
+                            vec![def(tuple), use_(b), Operand::Imm(start)],
+                        )];
+                        for &(_, k, _, off, d) in &found[at..end] {
+                            let Some(s) = sub(((off - start) / 4) as usize) else {
+                                continue;
+                            };
+                            new.push(MInst::new(
+                                isa.instrs.copy,
+                                vec![
+                                    def(d),
+                                    Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(s))),
+                                ],
+                            ));
+                            gone.push(k);
+                        }
+                        joined.push((first, new));
+                    }
+                }
+                at = end;
+            }
+            i = j;
+        }
+        if joined.is_empty() {
+            continue;
+        }
+        // Rebuild the block: each joined load at its first load's place.
+        let old = std::mem::take(&mut f.blocks[blk].insts);
+        let mut out = Vec::with_capacity(old.len());
+        for (k, inst) in old.into_iter().enumerate() {
+            if let Some(p) = joined.iter().position(|(first, _)| *first == k) {
+                let (_, new) = joined.swap_remove(p);
+                out.extend(new);
+            }
+            if !gone.contains(&k) {
+                out.push(inst);
+            }
+        }
+        f.blocks[blk].insts = out;
+    }
+}
