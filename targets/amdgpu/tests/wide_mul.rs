@@ -7,7 +7,9 @@
 //!   BENCHMARKS.md together);
 //! - `wide_multiplies_are_no_longer_than_llc`: the functions of
 //!   `tests/fixtures/wide_mul.ll` (odd limb counts, zero- and sign-extended
-//!   factors, multiply-adds) against the best of llc 14 and llc 19
+//!   factors, multiply-adds), the random shapes of the shared
+//!   `wide_mul_shapes.ll` and the random kernels of
+//!   `tests/fixtures/kernel_mul_shapes.ll` against the best of llc 14 and llc 19
 //!   (SelectionDAG and GlobalISel, `-O2`) run in the test. Where regdesc is longer the
 //!   function is in `LONGER` with the reason; an entry that stops being
 //!   longer fails, so the list stays true. Simulation against
@@ -81,7 +83,8 @@ fn bench_counts() {
     assert_eq!(got, want);
 }
 
-/// Functions of `wide_mul.ll` and the shared fixtures' `wide_mul_shapes.ll` where regdesc is
+/// Functions of `wide_mul.ll`, `kernel_mul_shapes.ll` and the shared fixtures'
+/// `wide_mul_shapes.ll` where regdesc is
 /// longer than the best llc (14 and 19, SelectionDAG and GlobalISel), on
 /// one CPU, and why. A shape that becomes longer goes here with its
 /// reason, or gets fixed; one that stops being longer fails the test.
@@ -195,6 +198,7 @@ fn wide_multiplies_are_no_longer_than_llc() {
     for path in [
         common::extra_dir().join("wide_mul.ll"),
         common::fixtures_dir().join("wide_mul_shapes.ll"),
+        common::extra_dir().join("kernel_mul_shapes.ll"),
     ] {
         let names: Vec<String> = fns
             .iter()
