@@ -9,6 +9,10 @@
 //!   `x + carry` is `G_UADDE x, 0, carry`.
 //! - gfx9 and gfx10 have a three-input add, `v_add3_u32`: `(a + b) + c`
 //!   on the VALU is one instruction.
+//! - `v_mad_u64_u32` adds a 64-bit accumulator to a 32x32 product: a
+//!   32-bit `a * b + c` on the VALU is its low half, with `c` as the
+//!   accumulator's low half and anything as its high half (llc does the
+//!   same).
 //!
 //! The inner add must have no other use; it is removed here, so that its
 //! selection cannot clobber `SCC` between a carry and the carry-in add
@@ -29,6 +33,8 @@ enum Origin {
     Bin(BinOp, VReg, VReg),
     /// A 0-or-1 value: a carry or borrow out, or a compare.
     Bool,
+    /// The high half of a 64-bit multiply-add.
+    MadHigh,
     Other,
 }
 
@@ -52,6 +58,11 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                 }
                 (Sem::Compare(_), Some(d), _, _) => {
                     origin.insert(d, Origin::Bool);
+                }
+                // A MAD's halves.
+                (Sem::Limb(LimbOp::Mad64), Some(lo), Some(hi), _) => {
+                    origin.insert(lo, Origin::Other);
+                    origin.insert(hi, Origin::MadHigh);
                 }
                 // The multiply cascade's MAD: its third def is a carry.
                 (Sem::Target(_), Some(lo), Some(hi), _) if i.opcode == mad_co => {
@@ -77,8 +88,10 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let single = |v: VReg| uses.get(&v) == Some(&1);
     let (uadde, usube) = (s.op("G_UADDE"), s.op("G_USUBE"));
     let add3 = isa.op("V_ADD3_U32");
-    // Zeros to define before the instruction they feed: (block, index, vreg).
-    let mut zeros = Vec::new();
+    // Zeros and undefined values to define before the instruction they
+    // feed: (block, index, their def).
+    let mut before = Vec::new();
+    let (movi, mad64) = (s.op("MOVI"), s.op("G_MAD64"));
     // The inner adds folded into their single user.
     let mut folded: Vec<VReg> = Vec::new();
     for blk in f.blocks.ids().collect::<Vec<_>>() {
@@ -122,6 +135,30 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                     break;
                 }
             }
+            // a * b + c on the VALU: the low half of `v_mad_u64_u32` with
+            // an accumulator whose high half is anything.
+            if new.is_none() && op == BinOp::Add && rc == Some(vgpr) {
+                for (t, c) in [(x, y), (y, x)] {
+                    let Some(Origin::Bin(BinOp::Mul, a, b)) = origin.get(&t).copied() else {
+                        continue;
+                    };
+                    // Not on a MAD's high half: the cascade's top column
+                    // (`a1 * b0 + hi(a0 * b0)`) would need the half copied
+                    // to the bottom of a pair, where the add is free.
+                    if !single(t) || f.class_of(t) != rc || origin.get(&c) == Some(&Origin::MadHigh)
+                    {
+                        continue;
+                    }
+                    let (undef, hi) = (f.new_vreg(vgpr), f.new_vreg(vgpr));
+                    before.push((blk, k, MInst::new(s.implicit_def, vec![def(undef)])));
+                    new = Some(MInst::new(
+                        mad64,
+                        vec![def(d), def(hi), use_(a), use_(b), use_(c), use_(undef)],
+                    ));
+                    folded.push(t);
+                    break;
+                }
+            }
             // x + carry: a carry-in add of x and 0.
             if new.is_none() && op == BinOp::Add {
                 for (x, c) in [(x, y), (y, x)] {
@@ -131,7 +168,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                     }
                     let Some(rc) = rc else { continue };
                     let (zero, co) = (f.new_vreg(rc), f.new_vreg(rc));
-                    zeros.push((blk, k, zero));
+                    before.push((blk, k, MInst::new(movi, vec![def(zero), Operand::Imm(0)])));
                     new = Some(MInst::new(
                         uadde,
                         vec![def(d), def(co), use_(x), use_(zero), use_(c)],
@@ -144,11 +181,8 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
             }
         }
     }
-    let movi = s.op("MOVI");
-    for (blk, k, z) in zeros.into_iter().rev() {
-        f.blocks[blk]
-            .insts
-            .insert(k, MInst::new(movi, vec![def(z), Operand::Imm(0)]));
+    for (blk, k, i) in before.into_iter().rev() {
+        f.blocks[blk].insts.insert(k, i);
     }
     if folded.is_empty() {
         return;

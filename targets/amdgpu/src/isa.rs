@@ -140,6 +140,12 @@ pub enum Kind {
     /// `global_load_dword{,x2,x3,x4} v[..], voff, s[lo:hi] offset:K`: that
     /// many dwords from the SGPR pair plus the VGPR's 32-bit offset.
     GlobalLoadSaddr(u8),
+    /// `global_load_ubyte/ushort v, voff, s[lo:hi] offset:K`: that many
+    /// bytes, zero-extended, from the SGPR pair plus the VGPR's offset.
+    GlobalLoadSaddrNarrow(u32),
+    /// `global_store_byte/short voff, v, s[lo:hi] offset:K`: the low bytes
+    /// of `v` to the SGPR pair plus the VGPR's offset.
+    GlobalStoreSaddrNarrow(u32),
     /// `s_waitcnt`: nothing to the interpreter.
     Wait,
     /// `s_load_dword d, s[4:5], offset`: the kernarg dword holding the
@@ -833,6 +839,24 @@ impl Isa {
                 &format!("global_store_{st} {{0}}, {{1}}, off offset:{{2}}"),
                 (false, false),
             );
+            if n < 4 {
+                b.add(
+                    &format!("GLOBAL_LOAD_{}_SADDR", ld.to_uppercase()),
+                    1,
+                    &[R, R, I],
+                    Kind::GlobalLoadSaddrNarrow(n),
+                    &format!("global_load_{ld} {{0}}, {{1}}, {{2}} offset:{{3}}"),
+                    (false, false),
+                );
+                b.add(
+                    &format!("GLOBAL_STORE_{}_SADDR", st.to_uppercase()),
+                    0,
+                    &[R, R, R, I],
+                    Kind::GlobalStoreSaddrNarrow(n),
+                    &format!("global_store_{st} {{0}}, {{1}}, {{2}} offset:{{3}}"),
+                    (false, false),
+                );
+            }
         }
         for n in [2u8, 3, 4] {
             b.add(

@@ -350,8 +350,12 @@ impl SdwaOp {
                 })
             }
             SdwaOp::F16(op) => {
-                let half =
-                    |v: u32| Value::from_bits(Type::Half, ruint::aliases::U256::from(v & 0xffff));
+                let half = |v: u32| {
+                    Value::from_bits(
+                        Type::Half,
+                        regdesc_codegen::value::IntBits::from(v & 0xffff),
+                    )
+                };
                 match (half(a), half(b)) {
                     (Some(x), Some(y)) => fbin(op, Default::default(), &x, &y)
                         .map(|r| r.to_bits().as_limbs()[0] as u32 & 0xffff)

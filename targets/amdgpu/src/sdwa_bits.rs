@@ -271,7 +271,7 @@ fn known_nonzero(facts: &Facts, isa: &Isa, i: &MInst, half: u32) -> u32 {
         // gfx9 zero-extends a 16-bit result; gfx10 keeps the high half.
         Kind::VFloat(_, FloatFmt::F16) if !isa.gfx.is_gfx10() => half,
         Kind::VCndmask => op(1) | op(2),
-        Kind::GlobalLoad(n) if n < 4 => mask(8 * n),
+        Kind::GlobalLoad(n) | Kind::GlobalLoadSaddrNarrow(n) if n < 4 => mask(8 * n),
         Kind::Sdwa(s) => {
             let Some(f) = sdwa::fields(s, i) else {
                 return u32::MAX;

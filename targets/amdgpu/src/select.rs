@@ -852,16 +852,19 @@ impl Sel<'_> {
                         return Ok(());
                     }
                 }
-                if n == 4 {
-                    if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
-                        let t = self.valu_def(d);
-                        self.emit(
-                            self.op("GLOBAL_LOAD_DWORD_SADDR"),
-                            vec![def(t), use_(voff), use_(sp), Operand::Imm(off)],
-                        );
-                        self.finish_valu(d, t);
-                        return Ok(());
-                    }
+                if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
+                    let name = match n {
+                        1 => "GLOBAL_LOAD_UBYTE_SADDR",
+                        2 => "GLOBAL_LOAD_USHORT_SADDR",
+                        _ => "GLOBAL_LOAD_DWORD_SADDR",
+                    };
+                    let t = self.valu_def(d);
+                    self.emit(
+                        self.op(name),
+                        vec![def(t), use_(voff), use_(sp), Operand::Imm(off)],
+                    );
+                    self.finish_valu(d, t);
+                    return Ok(());
                 }
                 let (addr, off) = self.address(lo, hi);
                 let t = self.valu_def(d);
@@ -877,15 +880,18 @@ impl Sel<'_> {
                 let (Some(x), Some(lo), Some(hi), Some(n)) = (v(0), v(1), v(2), imm(3)) else {
                     return Err(bad());
                 };
-                if n == 4 {
-                    if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
-                        let x = self.in_vgpr(x);
-                        self.emit(
-                            self.op("GLOBAL_STORE_DWORD_SADDR"),
-                            vec![use_(voff), use_(x), use_(sp), Operand::Imm(off)],
-                        );
-                        return Ok(());
-                    }
+                if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
+                    let name = match n {
+                        1 => "GLOBAL_STORE_BYTE_SADDR",
+                        2 => "GLOBAL_STORE_SHORT_SADDR",
+                        _ => "GLOBAL_STORE_DWORD_SADDR",
+                    };
+                    let x = self.in_vgpr(x);
+                    self.emit(
+                        self.op(name),
+                        vec![use_(voff), use_(x), use_(sp), Operand::Imm(off)],
+                    );
+                    return Ok(());
                 }
                 let (addr, off) = self.address(lo, hi);
                 let x = self.in_vgpr(x);

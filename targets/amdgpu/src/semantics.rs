@@ -356,7 +356,7 @@ impl GcnSemantics {
                 Self::per_lane(cx, 0, &mut |cx, l| {
                     let val = |v: u64| {
                         let v = if bits == 16 { v & 0xffff } else { v };
-                        Value::from_bits(ty, ruint::aliases::U256::from(v))
+                        Value::from_bits(ty, regdesc_codegen::value::IntBits::from(v))
                             .ok_or_else(|| err("not a float"))
                     };
                     let (a, b) = (val(rd(cx, 1, l)?)?, val(rd(cx, 2, l)?)?);
@@ -442,6 +442,35 @@ impl GcnSemantics {
                     let bytes: Vec<u8> = v.words.iter().flat_map(|w| w.to_le_bytes()).collect();
                     cx.memory()
                         .write_bytes(addr, &bytes[..4 * usize::from(n)])
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
+            Kind::GlobalLoadSaddrNarrow(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                let base = cx.read(2, 0)?.to_u128() as u64;
+                let off = cx.read(3, 0)?.to_u128() as u64;
+                for lane in lanes {
+                    let addr = base.wrapping_add(rd(cx, 1, lane)?).wrapping_add(off);
+                    let bytes = cx
+                        .memory()
+                        .read_bytes(addr, u64::from(n))
+                        .map_err(|e| err(e.to_string()))?;
+                    let mut v = 0u64;
+                    for (k, b) in bytes.iter().enumerate() {
+                        v |= u64::from(*b) << (8 * k);
+                    }
+                    cx.write(0, lane, b32(v))?;
+                }
+            }
+            Kind::GlobalStoreSaddrNarrow(n) => {
+                let lanes: Vec<u32> = active_lanes(cx).collect();
+                let base = cx.read(2, 0)?.to_u128() as u64;
+                let off = cx.read(3, 0)?.to_u128() as u64;
+                for lane in lanes {
+                    let addr = base.wrapping_add(rd(cx, 0, lane)?).wrapping_add(off);
+                    let v = rd(cx, 1, lane)?;
+                    cx.memory()
+                        .write_bytes(addr, &v.to_le_bytes()[..n as usize])
                         .map_err(|e| err(e.to_string()))?;
                 }
             }

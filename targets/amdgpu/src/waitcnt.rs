@@ -26,9 +26,10 @@ enum Counter {
 fn counter(isa: &Isa, i: &MInst) -> Option<Counter> {
     match isa.def(i.opcode)?.kind {
         Kind::KernargLoad | Kind::KernargLoadWide(_) | Kind::ScalarLoad(_) => Some(Counter::Lgkm),
-        Kind::GlobalLoad(_) | Kind::GlobalLoadWide(_) | Kind::GlobalLoadSaddr(_) => {
-            Some(Counter::Vm)
-        }
+        Kind::GlobalLoad(_)
+        | Kind::GlobalLoadWide(_)
+        | Kind::GlobalLoadSaddr(_)
+        | Kind::GlobalLoadSaddrNarrow(_) => Some(Counter::Vm),
         _ => None,
     }
 }

@@ -175,7 +175,7 @@ mod tests {
             parse_arg(&src(t), t).ok(),
             Some((Type::Int(33), LaneArg::Uniform(Value::int(33, 1))))
         );
-        let t = "i257 1";
+        let t = "i1025 1";
         assert!(parse_arg(&src(t), t).is_err());
     }
 

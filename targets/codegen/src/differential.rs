@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use ruint::aliases::U256;
+use crate::value::IntBits;
 
 use crate::execute::run_compiled;
 use crate::interp::{self, GlobalMemory, LaneArg, Launch};
@@ -29,11 +29,11 @@ use crate::value::{IntValue, ScalarValue, Value};
 pub const REGION: u64 = 256;
 
 /// Bytes each pointer argument gets in a launch of `lanes` lanes: room for
-/// a kernel that indexes a 32-byte element (an `i256`) by its work-item id,
+/// a kernel that indexes a 64-byte element (an `i512`) by its work-item id,
 /// starting at work-item 3 at most, so that per-lane accesses are compared
 /// rather than skipped as out of bounds.
 pub fn region(lanes: u32) -> u64 {
-    (32 * (u64::from(lanes) + 4))
+    (64 * (u64::from(lanes) + 4))
         .next_power_of_two()
         .max(REGION)
 }
@@ -288,18 +288,25 @@ fn random_scalar(rng: &mut Rng, s: Scalar) -> ScalarValue {
 /// zeros, all ones or random bits (carries across limbs).
 pub fn random_int(rng: &mut Rng, w: u32) -> IntValue {
     let w16 = w as u16;
-    let one = U256::from(1u8);
+    let one = IntBits::from(1u8);
+    // Random 64-bit limbs drawn: four up to i256 (the sequence the seeds
+    // of existing reproductions were drawn with), one per limb above.
+    let drawn = (w.div_ceil(64) as usize).clamp(4, IntBits::LIMBS);
     let bits = match rng.below(10) {
-        0 => U256::ZERO,
+        0 => IntBits::ZERO,
         1 => one,
-        2 => U256::MAX,
+        2 => IntBits::MAX,
         3 => one << (w as usize - 1),
         4 => (one << (w as usize - 1)) - one,
-        5 | 6 => U256::from(rng.below(2 * w as usize + 2)),
+        5 | 6 => IntBits::from(rng.below(2 * w as usize + 2)),
         7 => {
             // 2^(32k) - 1 or 2^(32k): a carry across limb k.
             let k = 32 * (1 + rng.below(w.div_ceil(32) as usize));
-            let p = if k >= 256 { U256::ZERO } else { one << k };
+            let p = if k >= IntBits::BITS {
+                IntBits::ZERO
+            } else {
+                one << k
+            };
             if rng.chance(50) {
                 p.wrapping_sub(one)
             } else {
@@ -307,8 +314,8 @@ pub fn random_int(rng: &mut Rng, w: u32) -> IntValue {
             }
         }
         8 => {
-            let mut limbs = [0u64; 4];
-            for l in limbs.iter_mut() {
+            let mut limbs = [0u64; IntBits::LIMBS];
+            for l in limbs.iter_mut().take(drawn) {
                 let lo = match rng.below(3) {
                     0 => 0,
                     1 => 0xffff_ffff,
@@ -321,13 +328,19 @@ pub fn random_int(rng: &mut Rng, w: u32) -> IntValue {
                 };
                 *l = lo | (hi << 32);
             }
-            U256::from_limbs(limbs)
+            IntBits::from_limbs(limbs)
         }
-        _ => U256::from_limbs([rng.next(), rng.next(), rng.next(), rng.next()]),
+        _ => {
+            let mut limbs = [0u64; IntBits::LIMBS];
+            for l in limbs.iter_mut().take(drawn) {
+                *l = rng.next();
+            }
+            IntBits::from_limbs(limbs)
+        }
     };
     let bits = if rng.chance(10) {
         // A small negative number.
-        U256::ZERO.wrapping_sub(U256::from(rng.below(4) + 1))
+        IntBits::ZERO.wrapping_sub(IntBits::from(rng.below(4) + 1))
     } else {
         bits
     };

@@ -10,7 +10,7 @@
 //! runs one lane at a time; selected code runs as the target says
 //! ([`crate::target::Target::exec_model`]).
 
-use ruint::aliases::U256;
+use crate::value::IntBits;
 
 use crate::interp::{GlobalMemory, LaneResult, Launch};
 use crate::ir::{Function, Type};
@@ -61,13 +61,13 @@ pub fn value_words(v: &Value) -> Vec<u32> {
 
 /// The value of type `ty` made of `words`.
 pub fn words_value(ty: Type, words: &[u32]) -> Option<Value> {
-    let mut bits = U256::ZERO;
-    for (k, w) in words.iter().enumerate().take(8) {
-        bits |= U256::from(*w) << (32 * k);
+    let mut bits = IntBits::ZERO;
+    for (k, w) in words.iter().enumerate().take(IntBits::BITS / 32) {
+        bits |= IntBits::from(*w) << (32 * k);
     }
     if let Type::Int(w) = ty {
-        if w < 256 {
-            bits &= (U256::from(1u8) << usize::from(w)) - U256::from(1u8);
+        if usize::from(w) < IntBits::BITS {
+            bits &= (IntBits::from(1u8) << usize::from(w)) - IntBits::from(1u8);
         }
     }
     Value::from_bits(ty, bits)

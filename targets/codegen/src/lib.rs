@@ -31,7 +31,7 @@
 //! |---|---|---|
 //! | top level | `define`; `declare`, `target datalayout/triple`, `source_filename`, `attributes #N = {...}`, metadata (`!N = ...`, `!name = ...`), comments | everything but `define` is accepted and ignored; global variables, named types, `module asm` are rejected |
 //! | functions | plain (callable, `spir_func`), `amdgpu_kernel`, `spir_kernel` | linkage, visibility, `dso_local`, `unnamed_addr`, return and parameter attributes (`noundef`, `align N`, `dereferenceable(N)`, ...), `#N`, `!kernel_arg_* !N`, `section`, `align` are ignored; other calling conventions and varargs are rejected |
-//! | types | `iN` (N from 1 to 256: `i1` `i8` `i16` `i32` `i64` `i96` `i128` `i192` `i256` ...) `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)` (also written as LLVM 14's typed `T addrspace(1)*`, read as opaque); `void` as a return type | no wider integers, `double`, arrays and structs as values, pointers in other address spaces (`ptr`, `i32*`) |
+//! | types | `iN` (N from 1 to 512: `i1` `i8` `i16` `i32` `i64` `i96` `i128` `i192` `i256` `i512` ...) `half` `float` `<2 x i16>` `<2 x half>` `<2 x i32>` `ptr addrspace(1)` (also written as LLVM 14's typed `T addrspace(1)*`, read as opaque); `void` as a return type | no wider integers, `double`, arrays and structs as values, pointers in other address spaces (`ptr`, `i32*`) |
 //! | names | `%name`, `%"quoted"`, numbered `%0` `%1` ..., unnamed values and blocks (numbered in order, as LLVM does) | forward references allowed |
 //! | blocks | labels `name:` / `5:`, blocks started implicitly after a terminator | every block ends with `br` or `ret` |
 //! | `phi` | `phi T [ v, %bb ], ...` | one entry per predecessor edge; at the top of the block |

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// The widest integer the subset accepts (`i1` to `i256`, any width).
-pub const MAX_INT_WIDTH: u16 = 256;
+pub const MAX_INT_WIDTH: u16 = 512;
 
 /// The usual integer widths (random tests draw from them).
 pub const INT_WIDTHS: [u16; 7] = [1, 8, 16, 32, 64, 128, 256];

@@ -1,7 +1,7 @@
 //! Values of the subset's types, shared by the IR (constants) and the
 //! interpreter (runtime values), and their LLVM text form.
 //!
-//! Integers of every width are held in a [`U256`] from the `ruint` crate,
+//! Integers of every width are held in a [`IntBits`] from the `ruint` crate,
 //! masked to their width; `half` is [`half::f16`]. Equality is bitwise
 //! (two NaNs with the same bits are equal, `0.0` and `-0.0` are not), which
 //! is what comparing a target simulator against this reference needs.
@@ -15,29 +15,39 @@
 use std::fmt;
 
 use half::f16;
-pub use ruint::aliases::U256;
+/// The bits of an integer value: as wide as the widest integer type.
+pub type IntBits = ruint::Uint<
+    { crate::types::MAX_INT_WIDTH as usize },
+    { crate::types::MAX_INT_WIDTH as usize / 64 },
+>;
+
+/// Twice [`IntBits`]: a full product of two of them.
+pub type IntBitsWide = ruint::Uint<
+    { 2 * crate::types::MAX_INT_WIDTH as usize },
+    { crate::types::MAX_INT_WIDTH as usize / 32 },
+>;
 
 use crate::types::{Scalar, Type};
 
-/// An integer of width 1..=256, kept zero-extended (bits above the width are 0).
+/// An integer of width 1..=[`crate::types::MAX_INT_WIDTH`], kept zero-extended (bits above the width are 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct IntValue {
     width: u16,
-    bits: U256,
+    bits: IntBits,
 }
 
 /// The mask of the low `width` bits.
-pub fn width_mask(width: u16) -> U256 {
-    if width >= 256 {
-        U256::MAX
+pub fn width_mask(width: u16) -> IntBits {
+    if usize::from(width) >= IntBits::BITS {
+        IntBits::MAX
     } else {
-        (U256::from(1u8) << usize::from(width)) - U256::from(1u8)
+        (IntBits::from(1u8) << usize::from(width)) - IntBits::from(1u8)
     }
 }
 
 impl IntValue {
     /// `bits` truncated to `width` (modulo 2^width, as LLVM truncates).
-    pub fn new(width: u16, bits: U256) -> Self {
+    pub fn new(width: u16, bits: IntBits) -> Self {
         IntValue {
             width,
             bits: bits & width_mask(width),
@@ -45,12 +55,12 @@ impl IntValue {
     }
 
     pub fn from_u64(width: u16, v: u64) -> Self {
-        Self::new(width, U256::from(v))
+        Self::new(width, IntBits::from(v))
     }
 
     /// `v` in two's complement, truncated to `width`.
     pub fn from_i128(width: u16, v: i128) -> Self {
-        let mag = U256::from(v.unsigned_abs());
+        let mag = IntBits::from(v.unsigned_abs());
         let bits = if v < 0 { mag.wrapping_neg() } else { mag };
         Self::new(width, bits)
     }
@@ -60,20 +70,20 @@ impl IntValue {
     }
 
     pub fn zero(width: u16) -> Self {
-        Self::new(width, U256::ZERO)
+        Self::new(width, IntBits::ZERO)
     }
 
     pub fn width(&self) -> u16 {
         self.width
     }
 
-    /// The value zero-extended to 256 bits.
-    pub fn bits(&self) -> U256 {
+    /// The value zero-extended to [`IntBits`]' width.
+    pub fn bits(&self) -> IntBits {
         self.bits
     }
 
     pub fn is_zero(&self) -> bool {
-        self.bits == U256::ZERO
+        self.bits == IntBits::ZERO
     }
 
     /// The sign bit (the top bit of the width).
@@ -81,8 +91,8 @@ impl IntValue {
         self.bits.bit(usize::from(self.width) - 1)
     }
 
-    /// The value sign-extended to 256 bits.
-    pub fn sext_bits(&self) -> U256 {
+    /// The value sign-extended to [`IntBits`]' width.
+    pub fn sext_bits(&self) -> IntBits {
         if self.is_negative() {
             self.bits | !width_mask(self.width)
         } else {
@@ -103,7 +113,7 @@ impl IntValue {
     /// The value read as signed, if it fits an `i128`.
     pub fn to_i128(&self) -> Option<i128> {
         if self.is_negative() {
-            let mag = (!self.sext_bits()).wrapping_add(U256::from(1u8));
+            let mag = (!self.sext_bits()).wrapping_add(IntBits::from(1u8));
             let m = u128::try_from(mag).ok()?;
             0i128.checked_sub_unsigned(m)
         } else {
@@ -132,10 +142,10 @@ impl IntValue {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let ten = U256::from(10u8);
-        let mut acc = U256::ZERO;
+        let ten = IntBits::from(10u8);
+        let mut acc = IntBits::ZERO;
         for b in digits.bytes() {
-            acc = acc.wrapping_mul(ten).wrapping_add(U256::from(b - b'0'));
+            acc = acc.wrapping_mul(ten).wrapping_add(IntBits::from(b - b'0'));
         }
         Some(Self::new(width, if neg { acc.wrapping_neg() } else { acc }))
     }
@@ -179,16 +189,16 @@ impl ScalarValue {
     }
 
     /// The raw bits, zero-extended.
-    pub fn to_bits(&self) -> U256 {
+    pub fn to_bits(&self) -> IntBits {
         match self {
             ScalarValue::Int(i) => i.bits(),
-            ScalarValue::Half(h) => U256::from(h.to_bits()),
-            ScalarValue::Float(f) => U256::from(f.to_bits()),
+            ScalarValue::Half(h) => IntBits::from(h.to_bits()),
+            ScalarValue::Float(f) => IntBits::from(f.to_bits()),
         }
     }
 
     /// The element of type `s` whose bits are the low bits of `bits`.
-    pub fn from_bits(s: Scalar, bits: U256) -> Self {
+    pub fn from_bits(s: Scalar, bits: IntBits) -> Self {
         let low = bits.as_limbs()[0];
         match s {
             Scalar::Int(w) => ScalarValue::Int(IntValue::new(w, bits)),
@@ -198,7 +208,7 @@ impl ScalarValue {
     }
 
     pub fn zero(s: Scalar) -> Self {
-        Self::from_bits(s, U256::ZERO)
+        Self::from_bits(s, IntBits::ZERO)
     }
 }
 
@@ -240,20 +250,20 @@ impl Value {
 
     /// The value's bits as a little-endian target lays them out: vector
     /// element 0 in the low bits (what `bitcast` and memory see).
-    pub fn to_bits(&self) -> U256 {
+    pub fn to_bits(&self) -> IntBits {
         match self {
             Value::Vec2([a, b]) => {
                 let w = a.scalar_type().bits() as usize;
                 a.to_bits() | (b.to_bits() << w)
             }
-            Value::Ptr(p) => U256::from(*p),
-            other => other.as_scalar().map_or(U256::ZERO, |s| s.to_bits()),
+            Value::Ptr(p) => IntBits::from(*p),
+            other => other.as_scalar().map_or(IntBits::ZERO, |s| s.to_bits()),
         }
     }
 
     /// The value of type `ty` with the given bits (the inverse of
     /// [`Value::to_bits`]); `None` for `void`.
-    pub fn from_bits(ty: Type, bits: U256) -> Option<Self> {
+    pub fn from_bits(ty: Type, bits: IntBits) -> Option<Self> {
         Some(match ty {
             Type::Void => return None,
             Type::Ptr => Value::Ptr(bits.as_limbs()[0]),
@@ -273,14 +283,15 @@ impl Value {
 
     /// The zero value of `ty` (`zeroinitializer`, `null`, `0`, `0.0`).
     pub fn zero(ty: Type) -> Option<Self> {
-        Self::from_bits(ty, U256::ZERO)
+        Self::from_bits(ty, IntBits::ZERO)
     }
 
     /// The bytes a store writes: [`Type::store_size`] bytes, little-endian.
     pub fn to_le_bytes(&self) -> Vec<u8> {
         let n = self.ty().store_size() as usize;
-        let bytes: [u8; 32] = self.to_bits().to_le_bytes();
-        bytes[..n].to_vec()
+        let mut bytes = self.to_bits().to_le_bytes_vec();
+        bytes.truncate(n);
+        bytes
     }
 
     /// The value a load of `ty` reads from `bytes` (little-endian; `i1`
@@ -288,9 +299,7 @@ impl Value {
     pub fn from_le_bytes(ty: Type, bytes: &[u8]) -> Option<Self> {
         let n = ty.store_size() as usize;
         let src = bytes.get(..n)?;
-        let mut buf = [0u8; 32];
-        buf[..n].copy_from_slice(src);
-        Self::from_bits(ty, U256::from_le_bytes(buf))
+        Self::from_bits(ty, IntBits::try_from_le_slice(src)?)
     }
 
     /// The constant without its type: `5`, `true`, `0xH3C00`, `<i16 1, i16 2>`.
@@ -303,7 +312,7 @@ impl Value {
             Value::Half(h) => format!("0xH{:04X}", h.to_bits()),
             Value::Float(f) => float_text(f64::from(*f)),
             Value::Vec2(e) => {
-                if self.to_bits() == U256::ZERO {
+                if self.to_bits() == IntBits::ZERO {
                     "zeroinitializer".to_string()
                 } else {
                     let t = e[0].scalar_type();
@@ -375,9 +384,9 @@ mod tests {
         assert_eq!(Value::int(8, 255).to_string(), "i8 -1");
         assert_eq!(Value::int(128, -5).to_string(), "i128 -5");
         assert_eq!(Value::int(1, 1).to_string(), "i1 true");
-        let min = IntValue::new(8, U256::from(0x80u8));
+        let min = IntValue::new(8, IntBits::from(0x80u8));
         assert_eq!(min.signed_decimal(), "-128");
-        let min256 = IntValue::new(256, U256::from(1u8) << 255);
+        let min256 = IntValue::new(256, IntBits::from(1u8) << 255);
         assert!(min256
             .signed_decimal()
             .starts_with("-5789604461865809771178549250434395392663"));
@@ -404,7 +413,7 @@ mod tests {
 
     #[test]
     fn vectors_and_bits() {
-        let v = Value::from_bits(Type::Vec2(Scalar::Int(16)), U256::from(0x0002_0001u32));
+        let v = Value::from_bits(Type::Vec2(Scalar::Int(16)), IntBits::from(0x0002_0001u32));
         assert_eq!(
             v.map(|v| v.to_string()).as_deref(),
             Some("<2 x i16> <i16 1, i16 2>")

@@ -12,7 +12,7 @@ use std::time::Duration;
 use regdesc_codegen::ir::print::module_text;
 use regdesc_codegen::ir::types::{Scalar, Type};
 use regdesc_codegen::read_module;
-use regdesc_codegen::value::{ScalarValue, Value, U256};
+use regdesc_codegen::value::{IntBits, ScalarValue, Value};
 
 fn read(path: &std::path::Path) -> regdesc_codegen::Module {
     let text = std::fs::read_to_string(path).expect("readable");
@@ -155,11 +155,11 @@ fn sample_values() -> Vec<Value> {
         }
         v.push(Value::Int(regdesc_codegen::value::IntValue::new(
             w,
-            U256::MAX,
+            IntBits::MAX,
         )));
         v.push(Value::Int(regdesc_codegen::value::IntValue::new(
             w,
-            U256::from(1u8) << (w as usize - 1),
+            IntBits::from(1u8) << (w as usize - 1),
         )));
     }
     for f in [

@@ -43,7 +43,12 @@ pub(super) fn widen_loads(f: &mut MFunction, isa: &Isa) {
     let is_store = |i: &MInst| {
         matches!(
             isa.def(i.opcode).map(|d| d.kind),
-            Some(Kind::GlobalStore(_) | Kind::GlobalStoreWide(_) | Kind::GlobalStoreSaddr(_))
+            Some(
+                Kind::GlobalStore(_)
+                    | Kind::GlobalStoreWide(_)
+                    | Kind::GlobalStoreSaddr(_)
+                    | Kind::GlobalStoreSaddrNarrow(_)
+            )
         )
     };
     // (the address operands, the offset) of a dword load.
@@ -145,9 +150,11 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa) {
                 Kind::GlobalLoad(_)
                     | Kind::GlobalLoadWide(_)
                     | Kind::GlobalLoadSaddr(_)
+                    | Kind::GlobalLoadSaddrNarrow(_)
                     | Kind::GlobalStore(_)
                     | Kind::GlobalStoreWide(_)
                     | Kind::GlobalStoreSaddr(_)
+                    | Kind::GlobalStoreSaddrNarrow(_)
             )
         )
     };
@@ -365,7 +372,12 @@ pub(super) fn widen_scalar_loads(f: &mut MFunction, isa: &Isa) {
     let is_store = |i: &MInst| {
         matches!(
             isa.def(i.opcode).map(|d| d.kind),
-            Some(Kind::GlobalStore(_) | Kind::GlobalStoreWide(_) | Kind::GlobalStoreSaddr(_))
+            Some(
+                Kind::GlobalStore(_)
+                    | Kind::GlobalStoreWide(_)
+                    | Kind::GlobalStoreSaddr(_)
+                    | Kind::GlobalStoreSaddrNarrow(_)
+            )
         )
     };
     let blocks: Vec<_> = f.block_ids().collect();

@@ -27,9 +27,10 @@ use super::parse::Program;
 use super::SimError;
 use crate::Gfx;
 
-/// Bytes of global memory each pointer argument gets (64 lanes of 16-byte
-/// elements past a work-item offset of up to 4, and room to spare).
-pub const REGION: u64 = 4096;
+/// Bytes of global memory each pointer argument gets (64 lanes of 64-byte
+/// elements, `i512`, past a work-item offset of up to 4, and room to
+/// spare).
+pub const REGION: u64 = 8192;
 
 /// What to compare.
 #[derive(Clone, Debug)]

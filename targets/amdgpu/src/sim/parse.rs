@@ -404,6 +404,7 @@ fn register(t: &str) -> Option<Result<Opnd, SimError>> {
     let (file, rest) = match t.as_bytes().first() {
         Some(b's') => ('s', &t[1..]),
         Some(b'v') => ('v', &t[1..]),
+        Some(b'a') => ('a', &t[1..]),
         _ => return None,
     };
     let (first, last) = if let Some(r) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
@@ -421,10 +422,15 @@ fn register(t: &str) -> Option<Result<Opnd, SimError>> {
         }));
     }
     let n = (last - first + 1) as u8;
-    Some(Ok(if file == 's' {
-        Opnd::Sreg { first, n }
-    } else {
-        Opnd::Vreg { first, n }
+    Some(Ok(match file {
+        's' => Opnd::Sreg { first, n },
+        // The accumulation VGPRs (gfx90a, where llc spills VGPRs into
+        // them) after the VGPRs.
+        'a' => Opnd::Vreg {
+            first: first + 256,
+            n,
+        },
+        _ => Opnd::Vreg { first, n },
     }))
 }
 

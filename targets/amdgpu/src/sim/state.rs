@@ -91,11 +91,12 @@ impl Wave {
             live,
             sgpr: [0; enc::SCALARS],
             scc: false,
-            vgpr: vec![[0; 64]; 256],
+            // VGPRs, then (gfx90a) the accumulation VGPRs `a0..a255`.
+            vgpr: vec![[0; 64]; 512],
             pc: 0,
             scratch: Vec::new(),
             spend: [None; enc::SCALARS],
-            vpend: vec![None; 256],
+            vpend: vec![None; 512],
             queues: Default::default(),
             next_id: 0,
         }

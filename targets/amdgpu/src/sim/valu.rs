@@ -26,7 +26,7 @@
 
 use regdesc_codegen::interp::ops::fbin;
 use regdesc_codegen::ir::{FBinOp, FastMath, Type};
-use regdesc_codegen::value::{Value, U256};
+use regdesc_codegen::value::{IntBits, Value};
 
 use super::error::SimError;
 use super::exec::{bad, Cpu, Res};
@@ -37,6 +37,8 @@ use super::sdwa;
 pub const NAMES: &[&str] = &[
     // VOP1
     "v_mov_b32",
+    "v_accvgpr_write_b32",
+    "v_accvgpr_read_b32",
     "v_not_b32",
     "v_bfrev_b32",
     "v_readfirstlane_b32",
@@ -136,7 +138,7 @@ pub fn is_vopc(base: &str) -> bool {
 /// `op` on two floats of `ty` given as bits, with the reference
 /// interpreter's NaN rule.
 pub fn fop(op: FBinOp, ty: Type, a: u32, b: u32) -> u32 {
-    let v = |x: u32| Value::from_bits(ty, U256::from(x));
+    let v = |x: u32| Value::from_bits(ty, IntBits::from(x));
     match (v(a), v(b)) {
         (Some(x), Some(y)) => fbin(op, FastMath::default(), &x, &y)
             .map(|r| r.to_bits().as_limbs()[0] as u32)
@@ -315,12 +317,19 @@ pub fn exec(c: &mut Cpu, inst: &Inst) -> Res<()> {
     }
     if matches!(
         base,
-        "v_mov_b32" | "v_not_b32" | "v_bfrev_b32" | "v_ffbh_u32" | "v_ffbl_b32"
+        "v_mov_b32"
+            | "v_accvgpr_write_b32"
+            | "v_accvgpr_read_b32"
+            | "v_not_b32"
+            | "v_bfrev_b32"
+            | "v_ffbh_u32"
+            | "v_ffbl_b32"
     ) {
         for l in c.lanes() {
             let a = sdwa::src(c, inst, 1, l)?;
             let r = match base {
-                "v_mov_b32" => a,
+                // Moves between VGPRs and accumulation VGPRs too.
+                "v_mov_b32" | "v_accvgpr_write_b32" | "v_accvgpr_read_b32" => a,
                 "v_not_b32" => !a,
                 "v_bfrev_b32" => a.reverse_bits(),
                 "v_ffbh_u32" => {

@@ -17,8 +17,8 @@
 //! itself leaves NaN bits unspecified, so a target simulator should compare
 //! NaNs by class only.
 
+use crate::value::{IntBits, IntBitsWide};
 use half::f16;
-use ruint::aliases::{U256, U512};
 
 use crate::ir::types::Type;
 use crate::ir::{BinOp, CastOp, FBinOp, FastMath, IntFlags, IntPredicate};
@@ -65,19 +65,19 @@ pub fn bin(op: BinOp, flags: IntFlags, a: &Value, b: &Value) -> Res<Value> {
     })
 }
 
-fn sign_bit(w: u16) -> U256 {
-    U256::from(1u8) << usize::from(w - 1)
+fn sign_bit(w: u16) -> IntBits {
+    IntBits::from(1u8) << usize::from(w - 1)
 }
 
 /// `x` shifted right arithmetically within width `w`.
-fn ashr_bits(x: IntValue, s: usize) -> U256 {
+fn ashr_bits(x: IntValue, s: usize) -> IntBits {
     x.sext_bits().arithmetic_shr(s) & width_mask(x.width())
 }
 
 fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue> {
     let w = a.width();
     let (x, y) = (a.bits(), b.bits());
-    let r = |bits: U256| IntValue::new(w, bits);
+    let r = |bits: IntBits| IntValue::new(w, bits);
     let poison = |why: &'static str| Err(Fault::Poison { op: op.name(), why });
     match op {
         BinOp::Add | BinOp::Sub => {
@@ -89,7 +89,9 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
             if flags.nuw {
                 let wrapped = if op == BinOp::Add {
                     let (sum, carry) = x.overflowing_add(y);
-                    carry || (w < 256 && sum >> usize::from(w) != U256::ZERO)
+                    carry
+                        || (usize::from(w) < IntBits::BITS
+                            && sum >> usize::from(w) != IntBits::ZERO)
                 } else {
                     x < y
                 };
@@ -113,8 +115,8 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
         BinOp::Mul => {
             let out = r(x.wrapping_mul(y));
             if flags.nuw {
-                let full: U512 = x.widening_mul(y);
-                if full >> usize::from(w) != U512::ZERO {
+                let full: IntBitsWide = x.widening_mul(y);
+                if full >> usize::from(w) != IntBitsWide::ZERO {
                     return poison("with `nuw` overflows (unsigned)");
                 }
             }
@@ -126,9 +128,9 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
                         v.bits()
                     }
                 };
-                let p: U512 = mag(a).widening_mul(mag(b));
-                let negative = a.is_negative() != b.is_negative() && p != U512::ZERO;
-                let limit = U512::from(1u8) << usize::from(w - 1);
+                let p: IntBitsWide = mag(a).widening_mul(mag(b));
+                let negative = a.is_negative() != b.is_negative() && p != IntBitsWide::ZERO;
+                let limit = IntBitsWide::from(1u8) << usize::from(w - 1);
                 let fits = if negative { p <= limit } else { p < limit };
                 if !fits {
                     return poison("with `nsw` overflows (signed)");
@@ -140,7 +142,7 @@ fn int_bin(op: BinOp, flags: IntFlags, a: IntValue, b: IntValue) -> Res<IntValue
         BinOp::Or => Ok(r(x | y)),
         BinOp::Xor => Ok(r(x ^ y)),
         BinOp::Shl | BinOp::LShr | BinOp::AShr => {
-            if y >= U256::from(w) {
+            if y >= IntBits::from(w) {
                 return Err(Fault::ShiftTooFar {
                     op: op.name(),
                     amount: b.bits().to_string(),
@@ -241,7 +243,7 @@ pub fn fbin(op: FBinOp, fmf: FastMath, a: &Value, b: &Value) -> Res<Value> {
 pub fn icmp(pred: IntPredicate, a: &Value, b: &Value) -> Res<bool> {
     let (x, y, w) = match (a, b) {
         (Value::Int(x), Value::Int(y)) => (x.bits(), y.bits(), x.width()),
-        (Value::Ptr(x), Value::Ptr(y)) => (U256::from(*x), U256::from(*y), 64),
+        (Value::Ptr(x), Value::Ptr(y)) => (IntBits::from(*x), IntBits::from(*y), 64),
         _ => return Err(operands("icmp", format!("cannot compare `{a}` and `{b}`"))),
     };
     // Signed order is unsigned order with the sign bit flipped.
@@ -370,7 +372,7 @@ mod tests {
         assert!(bin(BinOp::Shl, NONE, &i(32, 1), &i(32, 32)).is_err());
         assert_eq!(
             bin(BinOp::Shl, NONE, &i(256, 1), &i(256, 255)).map(|v| v.to_bits() >> 255),
-            Ok(U256::from(1u8))
+            Ok(IntBits::from(1u8))
         );
     }
 
@@ -422,7 +424,7 @@ mod tests {
         );
         let inf = Value::Float(f32::INFINITY);
         let r = fbin(FBinOp::FSub, FastMath::default(), &inf, &inf);
-        assert_eq!(r.map(|v| v.to_bits()), Ok(U256::from(0xFFC0_0000u32)));
+        assert_eq!(r.map(|v| v.to_bits()), Ok(IntBits::from(0xFFC0_0000u32)));
         let mut nnan = FastMath::default();
         nnan.add("nnan");
         assert!(fbin(FBinOp::FSub, nnan, &inf, &inf).is_err());

@@ -12,7 +12,7 @@ use crate::ir::Span;
 use crate::value::{IntValue, ScalarValue, Value};
 
 pub(crate) const TYPES_HELP: &str =
-    "the subset's types are iN (N from 1 to 256), half, float, <2 x i16>, \
+    "the subset's types are iN (N from 1 to 512), half, float, <2 x i16>, \
      <2 x half>, <2 x i32> and ptr addrspace(1)";
 
 /// The source range of a pair, without the blanks and comments pest

@@ -336,6 +336,30 @@ impl<'a> MirBuilder<'a> {
         }
     }
 
+    /// `a` for a use that reads only its low `bits` bits: the source of
+    /// a zero or sign extension in register (`G_ZEXT_INREG`,
+    /// `G_SEXT_INREG`) of at least that width, which only changes the
+    /// bits above (a narrow store's, or a narrow result's where the
+    /// calling convention leaves those bits undefined). Looks back a few
+    /// instructions of the current block, where such an extension is made.
+    pub fn low_bits_of(&self, a: Limb, bits: u32) -> Limb {
+        let Limb::Reg(v) = a else { return a };
+        let insts = &self.f.blocks[self.block].insts;
+        for i in insts.iter().rev().take(64) {
+            if i.ops.first().and_then(Operand::vreg) != Some(v) {
+                continue;
+            }
+            if i.opcode != self.ops.zext_inreg && i.opcode != self.ops.sext_inreg {
+                return a;
+            }
+            return match (i.ops.get(1).and_then(Operand::vreg), i.ops.get(2)) {
+                (Some(src), Some(Operand::Imm(w))) if *w >= i64::from(bits) => Limb::Reg(src),
+                _ => a,
+            };
+        }
+        a
+    }
+
     /// Bit `w - 1` copied upwards.
     pub fn sext_inreg(&mut self, a: Limb, w: u32) -> Limb {
         if w >= 32 {
@@ -367,6 +391,7 @@ impl<'a> MirBuilder<'a> {
 
     /// The low `n` bytes of `v` at address `hi:lo`.
     pub fn store(&mut self, v: Limb, lo: Limb, hi: Limb, n: u32) {
+        let v = self.low_bits_of(v, 8 * n);
         let ops: Operands = [v, lo, hi]
             .iter()
             .map(|l| {

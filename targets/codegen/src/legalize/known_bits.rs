@@ -19,7 +19,7 @@
 //! computed from one before its inputs are seen) starts unknown, which is
 //! sound without iterating.
 
-use ruint::aliases::U256;
+use crate::value::IntBits;
 
 use crate::ir::{BinOp, Builtin, CastOp, Function, Op, OperandKind, Type, ValueId, ValueKind};
 use crate::value::Value;
@@ -28,15 +28,15 @@ use crate::value::Value;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known {
     pub width: u32,
-    pub zero: U256,
-    pub one: U256,
+    pub zero: IntBits,
+    pub one: IntBits,
 }
 
-fn mask(w: u32) -> U256 {
-    if w >= 256 {
-        U256::MAX
+fn mask(w: u32) -> IntBits {
+    if w as usize >= IntBits::BITS {
+        IntBits::MAX
     } else {
-        (U256::from(1u8) << w as usize) - U256::from(1u8)
+        (IntBits::from(1u8) << w as usize) - IntBits::from(1u8)
     }
 }
 
@@ -44,12 +44,12 @@ impl Known {
     pub fn unknown(width: u32) -> Known {
         Known {
             width,
-            zero: U256::ZERO,
-            one: U256::ZERO,
+            zero: IntBits::ZERO,
+            one: IntBits::ZERO,
         }
     }
 
-    pub fn constant(width: u32, v: U256) -> Known {
+    pub fn constant(width: u32, v: IntBits) -> Known {
         let m = mask(width);
         Known {
             width,
@@ -67,9 +67,9 @@ impl Known {
         }
         let m = mask(self.width);
         let known = (self.zero | self.one) | !m;
-        let limb_mask = U256::from(u32::MAX) << lo;
+        let limb_mask = IntBits::from(u32::MAX) << lo;
         if known & limb_mask == limb_mask {
-            Some(((self.one >> lo) & U256::from(u32::MAX)).to::<u32>())
+            Some(((self.one >> lo) & IntBits::from(u32::MAX)).to::<u32>())
         } else {
             None
         }
@@ -118,7 +118,7 @@ impl Known {
         Known {
             width,
             zero: mask(width) & !mask(width - lz),
-            one: U256::ZERO,
+            one: IntBits::ZERO,
         }
     }
 

@@ -44,6 +44,7 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
         fused: fusable_muls(f),
         phis: Vec::new(),
         over_result: over_result(f, &abi.args, &abi.ret),
+        narrow: abi.narrow_args,
         returned: returned_values(f),
     };
     // Arguments: copies out of the registers the calling convention names.
@@ -185,6 +186,8 @@ struct Lower<'a, T: Target> {
     over_result: HashSet<ValueId>,
     /// The values `ret` returns.
     returned: HashSet<ValueId>,
+    /// What the convention leaves above a narrow argument or result.
+    narrow: NarrowArgs,
 }
 
 impl<T: Target> Lower<'_, T> {
@@ -420,8 +423,19 @@ impl<T: Target> Lower<'_, T> {
                 let mut uses = Vec::new();
                 if let Some(v) = val {
                     let limbs = self.get(v)?;
-                    for (l, WordLoc::Reg(r)) in limbs.iter().zip(ret_locs) {
-                        self.b.copy_to_phys(*r, *l);
+                    let bits = v.ty.bits();
+                    for (k, (l, WordLoc::Reg(r))) in limbs.iter().zip(ret_locs).enumerate() {
+                        // The bits above a narrow result are as undefined
+                        // as a narrow argument's (LLVM's callable
+                        // convention any-extends both): its extension in
+                        // register is not made for the return.
+                        let low = bits.saturating_sub(32 * k as u32).min(32);
+                        let l = if self.narrow == NarrowArgs::Undefined {
+                            self.b.low_bits_of(*l, low)
+                        } else {
+                            *l
+                        };
+                        self.b.copy_to_phys(*r, l);
                         uses.push(MOperand::Reg(RegOperand::use_of(RegRef::Phys(*r), None)));
                     }
                 }

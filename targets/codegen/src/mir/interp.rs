@@ -869,7 +869,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
                     FloatFmt::F32 => Type::Float,
                 };
                 let val = |v: u64| {
-                    Value::from_bits(ty, ruint::aliases::U256::from(v))
+                    Value::from_bits(ty, crate::value::IntBits::from(v))
                         .ok_or_else(|| err("not a float"))
                 };
                 let (a, b) = (val(src(0)?)?, val(src(1)?)?);

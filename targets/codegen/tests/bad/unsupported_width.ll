@@ -1,3 +1,3 @@
-define i512 @f(i512 %a) {
-  ret i512 %a
+define i2048 @f(i2048 %a) {
+  ret i2048 %a
 }

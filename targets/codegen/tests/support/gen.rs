@@ -12,7 +12,7 @@
 #![allow(dead_code)]
 
 use regdesc_codegen::ir::types::{Scalar, Type};
-use regdesc_codegen::value::{IntValue, ScalarValue, Value, U256};
+use regdesc_codegen::value::{IntBits, IntValue, ScalarValue, Value};
 
 pub const MEM_SIZE: u64 = 1024;
 /// Result slots: [0, DATA) in 32-byte slots; loads and stores in the body use [DATA, MEM_SIZE).
@@ -41,19 +41,28 @@ pub fn random_value(rng: &mut Rng, ty: Type) -> Value {
     let scalar = |s: Scalar, rng: &mut Rng| -> ScalarValue {
         let w = s.bits();
         let bits = match rng.below(6) {
-            0 => U256::ZERO,
-            1 => U256::from(1u8),
-            2 => U256::MAX,
-            3 => U256::from(1u8) << (w as usize - 1),
-            _ => U256::from_limbs([rng.next(), rng.next(), rng.next(), rng.next()]),
+            0 => IntBits::ZERO,
+            1 => IntBits::from(1u8),
+            2 => IntBits::MAX,
+            3 => IntBits::from(1u8) << (w as usize - 1),
+            _ => {
+                // Four limbs up to i256 (the sequence existing seeds were
+                // drawn with), one per 64 bits above.
+                let mut limbs = [0u64; IntBits::LIMBS];
+                let drawn = (w.div_ceil(64) as usize).clamp(4, IntBits::LIMBS);
+                for l in limbs.iter_mut().take(drawn) {
+                    *l = rng.next();
+                }
+                IntBits::from_limbs(limbs)
+            }
         };
         let bits = match s {
             // Keep most floats ordinary; some are NaNs and infinities.
             Scalar::Half | Scalar::Float if rng.chance(70) => {
                 let f = (rng.below(2000) as f32 - 1000.0) / 8.0;
                 match s {
-                    Scalar::Half => U256::from(half::f16::from_f32(f).to_bits()),
-                    _ => U256::from(f.to_bits()),
+                    Scalar::Half => IntBits::from(half::f16::from_f32(f).to_bits()),
+                    _ => IntBits::from(f.to_bits()),
                 }
             }
             _ => bits,

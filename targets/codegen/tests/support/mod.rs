@@ -22,7 +22,7 @@ use regdesc_codegen::cli_values::{parse_arg, parse_mem_init};
 use regdesc_codegen::interp::{self, GlobalMemory, LaneArg, Launch};
 use regdesc_codegen::ir::types::Type;
 use regdesc_codegen::ir::{Builtin, Module, Op, Source};
-use regdesc_codegen::value::{Value, U256};
+use regdesc_codegen::value::{IntBits, Value};
 
 pub fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -191,7 +191,7 @@ pub fn case_from_options(name: &str, text: &str, words: &[String]) -> Case {
 }
 
 /// `bits` as `ceil(width/64)` 16-digit hex chunks, most significant first.
-fn hex_chunks(bits: U256, width: u32) -> String {
+fn hex_chunks(bits: IntBits, width: u32) -> String {
     let limbs = bits.as_limbs();
     let n = width.div_ceil(64).max(1) as usize;
     (0..n)
