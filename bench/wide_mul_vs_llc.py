@@ -12,6 +12,7 @@ Prints, per file and CPU: functions, regdesc's and the best llc's summed
 instructions, and how many functions are longer / shorter than the best.
 """
 import os
+import resource
 import re
 import subprocess
 import sys
@@ -52,7 +53,18 @@ def llc(version, cpu, path, gisel):
             args.append("-opaque-pointers")
         if gisel:
             args.append("-global-isel")
-        return subprocess.run(args, capture_output=True, text=True)
+        # llc 14's GlobalISel runs away on some odd widths (an i40 multiply
+        # took 14 GB and minutes): such a run (past 60 s or 4 GB) gives no
+        # count.
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+        try:
+            return subprocess.run(
+                args, capture_output=True, text=True, timeout=60, preexec_fn=limit
+            )
+        except subprocess.TimeoutExpired:
+            return subprocess.CompletedProcess(args, 1, "", "timed out")
 
     r = run(path)
     if r.returncode == 0:

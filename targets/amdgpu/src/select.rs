@@ -99,6 +99,9 @@ struct Sel<'a> {
     /// The defs of a kernel's loads no store can have written first
     /// ([`memory::unclobbered_loads`]).
     unclobbered: std::collections::HashSet<VReg>,
+    /// Low bits of each value some use reads
+    /// ([`regdesc_codegen::legalize::demanded_bits`]).
+    demand: Vec<u32>,
     /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
     /// `sub0`, 1 for `sub1`).
     halves: HashMap<VReg, (VReg, u8)>,
@@ -956,7 +959,9 @@ pub fn select(
         voffs: HashMap::new(),
         spairs: HashMap::new(),
         unclobbered: Default::default(),
+        demand: Vec::new(),
     };
+    sel.demand = regdesc_codegen::legalize::demanded_bits::demanded_bits(sel.f, &isa.instrs);
     if kernargs.is_some() {
         sel.unclobbered = memory::unclobbered_loads(sel.f, isa);
     }

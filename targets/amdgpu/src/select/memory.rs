@@ -109,9 +109,11 @@ impl Sel<'_> {
 
     /// Kernel argument word `w` into `d`: `s_load_dword` from the kernarg
     /// segment (the aligned dword holding it), `s_bfe_u32` for a narrower
-    /// argument.
+    /// argument, unless it starts the dword and no use reads the bits
+    /// above it (an `i48`'s high word multiplied and stored as 16 bits).
     pub(super) fn kernarg(&mut self, d: VReg, w: KernargWord) {
-        let full = w.bits >= 32 && w.offset.is_multiple_of(4);
+        let demanded = self.demand.get(d.index()).copied().unwrap_or(32);
+        let full = (w.bits >= 32 || demanded <= w.bits) && w.offset.is_multiple_of(4);
         let t = if full && self.is_sgpr(d) {
             d
         } else {

@@ -79,6 +79,7 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
     }
     cx.fill_phis()?;
     let mut out = cx.b.f;
+    crate::legalize::demanded_bits::remove_undemanded_extensions(&mut out, target.instrs());
     out.props.ssa = true;
     Ok(out)
 }

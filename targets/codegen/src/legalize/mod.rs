@@ -29,6 +29,7 @@
 
 pub mod builder;
 mod demand;
+pub mod demanded_bits;
 pub mod known_bits;
 mod lower;
 pub mod mul;
