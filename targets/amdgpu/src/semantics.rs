@@ -406,11 +406,20 @@ impl GcnSemantics {
                 let k = if cx.exec() == 0 { 0 } else { 1 };
                 return block(i, k);
             }
-            Kind::GlobalLoad(n) => {
+            Kind::GlobalLoad(n) | Kind::GlobalLoadSaddrNarrow(n) => {
+                let saddr = matches!(kind, Kind::GlobalLoadSaddrNarrow(_));
                 let lanes: Vec<u32> = active_lanes(cx).collect();
                 for lane in lanes {
-                    let off = cx.read(2, lane)?.to_u128() as u64;
-                    let addr = (cx.read(1, lane)?.to_u128() as u64).wrapping_add(off);
+                    // The VGPR pair plus the offset, or the SGPR pair plus
+                    // the VGPR's 32-bit offset plus the offset.
+                    let addr = if saddr {
+                        let base = cx.read(2, 0)?.to_u128() as u64;
+                        let off = cx.read(3, 0)?.to_u128() as u64;
+                        base.wrapping_add(rd(cx, 1, lane)?).wrapping_add(off)
+                    } else {
+                        let off = cx.read(2, lane)?.to_u128() as u64;
+                        (cx.read(1, lane)?.to_u128() as u64).wrapping_add(off)
+                    };
                     let bytes = cx
                         .memory()
                         .read_bytes(addr, u64::from(n))
@@ -422,11 +431,18 @@ impl GcnSemantics {
                     cx.write(0, lane, b32(v))?;
                 }
             }
-            Kind::GlobalStore(n) => {
+            Kind::GlobalStore(n) | Kind::GlobalStoreSaddrNarrow(n) => {
+                let saddr = matches!(kind, Kind::GlobalStoreSaddrNarrow(_));
                 let lanes: Vec<u32> = active_lanes(cx).collect();
                 for lane in lanes {
-                    let off = cx.read(2, lane)?.to_u128() as u64;
-                    let addr = (cx.read(0, lane)?.to_u128() as u64).wrapping_add(off);
+                    let addr = if saddr {
+                        let base = cx.read(2, 0)?.to_u128() as u64;
+                        let off = cx.read(3, 0)?.to_u128() as u64;
+                        base.wrapping_add(rd(cx, 0, lane)?).wrapping_add(off)
+                    } else {
+                        let off = cx.read(2, lane)?.to_u128() as u64;
+                        (cx.read(0, lane)?.to_u128() as u64).wrapping_add(off)
+                    };
                     let v = rd(cx, 1, lane)?;
                     cx.memory()
                         .write_bytes(addr, &v.to_le_bytes()[..n as usize])
@@ -442,35 +458,6 @@ impl GcnSemantics {
                     let bytes: Vec<u8> = v.words.iter().flat_map(|w| w.to_le_bytes()).collect();
                     cx.memory()
                         .write_bytes(addr, &bytes[..4 * usize::from(n)])
-                        .map_err(|e| err(e.to_string()))?;
-                }
-            }
-            Kind::GlobalLoadSaddrNarrow(n) => {
-                let lanes: Vec<u32> = active_lanes(cx).collect();
-                let base = cx.read(2, 0)?.to_u128() as u64;
-                let off = cx.read(3, 0)?.to_u128() as u64;
-                for lane in lanes {
-                    let addr = base.wrapping_add(rd(cx, 1, lane)?).wrapping_add(off);
-                    let bytes = cx
-                        .memory()
-                        .read_bytes(addr, u64::from(n))
-                        .map_err(|e| err(e.to_string()))?;
-                    let mut v = 0u64;
-                    for (k, b) in bytes.iter().enumerate() {
-                        v |= u64::from(*b) << (8 * k);
-                    }
-                    cx.write(0, lane, b32(v))?;
-                }
-            }
-            Kind::GlobalStoreSaddrNarrow(n) => {
-                let lanes: Vec<u32> = active_lanes(cx).collect();
-                let base = cx.read(2, 0)?.to_u128() as u64;
-                let off = cx.read(3, 0)?.to_u128() as u64;
-                for lane in lanes {
-                    let addr = base.wrapping_add(rd(cx, 0, lane)?).wrapping_add(off);
-                    let v = rd(cx, 1, lane)?;
-                    cx.memory()
-                        .write_bytes(addr, &v.to_le_bytes()[..n as usize])
                         .map_err(|e| err(e.to_string()))?;
                 }
             }

@@ -11,6 +11,19 @@ use regdesc_runtime::SubRegIdx;
 use super::{def, use_};
 use crate::isa::{Isa, Kind};
 
+/// Whether `i` writes global memory (no load moves across it).
+fn is_store(isa: &Isa, i: &MInst) -> bool {
+    matches!(
+        isa.def(i.opcode).map(|d| d.kind),
+        Some(
+            Kind::GlobalStore(_)
+                | Kind::GlobalStoreWide(_)
+                | Kind::GlobalStoreSaddr(_)
+                | Kind::GlobalStoreSaddrNarrow(_)
+        )
+    )
+}
+
 /// `VReg_64`/`VReg_96`/`VReg_128`: the tuple of `n` (2 to 4) dwords one
 /// vector memory instruction reads or writes (none for one dword).
 fn tuple_class(n: usize) -> Option<regdesc_runtime::RegClass> {
@@ -40,17 +53,6 @@ pub(super) fn widen_loads(f: &mut MFunction, isa: &Isa) {
         isa.op("GLOBAL_LOAD_DWORD"),
         isa.op("GLOBAL_LOAD_DWORD_SADDR"),
     );
-    let is_store = |i: &MInst| {
-        matches!(
-            isa.def(i.opcode).map(|d| d.kind),
-            Some(
-                Kind::GlobalStore(_)
-                    | Kind::GlobalStoreWide(_)
-                    | Kind::GlobalStoreSaddr(_)
-                    | Kind::GlobalStoreSaddrNarrow(_)
-            )
-        )
-    };
     // (the address operands, the offset) of a dword load.
     let key = |i: &MInst| -> Option<(Vec<Operand>, i64)> {
         let n = if i.opcode == plain {
@@ -76,7 +78,7 @@ pub(super) fn widen_loads(f: &mut MFunction, isa: &Isa) {
             };
             let mut group = vec![k];
             let mut m = k + 1;
-            while m < insts.len() && group.len() < 4 && !is_store(&insts[m]) {
+            while m < insts.len() && group.len() < 4 && !is_store(isa, &insts[m]) {
                 if let Some((a, o)) = key(&insts[m]) {
                     if a == addr
                         && o == off + 4 * group.len() as i64
@@ -369,17 +371,6 @@ pub(super) fn widen_scalar_loads(f: &mut MFunction, isa: &Isa) {
     let t = crate::Gfx::Gfx900.tables();
     let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
     let load = isa.op("S_LOAD_DWORD_GLOBAL");
-    let is_store = |i: &MInst| {
-        matches!(
-            isa.def(i.opcode).map(|d| d.kind),
-            Some(
-                Kind::GlobalStore(_)
-                    | Kind::GlobalStoreWide(_)
-                    | Kind::GlobalStoreSaddr(_)
-                    | Kind::GlobalStoreSaddrNarrow(_)
-            )
-        )
-    };
     let blocks: Vec<_> = f.block_ids().collect();
     for blk in blocks {
         // (position, base, offset, def) of each scalar dword load, and
@@ -387,7 +378,7 @@ pub(super) fn widen_scalar_loads(f: &mut MFunction, isa: &Isa) {
         let mut found: Vec<(usize, usize, VReg, i64, VReg)> = Vec::new();
         let mut segment = 0;
         for (k, i) in f.blocks[blk].insts.iter().enumerate() {
-            if is_store(i) {
+            if is_store(isa, i) {
                 segment += 1;
             }
             if i.opcode != load {
