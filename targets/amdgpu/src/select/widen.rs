@@ -397,8 +397,12 @@ pub(super) fn widen_scalar_loads(f: &mut MFunction, isa: &Isa) {
         }
         // Runs of consecutive offsets of one base in one segment.
         found.sort_by_key(|&(s, k, b, off, _)| (s, b, off, k));
-        let mut joined: Vec<(usize, Vec<MInst>)> = Vec::new();
-        let mut gone: Vec<usize> = Vec::new();
+        let n_insts = f.blocks[blk].insts.len();
+        // By position: the joined load and copies that go there, and
+        // whether the load there went into one.
+        let mut joined: Vec<Option<Vec<MInst>>> = vec![None; n_insts];
+        let mut gone = vec![false; n_insts];
+        let mut any = false;
         let mut i = 0;
         while i < found.len() {
             let (s, _, b, _, _) = found[i];
@@ -445,27 +449,27 @@ pub(super) fn widen_scalar_loads(f: &mut MFunction, isa: &Isa) {
                                     Operand::Reg(RegOperand::use_of(RegRef::Virt(tuple), Some(s))),
                                 ],
                             ));
-                            gone.push(k);
+                            gone[k] = true;
                         }
-                        joined.push((first, new));
+                        joined[first] = Some(new);
+                        any = true;
                     }
                 }
                 at = end;
             }
             i = j;
         }
-        if joined.is_empty() {
+        if !any {
             continue;
         }
         // Rebuild the block: each joined load at its first load's place.
         let old = std::mem::take(&mut f.blocks[blk].insts);
         let mut out = Vec::with_capacity(old.len());
         for (k, inst) in old.into_iter().enumerate() {
-            if let Some(p) = joined.iter().position(|(first, _)| *first == k) {
-                let (_, new) = joined.swap_remove(p);
+            if let Some(new) = joined[k].take() {
                 out.extend(new);
             }
-            if !gone.contains(&k) {
+            if !gone[k] {
                 out.push(inst);
             }
         }
