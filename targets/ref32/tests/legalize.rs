@@ -11,7 +11,7 @@ use regdesc_codegen::read_module;
 use regdesc_codegen::target::Target;
 use regdesc_ref32::Ref32;
 
-const WIDTHS: [u32; 11] = [1, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256];
+const WIDTHS: [u32; 12] = [1, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 448];
 const BIN: [&str; 9] = [
     "add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr",
 ];
