@@ -146,19 +146,17 @@ pub(super) fn widen_stores(f: &mut MFunction, isa: &Isa) {
     let saddr = isa.op("GLOBAL_STORE_DWORD_SADDR");
     let sub = |k: usize| t.sub_reg_index_by_name(&format!("sub{k}"));
     let is_mem = |i: &MInst| {
-        matches!(
-            isa.def(i.opcode).map(|d| d.kind),
-            Some(
-                Kind::GlobalLoad(_)
-                    | Kind::GlobalLoadWide(_)
-                    | Kind::GlobalLoadSaddr(_)
-                    | Kind::GlobalLoadSaddrNarrow(_)
-                    | Kind::GlobalStore(_)
-                    | Kind::GlobalStoreWide(_)
-                    | Kind::GlobalStoreSaddr(_)
-                    | Kind::GlobalStoreSaddrNarrow(_)
+        is_store(isa, i)
+            || matches!(
+                isa.def(i.opcode).map(|d| d.kind),
+                Some(
+                    Kind::GlobalLoad(_)
+                        | Kind::GlobalLoadWide(_)
+                        | Kind::GlobalLoadSaddr(_)
+                        | Kind::GlobalLoadSaddrNarrow(_)
+                        | Kind::ScalarLoad(_)
+                )
             )
-        )
     };
     // (opcode, address operands, offset) of a dword store: `addr, data,
     // off` or (saddr) `voff, data, spair, off`.
