@@ -961,7 +961,10 @@ pub fn select(
         unclobbered: Default::default(),
         demand: Vec::new(),
     };
-    sel.demand = regdesc_codegen::legalize::demanded_bits::demanded_bits(sel.f, &isa.instrs);
+    // Only a narrow kernel argument asks (`Sel::kernarg`).
+    if sel.kernargs.iter().any(|w| w.bits < 32) {
+        sel.demand = regdesc_codegen::legalize::demanded_bits::demanded_bits(sel.f, &isa.instrs);
+    }
     if kernargs.is_some() {
         sel.unclobbered = memory::unclobbered_loads(sel.f, isa);
     }

@@ -339,8 +339,9 @@ impl<'a> MirBuilder<'a> {
     /// `a` for a use that reads only its low `bits` bits: the source of
     /// a zero or sign extension in register (`G_ZEXT_INREG`,
     /// `G_SEXT_INREG`) of at least that width, which only changes the
-    /// bits above (a narrow store's, or a narrow result's where the
-    /// calling convention leaves those bits undefined). Looks back a few
+    /// bits above (a narrow result's, where the calling convention leaves
+    /// those bits undefined; a narrow store's are left to
+    /// [`crate::legalize::demanded_bits`]). Looks back a few
     /// instructions of the current block, where such an extension is made.
     pub fn low_bits_of(&self, a: Limb, bits: u32) -> Limb {
         let Limb::Reg(v) = a else { return a };
@@ -391,7 +392,6 @@ impl<'a> MirBuilder<'a> {
 
     /// The low `n` bytes of `v` at address `hi:lo`.
     pub fn store(&mut self, v: Limb, lo: Limb, hi: Limb, n: u32) {
-        let v = self.low_bits_of(v, 8 * n);
         let ops: Operands = [v, lo, hi]
             .iter()
             .map(|l| {
