@@ -118,6 +118,51 @@ fn count(f: &MFunction, t: &Ref32, names: &[&str]) -> usize {
 
 const MULS: [&str; 4] = ["G_MAD64", "MUL", "G_UMULH", "G_SMULH"];
 
+/// The demanded-bits worklist finds the same demands as passes to a fixed
+/// point, on every legalized function of the shared fixtures and of the
+/// opcode module (narrow and odd widths keep extensions in register).
+#[test]
+fn demanded_bits_worklist_equals_the_fixed_point() {
+    use regdesc_codegen::legalize::demanded_bits::{demanded_bits, demanded_bits_by_passes};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../codegen/tests/fixtures");
+    let mut files: Vec<(String, String)> = vec![("opcodes.ll".into(), opcode_module())];
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ll"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        files.push((p.display().to_string(), text));
+    }
+    let target = Ref32::new();
+    let opts = Options {
+        stop_after: Some(Stage::Legalize),
+        ..Options::default()
+    };
+    let (mut functions, mut below_32) = (0, 0);
+    for (name, text) in &files {
+        let m = module(name, text);
+        for f in &m.functions {
+            let Ok(c) = compile_function(f, &target, &opts) else {
+                continue;
+            };
+            let fast = demanded_bits(&c.mir, target.instrs());
+            let slow = demanded_bits_by_passes(&c.mir, target.instrs());
+            assert_eq!(fast, slow, "{name} @{}", f.name);
+            functions += 1;
+            below_32 += fast.iter().filter(|&&n| n > 0 && n < 32).count();
+        }
+    }
+    assert!(functions > 500, "only {functions} functions legalized");
+    // Narrow demands are there to be found, not only 0 and 32.
+    assert!(
+        below_32 > 100,
+        "only {below_32} registers with a narrow demand"
+    );
+}
+
 #[test]
 fn known_zero_limbs_are_not_multiplied() {
     let (f, t) = legalized(

@@ -9,111 +9,202 @@
 //! dead work: LLVM's `SimplifyDemandedBits` removes it too.
 
 use crate::ir::BinOp;
-use crate::mir::{InstrSet, LimbOp, MFunction, MInst, Operand, Sem, VReg};
+use crate::mir::{InstrSet, LimbOp, MBlockId, MFunction, MInst, Operand, Sem, VReg};
 
 /// Per virtual register, the number of its low bits (0 to 32) some use
-/// reads. A backward pass to a fixed point (PHIs in loops).
+/// reads.
+///
+/// One backward walk over the function (blocks last to first), then a
+/// worklist: a register whose demand rises after its definition was
+/// walked has that definition visited again, which raises its operands in
+/// turn. Demands only rise and stop at 32, so this ends, and costs one
+/// visit per instruction plus one per rise (a fixed point of whole-function
+/// passes took up to six passes where values cross many blocks, and PHIs
+/// in loops).
 pub fn demanded_bits(f: &MFunction, instrs: &InstrSet) -> Vec<u32> {
-    let mut demand = vec![0u32; f.vregs.len()];
-    loop {
-        let mut changed = false;
-        for b in f.blocks.iter() {
-            for i in b.insts.iter().rev() {
-                changed |= visit(i, instrs, &mut demand);
+    let n = f.vregs.len();
+    let mut d = Demands {
+        demand: vec![0u32; n],
+        first_def: vec![NONE; n],
+        sites: Vec::new(),
+        raised: Vec::new(),
+    };
+    let blocks: Vec<MBlockId> = f.blocks.ids().collect();
+    for &b in blocks.iter().rev() {
+        for (k, i) in f.blocks[b].insts.iter().enumerate().rev() {
+            let site = d.sites.len() as u32;
+            d.sites.push(Site {
+                block: b,
+                inst: k as u32,
+                next: NONE,
+            });
+            // Registers defined here: chain this site to their defs, so a
+            // later rise of their demand finds it.
+            for o in i.ops.iter() {
+                if let Operand::Reg(r) = o {
+                    if let (true, Some(v)) = (r.is_def, r.vreg()) {
+                        if let Some(first) = d.first_def.get_mut(v.index()) {
+                            // `next` of the new site: the register's
+                            // previous chain (rare: SSA has one def).
+                            let prev = std::mem::replace(first, site);
+                            if prev != NONE {
+                                d.sites[site as usize].next = prev;
+                            }
+                        }
+                    }
+                }
+            }
+            visit(i, instrs, &mut d);
+            // A register not yet defined in the walk (`NONE`) needs
+            // nothing: its definition is walked later.
+            while let Some(v) = d.raised.pop() {
+                let mut s = d.first_def.get(v.index()).copied().unwrap_or(NONE);
+                while s != NONE {
+                    let Site { block, inst, next } = d.sites[s as usize];
+                    visit(&f.blocks[block].insts[inst as usize], instrs, &mut d);
+                    s = next;
+                }
             }
         }
-        if !changed {
-            return demand;
+    }
+    d.demand
+}
+
+/// The same demands by whole-function passes to a fixed point: the plain
+/// form of [`demanded_bits`], which the tests hold it to (the two differ
+/// only in the order they visit instructions).
+pub fn demanded_bits_by_passes(f: &MFunction, instrs: &InstrSet) -> Vec<u32> {
+    let mut d = Demands {
+        demand: vec![0u32; f.vregs.len()],
+        first_def: Vec::new(),
+        sites: Vec::new(),
+        raised: Vec::new(),
+    };
+    loop {
+        for b in f.blocks.iter() {
+            for i in b.insts.iter().rev() {
+                visit(i, instrs, &mut d);
+            }
         }
+        if d.raised.is_empty() {
+            return d.demand;
+        }
+        d.raised.clear();
     }
 }
 
+const NONE: u32 = u32::MAX;
+
+/// A walked instruction, chained to the other definitions of the same
+/// register.
+#[derive(Clone, Copy)]
+struct Site {
+    block: MBlockId,
+    inst: u32,
+    next: u32,
+}
+
+struct Demands {
+    demand: Vec<u32>,
+    /// Per register, its most recently walked definition (`NONE`: not yet
+    /// walked).
+    first_def: Vec<u32>,
+    sites: Vec<Site>,
+    /// Registers whose demand rose and whose definitions are to be visited
+    /// again.
+    raised: Vec<VReg>,
+}
+
 /// Raises the demand of `i`'s operands from the demand of its defs.
-/// Returns whether any changed.
-fn visit(i: &MInst, instrs: &InstrSet, demand: &mut [u32]) -> bool {
-    let Some(d) = instrs.get(i.opcode) else {
-        return raise_all(i, 32, demand);
+fn visit(i: &MInst, instrs: &InstrSet, d: &mut Demands) {
+    let Some(desc) = instrs.get(i.opcode) else {
+        return raise_all(i, 32, d);
     };
-    let def = |k: usize| {
+    let def = |k: usize, d: &Demands| {
         i.ops
             .get(k)
             .and_then(Operand::vreg)
-            .map_or(32, |v| demand.get(v.index()).copied().unwrap_or(32))
+            .map_or(32, |v| d.demand.get(v.index()).copied().unwrap_or(32))
     };
     let imm = |k: usize| match i.ops.get(k) {
         Some(Operand::Imm(x)) => u32::try_from(*x).ok(),
         _ => None,
     };
-    match d.sem {
+    match desc.sem {
         // The low bits of the result from the low bits of the operands.
         Sem::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor) => {
-            let n = def(0);
-            raise(i, 1, n, demand) | raise(i, 2, n, demand)
+            let n = def(0, d);
+            raise(i, 1, n, d);
+            raise(i, 2, n, d);
         }
         // `a << s`: the low bits of `a`; every bit of the amount.
         Sem::Binary(BinOp::Shl) => {
-            let n = def(0);
-            raise(i, 1, n, demand) | raise(i, 2, 32, demand)
+            let n = def(0, d);
+            raise(i, 1, n, d);
+            raise(i, 2, 32, d);
         }
         Sem::Copy if i.ops.first().and_then(Operand::vreg).is_some() => {
-            let n = def(0);
-            raise(i, 1, n, demand)
+            let n = def(0, d);
+            raise(i, 1, n, d);
         }
         // A sum whose carry out nothing reads is a plain sum (the carry
-        // in is one bit at the bottom).
-        Sem::Limb(LimbOp::UAddO | LimbOp::UAddE | LimbOp::USubO | LimbOp::USubE) if def(1) == 0 => {
-            let n = def(0);
-            raise(i, 2, n, demand) | raise(i, 3, n, demand) | raise(i, 4, 32, demand)
+        // in is one bit at the bottom). A carry read later raises the
+        // carry's demand, and this is visited again.
+        Sem::Limb(LimbOp::UAddO | LimbOp::UAddE | LimbOp::USubO | LimbOp::USubE)
+            if def(1, d) == 0 =>
+        {
+            let n = def(0, d);
+            raise(i, 2, n, d);
+            raise(i, 3, n, d);
+            raise(i, 4, 32, d);
         }
         // Bits at and above `w` are zeros or copies of bit `w - 1`.
         Sem::Limb(LimbOp::ZextInReg | LimbOp::SextInReg) => {
-            let n = def(0).min(imm(2).unwrap_or(32));
-            raise(i, 1, n, demand)
+            let n = def(0, d).min(imm(2).unwrap_or(32));
+            raise(i, 1, n, d);
         }
         Sem::Limb(LimbOp::Store) => {
             let n = imm(3).map_or(32, |b| (8 * b).min(32));
-            raise(i, 0, n, demand) | raise(i, 1, 32, demand) | raise(i, 2, 32, demand)
+            raise(i, 0, n, d);
+            raise(i, 1, 32, d);
+            raise(i, 2, 32, d);
         }
         // Everything else (carries, high halves, compares, right shifts,
         // memory addresses, returns) reads all of its operands.
-        _ => raise_all(i, 32, demand),
+        _ => raise_all(i, 32, d),
     }
 }
 
 /// Raises operand `k`'s register to at least `n` demanded bits.
-fn raise(i: &MInst, k: usize, n: u32, demand: &mut [u32]) -> bool {
+fn raise(i: &MInst, k: usize, n: u32, d: &mut Demands) {
     let Some(Operand::Reg(r)) = i.ops.get(k) else {
-        return false;
+        return;
     };
     if r.is_def {
-        return false;
+        return;
     }
-    let Some(v) = r.vreg() else { return false };
-    match demand.get_mut(v.index()) {
-        Some(x) if *x < n => {
+    let Some(v) = r.vreg() else { return };
+    if let Some(x) = d.demand.get_mut(v.index()) {
+        if *x < n {
             *x = n;
-            true
+            d.raised.push(v);
         }
-        _ => false,
     }
 }
 
-fn raise_all(i: &MInst, n: u32, demand: &mut [u32]) -> bool {
-    let mut changed = false;
+fn raise_all(i: &MInst, n: u32, d: &mut Demands) {
     for k in 0..i.ops.len() {
-        changed |= raise(i, k, n, demand);
+        raise(i, k, n, d);
     }
-    changed
 }
 
 /// Removes the zero and sign extensions in register whose result no use
 /// reads at or above their width: their uses read the source instead.
 /// Returns how many went.
 pub fn remove_undemanded_extensions(f: &mut MFunction, instrs: &InstrSet) -> usize {
-    let demand = demanded_bits(f, instrs);
-    // def -> source of each removable extension.
-    let mut source: Vec<Option<VReg>> = vec![None; f.vregs.len()];
-    let mut removed = 0;
+    // Each extension's (def, source, width); most functions have none,
+    // and then the analysis is not run.
+    let mut exts: Vec<(VReg, VReg, i64)> = Vec::new();
     for b in f.blocks.iter() {
         for i in &b.insts {
             let ext = instrs
@@ -127,11 +218,23 @@ pub fn remove_undemanded_extensions(f: &mut MFunction, instrs: &InstrSet) -> usi
                 i.ops.get(1).and_then(Operand::vreg),
                 i.ops.get(2),
             ) {
-                if i64::from(demand[d.index()]) <= *w && f.class_of(d) == f.class_of(s) {
-                    source[d.index()] = Some(s);
-                    removed += 1;
+                if f.class_of(d) == f.class_of(s) {
+                    exts.push((d, s, *w));
                 }
             }
+        }
+    }
+    if exts.is_empty() {
+        return 0;
+    }
+    let demand = demanded_bits(f, instrs);
+    // def -> source of each removable extension.
+    let mut source: Vec<Option<VReg>> = vec![None; f.vregs.len()];
+    let mut removed = 0;
+    for (d, s, w) in exts {
+        if i64::from(demand[d.index()]) <= w {
+            source[d.index()] = Some(s);
+            removed += 1;
         }
     }
     if removed == 0 {
