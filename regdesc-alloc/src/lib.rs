@@ -138,7 +138,10 @@ fn configure_with(whole_arenas: bool) {
             mi_option_set(MI_OPTION_ALLOW_LARGE_OS_PAGES, 1);
         }
         if !env_set(c"MIMALLOC_ARENA_EAGER_COMMIT") {
-            mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, std::ffi::c_long::from(whole_arenas));
+            mi_option_set(
+                MI_OPTION_ARENA_EAGER_COMMIT,
+                std::ffi::c_long::from(whole_arenas),
+            );
         }
     }
 }

@@ -303,7 +303,7 @@ fn a_broken_pass_is_caught_at_the_next_stage_boundary() {
                 i.ops
                     .first()
                     .and_then(Operand::reg)
-                    .is_some_and(|r| r.is_def && r.vreg().is_some())
+                    .is_some_and(|r| r.is_def() && r.vreg().is_some())
             }) {
                 b.insts.remove(k);
                 return;

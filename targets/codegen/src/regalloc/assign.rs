@@ -559,9 +559,12 @@ pub(crate) fn live_in_move<'i>(instrs: &InstrSet, i: &'i MInst) -> Option<(&'i R
     if desc.implicit_uses.len() != 1 || !desc.implicit_defs.is_empty() {
         return None;
     }
-    let mut explicit = i.ops.iter().filter(|o| o.reg().is_none_or(|r| !r.implicit));
+    let mut explicit = i
+        .ops
+        .iter()
+        .filter(|o| o.reg().is_none_or(|r| !r.implicit()));
     let d = explicit.next()?.reg()?;
-    (explicit.next().is_none() && d.is_def).then_some((d, desc.implicit_uses[0]))
+    (explicit.next().is_none() && d.is_def()).then_some((d, desc.implicit_uses[0]))
 }
 
 /// The def and the source of a copy.

@@ -135,7 +135,7 @@ impl Undo {
             if let Some(r) = r {
                 r.reg = reg;
                 r.sub = sub;
-                r.undef = undef;
+                r.set_undef(undef);
             }
         }
     }
@@ -187,7 +187,7 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                         if !x.subs.contains(&s) {
                             x.subs.push(s);
                         }
-                        if r.is_def && r.undef {
+                        if r.is_def() && r.undef() {
                             let ends = class_lanes(t, x.class) & !operand_lanes(t, x.class, r.sub);
                             x.ends.push((Slots::def_slot(num), ends, (num, o as u32)));
                         }
@@ -389,9 +389,9 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             for (oi, o) in i.ops.iter_mut().enumerate() {
                 let Operand::Reg(r) = o else { continue };
                 let RegRef::Virt(v) = r.reg else { continue };
-                let was = (bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef);
-                if r.undef && keep_lanes.binary_search(&(num, oi as u32)).is_ok() {
-                    r.undef = false;
+                let was = (bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef());
+                if r.undef() && keep_lanes.binary_search(&(num, oi as u32)).is_ok() {
+                    r.set_undef(false);
                 }
                 let renamed = match find(&mut rep, v) {
                     Some((w, k)) if w != v => compose(t, k, r.sub).map(|sub| (w, k, sub)),
@@ -402,11 +402,11 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                     if k.is_some() {
                         // As a part of a wider register, a def that dropped the
                         // other lanes would drop the wider register's too.
-                        r.undef &= !r.is_def;
+                        r.set_undef(r.undef() & (!r.is_def()));
                     }
                     r.sub = sub;
                 }
-                if (r.reg, r.sub, r.undef) != (was.3, was.4, was.5) {
+                if (r.reg, r.sub, r.undef()) != (was.3, was.4, was.5) {
                     undo.operands.push(was);
                 }
             }

@@ -312,7 +312,7 @@ fn walk_operands(f: &MFunction) -> usize {
             n = n.wrapping_add(usize::from(i.opcode.0));
             for o in &i.ops {
                 if let MOperand::Reg(r) = o {
-                    n = n.wrapping_add(usize::from(r.is_def));
+                    n = n.wrapping_add(usize::from(r.is_def()));
                 }
             }
         }
