@@ -111,18 +111,19 @@ impl Before {
 /// Assignment rounds with spilling, after coalescing (see the module doc).
 /// While `before` can restore the function, running out of registers
 /// leaves `f` as it was on entry.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn assign_rounds<R: RegisterInfo>(
     f: &mut MFunction,
     ri: &R,
     instrs: &InstrSet,
+    cfg: &MCfg,
     hook: &dyn SpillHook,
     opts: &AllocOptions,
     mut stats: AllocStats,
     before: &mut Before,
 ) -> Result<Allocation, AllocError> {
-    let cfg = MCfg::new(f);
     let start = Instant::now();
-    let live = Liveness::compute(f, ri, &cfg);
+    let live = Liveness::compute(f, ri, cfg);
     stats.time.liveness += start.elapsed();
 
     let start = Instant::now();
