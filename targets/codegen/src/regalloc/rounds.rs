@@ -128,7 +128,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
 
     let start = Instant::now();
     let nbase = f.vregs.len();
-    let freq = assign::use_frequencies(f, &cfg);
+    let freq = assign::use_frequencies(f, cfg);
     let mut weight = assign::weights_from(&freq, &live);
     let mut unspillable = vec![false; nbase];
     // Spill instructions planned before each instruction's reloads (by
