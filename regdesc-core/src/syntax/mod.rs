@@ -24,6 +24,7 @@
 //! `foreach`/`if` bodies and multiclasses.
 
 pub mod ast;
+mod descent;
 pub mod error;
 mod loader;
 mod parse_queue;
