@@ -55,7 +55,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         is_anonymous: true,
         span: cls_span,
         template_args: Vec::new(),
-        fields: cls.fields.clone(),
+        fields: Fields::Open(cls.fields.to_open()),
         superclasses: Vec::new(),
         instantiated_from: Vec::new(),
         assertions: cls.assertions.clone(),

@@ -404,8 +404,20 @@ impl Fields {
 
     /// The fields as a vector to change (unpacking packed ones).
     pub fn open(&mut self) -> &mut Vec<RecordVal> {
-        if let Fields::Packed(p) = self {
-            let v: Vec<RecordVal> = (0..p.values.len())
+        if let Fields::Packed(_) = self {
+            *self = Fields::Open(self.to_open());
+        }
+        match self {
+            Fields::Open(v) => v,
+            Fields::Packed(_) => unreachable!("unpacked just above"),
+        }
+    }
+
+    /// A copy of the fields as a vector to change.
+    pub fn to_open(&self) -> Vec<RecordVal> {
+        match self {
+            Fields::Open(v) => v.clone(),
+            Fields::Packed(p) => (0..p.values.len())
                 .map(|k| {
                     let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
                         Ok(i) => p.spans[i].1,
@@ -417,12 +429,7 @@ impl Fields {
                         span,
                     }
                 })
-                .collect();
-            *self = Fields::Open(v);
-        }
-        match self {
-            Fields::Open(v) => v,
-            Fields::Packed(_) => unreachable!("unpacked just above"),
+                .collect(),
         }
     }
 }
@@ -540,6 +547,24 @@ pub struct Record {
 }
 
 impl Record {
+    /// A copy to change, its fields unpacked (one copy of them, where
+    /// `clone` and then unpacking would make two).
+    pub fn clone_open(&self) -> Record {
+        Record {
+            id: self.id,
+            name: self.name.clone(),
+            name_init: self.name_init.clone(),
+            is_class: self.is_class,
+            is_anonymous: self.is_anonymous,
+            span: self.span,
+            template_args: self.template_args.clone(),
+            fields: Fields::Open(self.fields.to_open()),
+            superclasses: self.superclasses.clone(),
+            instantiated_from: self.instantiated_from.clone(),
+            assertions: self.assertions.clone(),
+        }
+    }
+
     /// Field `name`.
     pub fn value(&self, name: &str) -> Option<FieldRef<'_>> {
         self.fields.find(name)
@@ -874,15 +899,25 @@ impl RecordKeeper {
         id
     }
 
-    /// Packs the fields of record `id`, a finished def: they share the
-    /// declarations of every def with the same fields.
+    /// Packs the fields of record `id`, a finished def or class: they
+    /// share the declarations of every record with the same fields.
     pub fn pack_fields(&mut self, id: RecId) {
         let Some(rec) = self.records.get_mut(id as usize) else {
             return;
         };
-        if let Fields::Open(v) = &mut rec.fields {
+        let mut fields = std::mem::take(&mut rec.fields);
+        self.pack(&mut fields);
+        if let Some(rec) = self.records.get_mut(id as usize) {
+            rec.fields = fields;
+        }
+    }
+
+    /// Packs `fields` (of a record that is kept but no longer built: a
+    /// finished def or class, or a def of a multiclass body).
+    pub fn pack(&mut self, fields: &mut Fields) {
+        if let Fields::Open(v) = fields {
             let v = std::mem::take(v);
-            rec.fields = Fields::Packed(self.layouts.pack(v));
+            *fields = Fields::Packed(self.layouts.pack(v));
         }
     }
 

@@ -66,12 +66,20 @@ impl<'a> Evaluator<'a> {
                     if is_final { None } else { Some(&mut dest) },
                     None,
                 );
+                if self.cur_mc.is_some() {
+                    for e in dest.iter_mut() {
+                        self.pack_entry(e);
+                    }
+                }
                 if let Some(mc) = self.cur_mc.as_mut() {
                     mc.2.extend(dest);
                 }
                 r
             }
-            e => {
+            mut e => {
+                if self.cur_mc.is_some() {
+                    self.pack_entry(&mut e);
+                }
                 if let Some(mc) = self.cur_mc.as_mut() {
                     mc.2.push(e);
                     return Ok(());
@@ -85,6 +93,16 @@ impl<'a> Evaluator<'a> {
                     Entry::Loop(_) => Ok(()),
                 }
             }
+        }
+    }
+
+    /// Packs the records of an entry a multiclass keeps (each `defm` of it
+    /// copies them out again, unpacked: [`Record::clone_open`]).
+    fn pack_entry(&mut self, e: &mut Entry) {
+        match e {
+            Entry::Rec(r) => self.ctx.rk.pack(&mut r.fields),
+            Entry::Loop(l) => l.entries.iter_mut().for_each(|e| self.pack_entry(e)),
+            Entry::Assert(_) => {}
         }
     }
 
