@@ -440,6 +440,8 @@ impl Fields {
 struct Layouts {
     /// The address of each declaration of a layout, in order → the layout.
     by_decls: rustc_hash::FxHashMap<Box<[usize]>, Rc<Layout>>,
+    /// The layout found last: defs come in runs from the same classes.
+    last: Option<Rc<Layout>>,
     /// Every [`shareable`] value of a packed def.
     finals: rustc_hash::FxHashSet<Init>,
 }
@@ -469,9 +471,12 @@ fn shareable(v: &Init) -> bool {
 }
 
 impl Layouts {
-    /// The shared copy of `v`, if it is [`shareable`].
+    /// The shared copy of `v`, if it is [`shareable`]. A value already
+    /// held elsewhere (most often by the class it was inherited from) is
+    /// kept as it is: it is shared already, and hashing it would cost more
+    /// than the copy it could save.
     fn share(&mut self, v: Init) -> Init {
-        if !shareable(&v) {
+        if Rc::strong_count(&v.0) > 1 || !shareable(&v) {
             return v;
         }
         if let Some(c) = self.finals.get(&v) {
@@ -481,7 +486,18 @@ impl Layouts {
         v
     }
 
-    fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
+    /// The shared layout of `fields`.
+    fn layout(&mut self, fields: &[RecordVal]) -> Rc<Layout> {
+        let same = |l: &Layout| {
+            l.decls.len() == fields.len()
+                && l.decls
+                    .iter()
+                    .zip(fields)
+                    .all(|(d, f)| Rc::ptr_eq(d, &f.decl))
+        };
+        if let Some(l) = self.last.as_ref().filter(|l| same(l)) {
+            return l.clone();
+        }
         let key: Box<[usize]> = fields
             .iter()
             .map(|f| Rc::as_ptr(&f.decl) as usize)
@@ -497,6 +513,12 @@ impl Layouts {
                 l
             }
         };
+        self.last = Some(layout.clone());
+        layout
+    }
+
+    fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
+        let layout = self.layout(&fields);
         let spans = fields
             .iter()
             .enumerate()
