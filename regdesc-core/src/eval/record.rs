@@ -343,6 +343,19 @@ pub enum Fields {
     Packed(PackedFields),
 }
 
+impl PackedFields {
+    /// Where field `k`'s value was written.
+    fn span(&self, k: usize) -> SpanId {
+        if self.spans.is_empty() {
+            return self.layout.spans.get(k).copied().unwrap_or_default();
+        }
+        match self.spans.binary_search_by_key(&(k as u32), |s| s.0) {
+            Ok(i) => self.spans[i].1,
+            Err(_) => self.layout.spans.get(k).copied().unwrap_or_default(),
+        }
+    }
+}
+
 impl Default for Fields {
     fn default() -> Fields {
         Fields::Open(Vec::new())
@@ -369,24 +382,35 @@ impl Fields {
                 value: &f.value,
                 span: f.span,
             }),
-            Fields::Packed(p) => {
-                let value = p.values.get(k)?;
-                let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
-                    Ok(i) => p.spans[i].1,
-                    Err(_) => p.layout.spans[k],
-                };
-                Some(FieldRef {
-                    decl: &p.layout.decls[k],
-                    value,
-                    span,
-                })
-            }
+            Fields::Packed(p) => Some(FieldRef {
+                decl: p.layout.decls.get(k)?,
+                value: p.values.get(k)?,
+                span: p.span(k),
+            }),
         }
     }
 
     /// Every field, in order.
     pub fn iter(&self) -> impl Iterator<Item = FieldRef<'_>> + '_ {
-        (0..self.len()).filter_map(move |k| self.at(k))
+        let (open, packed) = match self {
+            Fields::Open(v) => (v.as_slice(), None),
+            Fields::Packed(p) => (&[][..], Some(p)),
+        };
+        let open = open.iter().map(|f| FieldRef {
+            decl: &f.decl,
+            value: &f.value,
+            span: f.span,
+        });
+        let packed = packed.into_iter().flat_map(|p| {
+            (p.layout.decls.iter().zip(p.values.iter()))
+                .enumerate()
+                .map(move |(k, (decl, value))| FieldRef {
+                    decl,
+                    value,
+                    span: p.span(k),
+                })
+        });
+        open.chain(packed)
     }
 
     /// The index of field `name`.
@@ -417,17 +441,12 @@ impl Fields {
     pub fn to_open(&self) -> Vec<RecordVal> {
         match self {
             Fields::Open(v) => v.clone(),
-            Fields::Packed(p) => (0..p.values.len())
-                .map(|k| {
-                    let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
-                        Ok(i) => p.spans[i].1,
-                        Err(_) => p.layout.spans[k],
-                    };
-                    RecordVal {
-                        decl: p.layout.decls[k].clone(),
-                        value: p.values[k].clone(),
-                        span,
-                    }
+            Fields::Packed(_) => self
+                .iter()
+                .map(|f| RecordVal {
+                    decl: f.decl.clone(),
+                    value: f.value.clone(),
+                    span: f.span,
                 })
                 .collect(),
         }
