@@ -26,24 +26,37 @@ use crate::syntax::parser::{bang_errors, dec_value, is_keyword, unescape, Ctx};
 /// Parses preprocessed `text` (file `file`), or `None` when pest must
 /// decide (invalid input, or a construct this parser leaves to pest).
 pub(crate) fn parse(file: FileId, text: &str) -> Option<SourceFileAst> {
+    let mut pos = 0;
+    let mut stmts = Vec::new();
+    while let Some(s) = next_stmt(file, text, &mut pos)? {
+        stmts.push(s);
+    }
+    stmts.shrink_to_fit();
+    Some(SourceFileAst { stmts })
+}
+
+/// The top-level statement of `text` at `*pos`, moving `*pos` past it:
+/// `Some(None)` at the end of the text, `None` when pest must decide. A
+/// statement this parser takes is the one pest's `stmt*` would take there
+/// (pest's choices depend on the position only), so a file can be parsed
+/// one statement at a time and handed to pest from any statement on.
+pub(crate) fn next_stmt(file: FileId, text: &str, pos: &mut usize) -> Option<Option<Stmt>> {
     let mut p = Descent {
         file,
         text,
         s: text.as_bytes(),
-        pos: 0,
-        last: 0,
+        pos: *pos,
+        last: *pos,
         ctx: Ctx::default(),
     };
-    let mut stmts = Vec::new();
-    loop {
-        p.ws();
-        if p.pos >= p.s.len() {
-            break;
-        }
-        stmts.push(p.stmt()?);
+    p.ws();
+    if p.pos >= p.s.len() {
+        *pos = p.pos;
+        return Some(None);
     }
-    stmts.shrink_to_fit();
-    Some(SourceFileAst { stmts })
+    let stmt = p.stmt()?;
+    *pos = p.pos;
+    Some(Some(stmt))
 }
 
 struct Descent<'t> {

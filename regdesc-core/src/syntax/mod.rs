@@ -34,6 +34,7 @@ pub mod preprocess;
 
 pub use ast::*;
 pub use error::SyntaxError;
+pub use parse_queue::Statements;
 pub use parser::{parse, parse_value};
 
 use std::path::PathBuf;
@@ -100,6 +101,16 @@ impl Loaded {
         // its AST (if any) is still whole.
         let mut guard = cell.lock().unwrap_or_else(|p| p.into_inner());
         guard.take().unwrap_or_default()
+    }
+
+    /// The top-level statements of file `id`, parsed one at a time as they
+    /// are taken when the file is still waiting to be parsed (see
+    /// [`Statements`]), else those of its tree ([`Loaded::take_ast`]).
+    /// Like the tree, they can be taken once.
+    pub fn statements(&self, id: FileId) -> Statements<'_> {
+        let queue = self.queue.as_deref();
+        let job = queue.and_then(|q| q.take_job(id));
+        Statements::new(queue, id, job, || self.take_ast(id))
     }
 
     /// The number of files.

@@ -1,13 +1,14 @@
 //! Parsing on demand, while the evaluator runs: the preprocessed files
-//! wait here until the consumer asks for a file's tree
-//! ([`ParseQueue::parse_now`]), and are parsed then, on the consumer's
-//! thread.
+//! wait here until the consumer asks for a file, and are parsed then, on
+//! the consumer's thread: one top-level statement at a time as the
+//! consumer takes them ([`Statements`]), or whole ([`ParseQueue::parse_now`]).
 //!
 //! The parser is several times faster than the evaluator, so a parse
 //! thread would soon hold the tree of every file at once, in its own
 //! heap, where the evaluator's frees cannot be reused for records: on the
 //! full targets that cost 5–10 % of the peak over parsing in place, and
-//! parsing on demand also keeps only the trees being evaluated alive.
+//! parsing statement by statement keeps no more of a file's tree alive
+//! than the statement being evaluated.
 //! Each file's tree goes into its own [`Slot`]; the files nobody asked for
 //! are parsed at the end ([`ParseQueue::work`]), so that every file's
 //! syntax errors are still reported.
@@ -17,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::syntax::error::SyntaxError;
-use crate::syntax::{parser, FileId, SourceFileAst};
+use crate::syntax::{descent, parser, FileId, SourceFileAst, Stmt};
 
 /// Where the AST of one file will be: filled once when it is parsed, then
 /// taken once by its consumer (the evaluator drops each statement once it
@@ -78,10 +79,14 @@ impl ParseQueue {
 
     /// Parses file `id` now if it is still waiting.
     pub fn parse_now(&self, id: FileId) {
-        let job = self.pending.lock().ok().and_then(|mut p| p.remove(&id));
-        if let Some(job) = job {
+        if let Some(job) = self.take_job(id) {
             self.parse(id, job);
         }
+    }
+
+    /// File `id`'s job, if it is still waiting.
+    pub fn take_job(&self, id: FileId) -> Option<Job> {
+        self.pending.lock().ok().and_then(|mut p| p.remove(&id))
     }
 
     /// Parses every file still waiting.
@@ -99,16 +104,34 @@ impl ParseQueue {
             includes,
             slot,
         } = job;
+        let ast = self.parse_text(id, &text, &includes, false);
+        drop(text);
+        // Whatever happened, nobody waits for this file forever.
+        let _ = slot.set(filled(ast));
+    }
+
+    /// The tree of file `id`'s preprocessed `text`, its includes linked
+    /// (by pest alone with `pest_only`); empty after a syntax error, which
+    /// is kept for [`ParseQueue::take_results`].
+    fn parse_text(
+        &self,
+        id: FileId,
+        text: &str,
+        includes: &HashMap<u32, FileId>,
+        pest_only: bool,
+    ) -> SourceFileAst {
         // On this thread (so in its heap, which the evaluator's frees
         // refill), on a stack of its own.
         let parsed = stacker::grow(PARSE_STACK, || {
-            std::panic::catch_unwind(|| parser::parse_preprocessed(id, &text))
+            std::panic::catch_unwind(|| match pest_only {
+                true => parser::parse_with_pest(id, text),
+                false => parser::parse_preprocessed(id, text),
+            })
         });
-        drop(text);
-        let ast = match parsed {
+        match parsed {
             Ok(Ok(mut ast)) => {
                 if !includes.is_empty() {
-                    super::loader::link_includes(&mut ast.stmts, &includes);
+                    super::loader::link_includes(&mut ast.stmts, includes);
                 }
                 ast
             }
@@ -122,9 +145,7 @@ impl ParseQueue {
                 self.panicked.store(true, Ordering::Relaxed);
                 SourceFileAst::default()
             }
-        };
-        // Whatever happened, nobody waits for this file forever.
-        let _ = slot.set(filled(ast));
+        }
     }
 
     /// The syntax errors found, in file order, and whether a parse
@@ -137,5 +158,107 @@ impl ParseQueue {
         failures.sort_by_key(|(id, _)| *id);
         let errors = failures.into_iter().flat_map(|(_, e)| e).collect();
         (errors, self.panicked.load(Ordering::Relaxed))
+    }
+}
+
+/// The top-level statements of one file, parsed one at a time as they are
+/// taken: the consumer drops each once evaluated, so no more of the file's
+/// tree than one statement is alive at once.
+pub struct Statements<'q> {
+    queue: Option<&'q ParseQueue>,
+    id: FileId,
+    rest: Rest,
+}
+
+enum Rest {
+    /// The fast parser's next statement starts at `pos`; `taken`
+    /// statements came before it.
+    Text {
+        text: String,
+        includes: HashMap<u32, FileId>,
+        pos: usize,
+        taken: usize,
+    },
+    /// What is left of a whole tree.
+    Tree(std::vec::IntoIter<Stmt>),
+}
+
+/// Stack kept free for one statement of the fast parser (which recurses a
+/// few frames per nesting level, bounded by the preprocessor), and the
+/// segment to grow by when less is left.
+const STMT_RED_ZONE: usize = 2 << 20;
+const STMT_STACK: usize = 16 << 20;
+
+impl<'q> Statements<'q> {
+    /// The statements of file `id`, from its job when it is still waiting,
+    /// else from `tree`.
+    pub(crate) fn new(
+        queue: Option<&'q ParseQueue>,
+        id: FileId,
+        job: Option<Job>,
+        tree: impl FnOnce() -> SourceFileAst,
+    ) -> Statements<'q> {
+        let rest = match job {
+            Some(Job { text, includes, .. }) => Rest::Text {
+                text,
+                includes,
+                pos: 0,
+                taken: 0,
+            },
+            None => Rest::Tree(tree().stmts.into_iter()),
+        };
+        Statements { queue, id, rest }
+    }
+}
+
+impl Iterator for Statements<'_> {
+    type Item = Stmt;
+
+    fn next(&mut self) -> Option<Stmt> {
+        let Rest::Text {
+            text,
+            includes,
+            pos,
+            taken,
+        } = &mut self.rest
+        else {
+            let Rest::Tree(rest) = &mut self.rest else {
+                return None;
+            };
+            return rest.next();
+        };
+        let id = self.id;
+        let next = stacker::maybe_grow(STMT_RED_ZONE, STMT_STACK, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                descent::next_stmt(id, text, pos)
+            }))
+        });
+        match next {
+            Ok(Some(Some(mut stmt))) => {
+                *taken += 1;
+                if !includes.is_empty() {
+                    super::loader::link_includes(std::slice::from_mut(&mut stmt), includes);
+                }
+                Some(stmt)
+            }
+            Ok(Some(None)) => {
+                self.rest = Rest::Tree(Vec::new().into_iter());
+                None
+            }
+            // Pest decides, from this statement on (the ones before are
+            // the same in its tree).
+            _ => {
+                let ast = match self.queue {
+                    Some(q) => q.parse_text(id, text, includes, true),
+                    None => SourceFileAst::default(),
+                };
+                let mut rest = ast.stmts.into_iter();
+                for _ in 0..*taken {
+                    rest.next();
+                }
+                self.rest = Rest::Tree(rest);
+                self.next()
+            }
+        }
     }
 }

@@ -1189,3 +1189,32 @@ fn fast_parser_never_accepts_what_pest_rejects() {
     eprintln!("{tried} mutations, {taken} taken by the fast parser");
     assert!(tried > 1000);
 }
+
+/// A file read statement by statement ([`Loaded::statements`]) gives the
+/// statements of its whole tree, also where the fast parser hands over to
+/// pest after the first statement (`{}` after `foreach i =` is an empty
+/// bits value to pest, which the fast parser leaves to it).
+#[test]
+fn statements_one_at_a_time_are_the_whole_tree() {
+    let dir = temp_dir("statements");
+    for (k, text) in [
+        "class Z;\ndef A;\nforeach i = {} in def B;\ndef C : Z;\n",
+        "class Z;\ndef A : Z;\nlet x = 1 in { def C; }\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let root = dir.join(format!("s{k}.td"));
+        write(&root, text);
+        let (loaded, streamed) = match load_file_then(&root, &LoadOptions::default(), |l| {
+            l.statements(l.root).collect::<Vec<_>>()
+        }) {
+            Ok(r) => r,
+            Err((s, d)) => panic!("{}", first_errors(&s, &d)),
+        };
+        let pre = preprocessed(&loaded.sources.file(loaded.root).text);
+        let whole = parser::parse_with_pest(loaded.root, &pre.text).expect("pest parses it");
+        assert_eq!(streamed, whole.stmts, "{text}");
+        assert_eq!(descent::parse(loaded.root, &pre.text).is_some(), k == 1);
+    }
+}
