@@ -54,10 +54,10 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         is_class: false,
         is_anonymous: true,
         span: cls_span,
-        template_args: Vec::new(),
+        template_args: ThinVec::new(),
         fields: Fields::Open(cls.fields.to_open()),
-        superclasses: Vec::new(),
-        instantiated_from: Vec::new(),
+        superclasses: ThinVec::new(),
+        instantiated_from: ThinVec::new(),
         assertions: cls.assertions.clone(),
     };
     rec.name = unquoted(&ctx.rk, &name);

@@ -115,7 +115,7 @@ impl<'a> Evaluator<'a> {
                     name: rec.name,
                     span: rec.span,
                     previous,
-                    instantiated_from: rec.instantiated_from,
+                    instantiated_from: rec.instantiated_from.to_vec(),
                 });
             }
             new_name = Some(self.ctx.new_anonymous_name());
@@ -203,7 +203,7 @@ impl<'a> Evaluator<'a> {
                     value: to_string(&self.ctx.rk, rv.value),
                     span: self.rk().span(rv.span),
                     record_span: rec.span,
-                    instantiated_from: rec.instantiated_from.clone(),
+                    instantiated_from: rec.instantiated_from.to_vec(),
                 });
             }
         }
