@@ -89,8 +89,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         span: cls_span,
     };
     resolve_record_final(ctx, id, None, cur);
-    let final_name = ctx.rk.records[id as usize].name.clone();
-    ctx.def_ids.insert(final_name, id);
+    ctx.def_ids.insert(&ctx.rk, id);
     ctx.vardef_cache.insert(key, id);
     check_record_assertions(ctx, id);
     ctx.rk.pack_fields(id);

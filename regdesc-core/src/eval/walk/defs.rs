@@ -108,7 +108,7 @@ impl<'a> Evaluator<'a> {
 
     pub(super) fn add_def_one(&mut self, mut rec: Record) -> R<()> {
         let mut new_name = None;
-        if let Some(&prev) = self.ctx.def_ids.get(&rec.name) {
+        if let Some(prev) = self.ctx.def_ids.get(&self.ctx.rk, &rec.name) {
             if !rec.is_anonymous {
                 let previous = self.rec(prev).span;
                 return self.fail(EvalError::DefRedefined {
@@ -160,12 +160,16 @@ impl<'a> Evaluator<'a> {
             }
             self.defsets[k].elems.push(def.clone());
         }
-        let name = self.rec(id).name.clone();
-        if self.ctx.def_ids.contains_key(&name) {
-            let span = self.rec(id).span;
+        if self
+            .ctx
+            .def_ids
+            .get(&self.ctx.rk, self.rk().name(id))
+            .is_some()
+        {
+            let (name, span) = (self.rec(id).name.clone(), self.rec(id).span);
             return self.fail(EvalError::DefNameTaken { name, span });
         }
-        self.ctx.def_ids.insert(name, id);
+        self.ctx.def_ids.insert(&self.ctx.rk, id);
         if self.ctx.errors.len() > nerr {
             return Err(Reported);
         }

@@ -128,6 +128,11 @@ pub struct Evaluator<'a> {
 }
 
 impl<'a> Evaluator<'a> {
+    /// The evaluation state, the rest of the evaluator dropped.
+    pub fn into_ctx(self) -> Ctx {
+        self.ctx
+    }
+
     pub fn new(loaded: &'a Loaded) -> Self {
         Evaluator {
             ctx: Ctx::default(),
