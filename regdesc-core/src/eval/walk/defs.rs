@@ -148,17 +148,21 @@ impl<'a> Evaluator<'a> {
             r.superclasses.shrink_to_fit();
         }
         self.ctx.rk.pack_fields(id);
-        let def = Init::def(id);
-        let dt = def_type(self.rk(), id);
-        for k in 0..self.defsets.len() {
-            if !type_is_a(self.rk(), &dt, &self.defsets[k].elt_ty) {
-                return self.fail(EvalError::DefsetType {
-                    ty: self.ty_str(&dt),
-                    span: self.rec(id).span,
-                    defset: self.defsets[k].span,
-                });
+        // The def's value and type only for the defsets it goes into: both
+        // are kept once made (for every def of a full target otherwise).
+        if !self.defsets.is_empty() {
+            let def = Init::def(id);
+            let dt = def_type(self.rk(), id);
+            for k in 0..self.defsets.len() {
+                if !type_is_a(self.rk(), &dt, &self.defsets[k].elt_ty) {
+                    return self.fail(EvalError::DefsetType {
+                        ty: self.ty_str(&dt),
+                        span: self.rec(id).span,
+                        defset: self.defsets[k].span,
+                    });
+                }
+                self.defsets[k].elems.push(def.clone());
             }
-            self.defsets[k].elems.push(def.clone());
         }
         if self
             .ctx
