@@ -168,6 +168,25 @@ pub fn release_freed_memory() {
     unsafe { mi_collect(true) }
 }
 
+/// Hands memory back to the system as soon as it is freed, from now on,
+/// unless the environment sets `MIMALLOC_PURGE_DELAY`.
+///
+/// For a run that does not reuse what it frees: `regdesc records` frees
+/// each statement's syntax tree and the values made while resolving as it
+/// goes, and keeps the records to the end, where its peak is. Returning
+/// freed pages at once took 2–5 % off the peak of LLVM's full targets
+/// (Target.td 23.5 -> 22.3 MiB, AArch64 72.3 -> 70.6, RISCV 101 -> 95) for
+/// up to 0.04 s of system time. The register bank reuses what the
+/// evaluator frees, so `dump` and `tblgen -gen-register-info` keep the
+/// default.
+pub fn return_freed_memory_at_once() {
+    if !env_set(c"MIMALLOC_PURGE_DELAY") {
+        // SAFETY: a plain integer option; mimalloc reads it each time it
+        // schedules a purge.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+    }
+}
+
 /// Sets mimalloc's options (see the crate doc). Called from the ELF
 /// constructor [`global_allocator!`] places; calling it later has no
 /// effect on arenas already reserved.
