@@ -253,12 +253,7 @@ impl<'t> Descent<'t> {
                 }))
             }
             "class" => {
-                if self.ctx.in_multiclass || self.ctx.in_loop {
-                    return None;
-                }
-                self.bump(kw.len());
-                let name = self.ident()?;
-                let targs = self.template_decls()?;
+                let (name, targs) = self.class_head(kw)?;
                 let (body, decl_only) = self.record_body()?;
                 let is_forward_decl = decl_only && targs.is_empty() && body.parents.is_empty();
                 Some(Stmt::Class(ClassStmt {
@@ -270,19 +265,8 @@ impl<'t> Descent<'t> {
                 }))
             }
             "multiclass" => {
-                if self.ctx.in_multiclass || self.ctx.in_loop {
-                    return None;
-                }
-                self.bump(kw.len());
-                let name = self.ident()?;
-                let targs = self.template_decls()?;
-                self.ws();
-                let parents = if self.peek() == b':' {
-                    self.bump(1);
-                    self.class_refs()?
-                } else {
-                    Vec::new()
-                };
+                let (name, targs) = self.class_head(kw)?;
+                let parents = self.parent_list()?;
                 self.ws();
                 let body = if self.peek() == b';' && !parents.is_empty() {
                     self.bump(1);
@@ -367,18 +351,7 @@ impl<'t> Descent<'t> {
                 self.bump(kw.len());
                 let mut items = Vec::new();
                 loop {
-                    let name = self.ident()?;
-                    self.ws();
-                    let bits = if self.peek() == b'<' {
-                        self.bump(1);
-                        let r = self.range_list()?;
-                        self.expect(b'>')?;
-                        Some(r)
-                    } else {
-                        None
-                    };
-                    self.expect(b'=')?;
-                    let value = self.value(false)?;
+                    let (name, bits, value) = self.let_item(b'<', b'>')?;
                     let span = self.span(name.span.start as usize);
                     items.push(LetItem {
                         name,
@@ -434,11 +407,7 @@ impl<'t> Descent<'t> {
     }
 
     fn foreach_iter(&mut self) -> Option<ForeachIter> {
-        self.ws();
-        if self.peek() == b'{' {
-            self.bump(1);
-            let r = self.range_list()?;
-            self.expect(b'}')?;
+        if let Some(r) = self.bracketed_ranges(b'{', b'}')? {
             return Some(ForeachIter::Ranges(r));
         }
         let start = self.pos;
@@ -518,15 +487,32 @@ impl<'t> Descent<'t> {
         Some(out)
     }
 
+    /// `class` or `multiclass` (`kw`, at the cursor), its name and
+    /// template arguments. Neither may appear in a multiclass or a loop
+    /// body (the builder's error).
+    fn class_head(&mut self, kw: &str) -> Option<(Ident, Vec<TemplateArg>)> {
+        if self.ctx.in_multiclass || self.ctx.in_loop {
+            return None;
+        }
+        self.bump(kw.len());
+        let name = self.ident()?;
+        let targs = self.template_decls()?;
+        Some((name, targs))
+    }
+
+    /// `: parents`, or nothing.
+    fn parent_list(&mut self) -> Option<Vec<ClassRef>> {
+        self.ws();
+        if self.peek() != b':' {
+            return Some(Vec::new());
+        }
+        self.bump(1);
+        self.class_refs()
+    }
+
     /// `[: parents] (; | { items })`, and whether it was just `;`.
     fn record_body(&mut self) -> Option<(RecordBody, bool)> {
-        self.ws();
-        let parents = if self.peek() == b':' {
-            self.bump(1);
-            self.class_refs()?
-        } else {
-            Vec::new()
-        };
+        let parents = self.parent_list()?;
         self.ws();
         match self.peek() {
             b';' => {
@@ -555,6 +541,40 @@ impl<'t> Descent<'t> {
             }
             _ => None,
         }
+    }
+
+    /// `name [ranges] = value`, the part both `let` forms share: a
+    /// top-level `let` takes its bit ranges in `<>`, a body `let` in `{}`.
+    fn let_item(&mut self, open: u8, close: u8) -> Option<(Ident, Option<Vec<RangePiece>>, Expr)> {
+        let name = self.ident()?;
+        let bits = self.bracketed_ranges(open, close)?;
+        self.expect(b'=')?;
+        let value = self.value(false)?;
+        Some((name, bits, value))
+    }
+
+    /// `open ranges close` if `open` comes next (`Some(None)`: it does not).
+    fn bracketed_ranges(&mut self, open: u8, close: u8) -> Option<Option<Vec<RangePiece>>> {
+        self.ws();
+        if self.peek() != open {
+            return Some(None);
+        }
+        self.bump(1);
+        let ranges = self.range_list()?;
+        self.expect(close)?;
+        Some(Some(ranges))
+    }
+
+    /// `<Type>` if `<` comes next (`Some(None)`: it does not).
+    fn type_suffix(&mut self) -> Option<Option<Type>> {
+        self.ws();
+        if self.peek() != b'<' {
+            return Some(None);
+        }
+        self.bump(1);
+        let ty = self.ty()?;
+        self.expect(b'>')?;
+        Some(Some(ty))
     }
 
     fn class_refs(&mut self) -> Option<Vec<ClassRef>> {
@@ -587,18 +607,7 @@ impl<'t> Descent<'t> {
         match self.word() {
             "let" => {
                 self.bump(3);
-                let name = self.ident()?;
-                self.ws();
-                let bits = if self.peek() == b'{' {
-                    self.bump(1);
-                    let r = self.range_list()?;
-                    self.expect(b'}')?;
-                    Some(r)
-                } else {
-                    None
-                };
-                self.expect(b'=')?;
-                let value = self.value(false)?;
+                let (name, bits, value) = self.let_item(b'{', b'}')?;
                 self.expect(b';')?;
                 Some(BodyItem::Let(LetItem {
                     name,
@@ -716,18 +725,14 @@ impl<'t> Descent<'t> {
             let start = e.span.start as usize;
             let kind = match self.peek() {
                 b'[' if !self.at(b"[{") => {
-                    self.bump(1);
-                    let ranges = self.range_list()?;
-                    self.expect(b']')?;
+                    let ranges = self.bracketed_ranges(b'[', b']')??;
                     ExprKind::ListSlice {
                         base: Box::new(e),
                         ranges,
                     }
                 }
                 b'{' if !name => {
-                    self.bump(1);
-                    let ranges = self.range_list()?;
-                    self.expect(b'}')?;
+                    let ranges = self.bracketed_ranges(b'{', b'}')??;
                     ExprKind::BitSlice {
                         base: Box::new(e),
                         ranges,
@@ -895,15 +900,7 @@ impl<'t> Descent<'t> {
                 self.bump(1);
                 let mut elems = self.values(b']', true)?;
                 elems.shrink_to_fit();
-                self.ws();
-                let elem_type = if self.peek() == b'<' {
-                    self.bump(1);
-                    let ty = self.ty()?;
-                    self.expect(b'>')?;
-                    Some(Box::new(ty))
-                } else {
-                    None
-                };
+                let elem_type = self.type_suffix()?.map(Box::new);
                 Some(ExprKind::List { elems, elem_type })
             }
             b'(' => self.dag(),
@@ -1045,15 +1042,7 @@ impl<'t> Descent<'t> {
             return Some(ExprKind::Cond { clauses });
         }
         let op = BangOp::from_name(name)?;
-        self.ws();
-        let type_arg = if self.peek() == b'<' {
-            self.bump(1);
-            let ty = self.ty()?;
-            self.expect(b'>')?;
-            Some(ty)
-        } else {
-            None
-        };
+        let type_arg = self.type_suffix()?;
         self.expect(b'(')?;
         self.ws();
         // At least one operand: `!op()` is a syntax error.
