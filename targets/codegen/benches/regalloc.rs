@@ -11,8 +11,8 @@
 // As in `regdesc-cc`: the passes make and drop many small vectors (an
 // operand list per machine instruction), which mimalloc serves much faster
 // than the system allocator, and without its growing consolidation cost.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// (See `regdesc_alloc` for its options.)
+regdesc_alloc::global_allocator!(whole_arenas);
 
 #[path = "../tests/mir_support/mod.rs"]
 mod mir_support;

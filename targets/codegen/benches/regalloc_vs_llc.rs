@@ -43,8 +43,8 @@ mod mir_support;
 // As in `regdesc-cc`: the passes make and drop many small vectors (an
 // operand list per machine instruction), which mimalloc serves much faster
 // than the system allocator, and without its growing consolidation cost.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// (See `regdesc_alloc` for its options.)
+regdesc_alloc::global_allocator!(whole_arenas);
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};

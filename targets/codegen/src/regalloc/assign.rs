@@ -664,6 +664,20 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         one: Option<(LaneMask<R::Lanes>, &'a [Segment])>,
         p: Reg,
     ) {
+        self.footprint_while_free(v, one, p, false);
+    }
+
+    /// [`Self::footprint`], and with `check`, whether every unit of it is
+    /// unreserved and free in the matrix: the walk stops at the first that
+    /// is not (most candidates of a crowded class fail on an early unit,
+    /// and their other units need not be looked at). Without `check`, true.
+    fn footprint_while_free(
+        &mut self,
+        v: VReg,
+        one: Option<(LaneMask<R::Lanes>, &'a [Segment])>,
+        p: Reg,
+        check: bool,
+    ) -> bool {
         let input: &'a RoundInput<'a, R::Lanes> = self.input;
         let t = self.ri.tables();
         self.fp.clear();
@@ -701,9 +715,16 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
                 }
             };
             if !self.cache[k].1.is_empty() {
+                if check
+                    && (self.reserved_units.get(u.index()).copied().unwrap_or(true)
+                        || !self.matrix.is_free(u, &self.cache[k].1))
+                {
+                    return false;
+                }
                 self.fp.push((u, k));
             }
         }
+        true
     }
 
     /// The register a copy partner suggests for `v`, if any.
@@ -783,7 +804,7 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         true
     }
 
-    /// Whether `p` is free for the item (leaves its footprint in
+    /// Whether `p` is free for the item (when it is, its footprint is in
     /// `self.fp`).
     fn fits(&mut self, item: &Item<R::Lanes>, p: Reg) -> bool {
         let v = item.v;
@@ -795,16 +816,7 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         let one = item
             .one
             .map(|(l, a, b)| (l, &segments[a as usize..b as usize]));
-        self.footprint(v, one, p);
-        let reserved = self
-            .fp
-            .iter()
-            .any(|(u, _)| self.reserved_units.get(u.index()).copied().unwrap_or(true));
-        !reserved
-            && self
-                .fp
-                .iter()
-                .all(|&(u, k)| self.matrix.is_free(u, &self.cache[k].1))
+        self.footprint_while_free(v, one, p, true)
     }
 
     /// Whether, with `mine` in register `p`, the register the copy
