@@ -14,6 +14,7 @@
 
 mod convert;
 pub mod error;
+mod fields;
 mod fold;
 mod instantiate;
 pub mod print;

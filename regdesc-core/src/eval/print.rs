@@ -65,6 +65,11 @@ fn write_list<'i>(rk: &RecordKeeper, items: impl Iterator<Item = &'i Init>, out:
 
 /// Writes a value as llvm-tblgen prints it.
 pub fn write_init(rk: &RecordKeeper, i: &Init, out: &mut String) {
+    // A leaf (most often one bit of a `bits` value) does not recurse: it
+    // needs no check of the stack, which costs a thread-local read.
+    if super::resolve::is_leaf(i) {
+        return write_init_inner(rk, i, out);
+    }
     stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || write_init_inner(rk, i, out))
 }
 
