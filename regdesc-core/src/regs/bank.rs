@@ -130,6 +130,7 @@ pub(super) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
+    #[inline(never)]
     fn hw_modes(&mut self) {
         self.bank.hw_modes.push("Default".to_string());
         for id in self.rk.all_derived_definitions("HwMode") {
@@ -235,6 +236,7 @@ impl<'a> Builder<'a> {
         }
     }
 
+    #[inline(never)]
     fn indices(&mut self) -> Result<(), RegsError> {
         let mut defs = self.rk.all_derived_definitions("SubRegIndex");
         defs.sort_by(|&a, &b| compare_numeric(self.rk.name(a), self.rk.name(b)));
@@ -371,10 +373,11 @@ impl<'a> Builder<'a> {
         }
     }
 
+    #[inline(never)]
     fn registers(&mut self) -> Result<(), RegsError> {
         let rk = self.rk;
         let mut regs = rk.all_derived_definitions("Register");
-        regs.sort_by_cached_key(|&r| RegisterNameKey::new(rk.name(r)));
+        sort_by_register_name(&mut regs, |r| rk.name(r));
         for r in regs {
             self.get_reg(Elem::Rec(r))?;
         }
@@ -382,7 +385,7 @@ impl<'a> Builder<'a> {
         for t in rk.all_derived_definitions("RegisterTuples") {
             let mut elems = self.sets.expand(t)?.unwrap_or_default();
             let sets = &self.sets;
-            elems.sort_by_cached_key(|&e| RegisterNameKey::new(sets.name(e)));
+            sort_by_register_name(&mut elems, |e| sets.name(e));
             for e in elems {
                 self.get_reg(e)?;
             }
@@ -441,6 +444,7 @@ impl<'a> Builder<'a> {
 
     // ---- the composites pass -----------------------------------------------
 
+    #[inline(never)]
     fn composites(&mut self) -> Result<(), RegsError> {
         let mut user_defined: HashSet<(IdxId, IdxId)> = HashSet::default();
         for (i, idx) in self.bank.sub_reg_indices.iter().enumerate() {
@@ -529,6 +533,7 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    #[inline(never)]
     fn class_flags(&mut self) {
         let b = &mut self.bank;
         for c in &mut b.classes {

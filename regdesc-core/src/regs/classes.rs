@@ -66,6 +66,7 @@ impl<'a> Builder<'a> {
         Ok(rsi)
     }
 
+    #[inline(never)]
     fn defined_class(&mut self, def: RecId) -> Result<RegClass, RegsError> {
         let rk = self.rk;
         let rec = rk.record(def);
@@ -200,6 +201,7 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    #[inline(never)]
     fn sort_classes(&mut self) {
         let classes = &self.bank.classes;
         let mut order: Vec<ClassId> = (0..classes.len() as ClassId).collect();
@@ -218,6 +220,7 @@ impl<'a> Builder<'a> {
         self.compute_sub_classes();
     }
 
+    #[inline(never)]
     fn compute_sub_classes(&mut self) {
         let order = self.bank.class_order.clone();
         let n = order.len();

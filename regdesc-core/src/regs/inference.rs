@@ -127,6 +127,7 @@ fn key_hash(members: &[RegId], size: RegSizeInfo) -> u64 {
 
 impl<'b, 'a> Inference<'b, 'a> {
     /// Indexes the defined classes of `b`.
+    #[inline(never)]
     pub(super) fn new(b: &'b mut Builder<'a>) -> Self {
         let classes = &b.bank.classes;
         let keys: Vec<RegSizeInfo> = classes.iter().map(|c| c.rsi.key()).collect();
@@ -303,6 +304,7 @@ impl<'b, 'a> Inference<'b, 'a> {
     /// `RC_with_IDX`: for every (non-artificial) index some
     /// (non-artificial) member has, the members having it. Also gathers
     /// the sub-registers by the indices all members have.
+    #[inline(never)]
     fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
         let mut sc = std::mem::take(&mut self.scratch);
         // The members' signatures, each in a slot.
@@ -427,6 +429,7 @@ impl<'b, 'a> Inference<'b, 'a> {
     }
 
     /// `RC1_and_RC2`: the intersection with every earlier class.
+    #[inline(never)]
     fn common_sub_class(&mut self, rc: ClassId) {
         let last = self.classes().len();
         let mut inter = std::mem::take(&mut self.scratch.members);
@@ -596,6 +599,7 @@ impl<'b, 'a> Inference<'b, 'a> {
     }
 
     /// Stores the super-register classes found, by index, in each class.
+    #[inline(never)]
     fn store_super_reg_classes(&mut self) {
         let found = std::mem::take(&mut self.super_reg_classes);
         let classes = &mut self.b.bank.classes;

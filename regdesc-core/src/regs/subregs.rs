@@ -140,6 +140,7 @@ impl Builder<'_> {
 
     /// Every register's sub-register map, children first (LLVM's
     /// `computeSubRegs`).
+    #[inline(never)]
     pub(super) fn sub_regs(&mut self) -> Result<(), RegsError> {
         let n = self.bank.registers.len();
         self.inv = vec![NONE; n];
@@ -390,6 +391,7 @@ impl Builder<'_> {
 
     /// Closes `ConcatenationOf` lists over nested concatenations and indexes
     /// them.
+    #[inline(never)]
     pub(super) fn concat_closure(&mut self) -> Result<(), RegsError> {
         let n = self.bank.sub_reg_indices.len();
         let mut state = vec![0u8; n];
@@ -478,6 +480,7 @@ impl Builder<'_> {
 
     /// LLVM's `computeSecondarySubRegs`, for every register covered by its
     /// sub-registers.
+    #[inline(never)]
     pub(super) fn secondary_sub_regs(&mut self) -> Result<(), RegsError> {
         let mut by_idx = Vec::new();
         for r in 0..self.bank.registers.len() {
@@ -608,6 +611,7 @@ impl Builder<'_> {
 
     /// Every register's inverse map ([`Register::sub_reg_to_idx`]), from its
     /// map as it stands (also in a bank an error left incomplete).
+    #[inline(never)]
     pub(super) fn inverses(&mut self) {
         for reg in &mut self.bank.registers {
             reg.sub_reg_to_idx = inverse(&reg.sub_regs);
@@ -646,6 +650,7 @@ impl Builder<'_> {
 
     /// Super-register lists and topological signatures, sub-registers
     /// first.
+    #[inline(never)]
     pub(super) fn super_regs(&mut self) {
         let n = self.bank.registers.len();
         let mut done = vec![false; n];
@@ -696,6 +701,7 @@ impl Builder<'_> {
         self.bank.num_topo_sigs = self.topo_sig_ids.len();
     }
 
+    #[inline(never)]
     pub(super) fn artificial_indices(&mut self) {
         let b = &mut self.bank;
         for r in 0..b.registers.len() {

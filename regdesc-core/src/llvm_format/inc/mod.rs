@@ -22,8 +22,6 @@ mod target_fns;
 
 use std::fmt::Write;
 
-use rustc_hash::FxHashSet as HashSet;
-
 use crate::diag::Diagnostic;
 use crate::eval::RecordKeeper;
 use crate::lanes::{LaneMode, Lanes};
@@ -89,12 +87,6 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// `Namespace::Name` of a register.
-    pub fn reg_qualified(&self, r: RegId) -> Qualified<'_> {
-        let reg = self.bank.reg(r);
-        Qualified(&reg.namespace, &reg.name)
-    }
-
     /// Writes `Namespace::Name` of a register.
     pub fn push_reg(&self, o: &mut Out, r: RegId) {
         let reg = self.bank.reg(r);
@@ -238,6 +230,7 @@ fn open_ns(o: &mut Out, ns: &str) {
 
 /// `GET_REGINFO_ENUM`: registers, classes, alternate names, indices,
 /// pressure sets.
+#[inline(never)]
 fn enums(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let ns = cx.namespace.as_str();
@@ -311,6 +304,7 @@ fn enums(o: &mut Out, cx: &Ctx) {
 }
 
 /// `GET_REGINFO_HEADER`: the `<Target>GenRegisterInfo` declaration.
+#[inline(never)]
 fn header(o: &mut Out, cx: &Ctx) {
     let t = &cx.facts.target;
     let class = format!("{t}GenRegisterInfo");
@@ -358,35 +352,70 @@ fn header(o: &mut Out, cx: &Ctx) {
 }
 
 /// LLVM's `addSubRegsPreOrder`: explicit sub-registers depth first, then
-/// the remaining sub-registers in index order, each once.
-pub(crate) fn sub_regs_pre_order(bank: &RegBank, r: RegId) -> Vec<RegId> {
-    fn walk(bank: &RegBank, r: RegId, out: &mut Vec<RegId>, seen: &mut HashSet<RegId>) {
-        for &s in &bank.reg(r).explicit_sub_regs {
-            if seen.insert(s) {
-                out.push(s);
-                walk(bank, s, out, seen);
-            }
-        }
-        for &s in bank.reg(r).sub_regs.values() {
-            if seen.insert(s) {
-                out.push(s);
-            }
+/// the remaining sub-registers in index order, each once. One walker serves
+/// every register: its buffers and its "seen" marks (a stamp per register,
+/// not a set cleared each time) are reused.
+pub(crate) struct PreOrder {
+    /// By register: the walk that last reached it.
+    seen: Vec<u32>,
+    walk: u32,
+    out: Vec<RegId>,
+    /// (register, next explicit sub-register to visit).
+    stack: Vec<(RegId, usize)>,
+}
+
+impl PreOrder {
+    pub fn new(bank: &RegBank) -> PreOrder {
+        PreOrder {
+            seen: vec![0; bank.registers.len()],
+            walk: 0,
+            out: Vec::new(),
+            stack: Vec::new(),
         }
     }
-    let (mut out, mut seen) = (Vec::new(), HashSet::default());
-    walk(bank, r, &mut out, &mut seen);
-    out
+
+    /// `r`'s sub-registers in pre-order.
+    pub fn of(&mut self, bank: &RegBank, r: RegId) -> &[RegId] {
+        self.walk += 1;
+        let walk = self.walk;
+        self.out.clear();
+        self.stack.clear();
+        self.stack.push((r, 0));
+        while let Some(top) = self.stack.last_mut() {
+            let (reg, k) = *top;
+            let reg = bank.reg(reg);
+            if let Some(&s) = reg.explicit_sub_regs.get(k) {
+                top.1 += 1;
+                if self.seen[s as usize] != walk {
+                    self.seen[s as usize] = walk;
+                    self.out.push(s);
+                    self.stack.push((s, 0));
+                }
+                continue;
+            }
+            self.stack.pop();
+            for &s in reg.sub_regs.values() {
+                if self.seen[s as usize] != walk {
+                    self.seen[s as usize] = walk;
+                    self.out.push(s);
+                }
+            }
+        }
+        &self.out
+    }
 }
 
 /// `printBitVectorAsHex`: `bits` as `0x...` words of `width` bits.
 pub(crate) fn bits_as_hex(o: &mut Out, bits: &[bool], width: usize) {
     let digits = width.div_ceil(4);
     for chunk in bits.chunks(width) {
-        let mut v = 0u32;
+        let mut v = 0u64;
         for (j, &b) in chunk.iter().enumerate() {
-            v |= (b as u32) << j;
+            v |= (b as u64) << j;
         }
-        let _ = write!(o, "0x{v:0digits$x}, ");
+        o.push_str("0x");
+        o.hex(v, digits, false);
+        o.push_str(", ");
     }
 }
 
@@ -403,5 +432,7 @@ pub(crate) fn minimal_type(range: u64) -> &'static str {
 
 /// `LaneBitmask(0x...)`.
 pub(crate) fn print_mask(o: &mut Out, m: u64) {
-    let _ = write!(o, "LaneBitmask(0x{m:016X})");
+    o.push_str("LaneBitmask(0x");
+    o.hex(m, 16, true);
+    o.push(')');
 }

@@ -169,6 +169,7 @@ pub fn compute(rk: &RecordKeeper, bank: &RegBank) -> Result<Pressure, RegsError>
 /// Each class's `GeneratePressureSet`, by [`ClassId`](super::ClassId): a defined class's
 /// own; a synthesized class takes its closest super-class's, in enum order
 /// (as LLVM's `inheritProperties` does).
+#[inline(never)]
 fn generate_pressure_set(rk: &RecordKeeper, bank: &RegBank) -> Result<Vec<bool>, RegsError> {
     let mut generates = vec![false; bank.classes.len()];
     for (c, rc) in bank.classes.iter().enumerate() {

@@ -121,6 +121,7 @@ struct Normalizer<'a> {
 }
 
 /// Computes the weight of every unit of a complete bank.
+#[inline(never)]
 pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
     let n = bank.registers.len();
     let artificial: Vec<bool> = bank
@@ -193,6 +194,7 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
 /// For each register, the native units of its sub-registers it lacks. Only
 /// alias units (two roots) can be missing: they are added to a register
 /// after its super-registers took its units.
+#[inline(never)]
 fn missing_units(bank: &RegBank) -> Vec<Vec<RegUnitId>> {
     let mut missing = vec![Vec::new(); bank.registers.len()];
     for (u, unit) in bank.reg_units.iter().enumerate() {
@@ -226,6 +228,7 @@ fn find(parent: &mut [usize], mut x: usize) -> usize {
 
 impl Normalizer<'_> {
     /// Partitions the registers into uber sets (LLVM's `computeUberSets`).
+    #[inline(never)]
     fn uber_sets(&mut self) {
         let bank = self.bank;
         let n = bank.registers.len();
