@@ -52,7 +52,6 @@ impl RegBank {
             inv: Vec::new(),
         };
         let r = b.run();
-        b.inverses();
         (b.bank, r.err())
     }
 }
@@ -596,7 +595,6 @@ fn empty_register() -> Register {
         explicit_aliases: Vec::new(),
         leading_super_regs: Vec::new(),
         sub_regs: VecMap::new(),
-        sub_reg_to_idx: VecMap::new(),
         super_regs: Vec::new(),
         units: Vec::new(),
         topo_sig: u32::MAX,

@@ -122,8 +122,6 @@ pub struct Register {
     pub leading_super_regs: Vec<RegId>,
     /// Every sub-register by index, in index order.
     pub sub_regs: VecMap<IdxId, RegId>,
-    /// The inverse of `sub_regs`.
-    pub sub_reg_to_idx: VecMap<RegId, IdxId>,
     pub super_regs: Vec<RegId>,
     /// Native register units, sorted.
     pub units: Vec<RegUnitId>,
@@ -131,8 +129,10 @@ pub struct Register {
 }
 
 impl Register {
+    /// The index naming sub-register `r` (the lowest, in a bank an error
+    /// left with two), by a walk of the map: the bank keeps no inverse.
     pub fn sub_reg_index(&self, r: RegId) -> Option<IdxId> {
-        self.sub_reg_to_idx.get(&r).copied()
+        self.sub_regs.iter().find(|(_, &s)| s == r).map(|(&i, _)| i)
     }
 }
 

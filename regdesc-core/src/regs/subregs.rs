@@ -6,9 +6,8 @@
 //!
 //! Lookups of "which index names sub-register S of the register being
 //! computed" dominate: they go through a dense table over all registers
-//! ([`Builder::inv`]) filled for one register at a time and cleared after,
-//! not through the per-register inverse maps (built once a register's map
-//! is final).
+//! ([`Builder::inv`]) filled for one register at a time and cleared after.
+//! The bank keeps no per-register inverse maps.
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -54,6 +53,40 @@ impl ComposeTable {
         self.add_slow(idx, this, a, b)
     }
 
+    /// `this ∘ a = inv[s]` for every `(a, s)` of `subs` (a sub-register's
+    /// map), in order, ignoring conflicts; `Err(s)` at the first `s` with
+    /// no index in `inv`, the entries before it added. Entries known and
+    /// unchanged since (nearly all of them) cost a comparison each.
+    pub(super) fn add_all(
+        &mut self,
+        idx: &mut [SubRegIndex],
+        this: IdxId,
+        subs: &[(IdxId, RegId)],
+        inv: &[IdxId],
+    ) -> Result<(), RegId> {
+        let mut k = 0;
+        while k < subs.len() {
+            let stamp = (self.epoch as u64 + 1) << 32;
+            let row = self.rows.get(this as usize).map_or(&[][..], Vec::as_slice);
+            while let Some(&(a, s)) = subs.get(k) {
+                let b = inv[s as usize];
+                if b == NONE {
+                    return Err(s);
+                }
+                if row.get(a as usize) != Some(&(stamp | b as u64)) {
+                    break;
+                }
+                k += 1;
+            }
+            let Some(&(a, s)) = subs.get(k) else {
+                break;
+            };
+            self.add_slow(idx, this, a, inv[s as usize]);
+            k += 1;
+        }
+        Ok(())
+    }
+
     #[inline(never)]
     fn add_slow(
         &mut self,
@@ -95,23 +128,6 @@ impl ComposeTable {
         idx[this as usize].composed.insert(a, b);
         b
     }
-}
-
-/// A register's inverse sub-register map. The maps are bijective once
-/// complete; in a bank left incomplete by an error, a register under two
-/// indices keeps the lower one.
-fn inverse(sub_regs: &VecMap<IdxId, RegId>) -> VecMap<RegId, IdxId> {
-    let mut keys: Vec<u64> = sub_regs
-        .iter()
-        .map(|(&i, &s)| (s as u64) << 32 | i as u64)
-        .collect();
-    keys.sort_unstable();
-    let mut pairs: Vec<(RegId, IdxId)> = keys
-        .into_iter()
-        .map(|k| ((k >> 32) as RegId, k as IdxId))
-        .collect();
-    pairs.dedup_by_key(|p| p.0);
-    VecMap::from_sorted(pairs)
 }
 
 impl Builder<'_> {
@@ -569,17 +585,13 @@ impl Builder<'_> {
             return Ok(());
         }
         let mut missing = None;
-        'new: for &(new_idx, new_sub) in &new_sub_regs {
+        for &(new_idx, new_sub) in &new_sub_regs {
             // Borrow registers and indices separately: no copies in this hot loop.
-            let regs = &self.bank.registers;
+            let subs = self.bank.registers[new_sub as usize].sub_regs.as_slice();
             let idxs = &mut self.bank.sub_reg_indices;
-            for &(si, s) in regs[new_sub as usize].sub_regs.as_slice() {
-                let sub_idx = self.inv[s as usize];
-                if sub_idx == NONE {
-                    missing = Some((new_sub, s));
-                    break 'new;
-                }
-                self.compose.add(idxs, new_idx, si, sub_idx);
+            if let Err(s) = self.compose.add_all(idxs, new_idx, subs, &self.inv) {
+                missing = Some((new_sub, s));
+                break;
             }
         }
         self.merge_sub_regs(r, new_sub_regs);
@@ -607,15 +619,6 @@ impl Builder<'_> {
         }
         merged.extend(new);
         self.bank.registers[r as usize].sub_regs = VecMap::from_sorted(merged);
-    }
-
-    /// Every register's inverse map ([`Register::sub_reg_to_idx`]), from its
-    /// map as it stands (also in a bank an error left incomplete).
-    #[inline(never)]
-    pub(super) fn inverses(&mut self) {
-        for reg in &mut self.bank.registers {
-            reg.sub_reg_to_idx = inverse(&reg.sub_regs);
-        }
     }
 
     pub(super) fn no_sub_reg_index(&self, r: RegId, via: RegId, s: RegId) -> RegsError {
