@@ -85,6 +85,19 @@ struct UberSet {
 
 struct Normalizer<'a> {
     bank: &'a RegBank,
+    /// Every register's sub-registers but itself, in index order, back to
+    /// back: register `r`'s are `subs[subs_at[r]..subs_at[r + 1]]`. The walks
+    /// scan millions of these, mostly to skip ones already visited.
+    subs: Vec<RegId>,
+    subs_at: Vec<usize>,
+    /// The walk's stack: (register, next place in `subs`).
+    stack: Vec<(RegId, usize)>,
+    /// By unit: the `mark` of the last [`Normalizer::inherit_units`] that
+    /// saw it.
+    unit_mark: Vec<u32>,
+    mark: u32,
+    /// The units [`Normalizer::inherit_units`] adds.
+    add: Vec<RegUnitId>,
     w: UnitWeights,
     /// Per register: native units of its sub-registers that its own native
     /// list lacks (alias units added to a sub-register after it was built).
@@ -129,8 +142,21 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
         .iter()
         .map(|u| u.roots.iter().flatten().any(|&r| bank.reg(r).artificial))
         .collect();
+    let mut subs = Vec::new();
+    let mut subs_at = Vec::with_capacity(n + 1);
+    for (r, reg) in bank.registers.iter().enumerate() {
+        subs_at.push(subs.len());
+        subs.extend(reg.sub_regs.values().filter(|&&s| s as usize != r));
+    }
+    subs_at.push(subs.len());
     let mut nz = Normalizer {
         bank,
+        subs,
+        subs_at,
+        stack: Vec::new(),
+        unit_mark: Vec::new(),
+        mark: 0,
+        add: Vec::new(),
         w: UnitWeights {
             weights: vec![0; bank.reg_units.len()],
             artificial,
@@ -355,34 +381,48 @@ impl Normalizer<'_> {
         if self.subtree_clean_at[top as usize] == Some(self.generation) {
             return;
         }
-        let bank = self.bank;
-        self.visit_of[top as usize] = self.visit;
-        let mut stack: Vec<(RegId, usize)> = vec![(top, 0)];
-        while let Some(&mut (r, ref mut next)) = stack.last_mut() {
-            let subs = bank.reg(r).sub_regs.as_slice();
-            if let Some(&(_, s)) = subs.get(*next) {
-                *next += 1;
-                if s != r && self.visit_of[s as usize] != self.visit {
-                    self.visit_of[s as usize] = self.visit;
-                    if self.subtree_clean_at[s as usize] == Some(self.generation) {
-                        self.finished.push(s);
-                    } else {
-                        stack.push((s, 0));
-                    }
+        let visit = self.visit;
+        self.visit_of[top as usize] = visit;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.push((top, self.subs_at[top as usize]));
+        while let Some(entry) = stack.last_mut() {
+            let (r, mut k) = *entry;
+            let end = self.subs_at[r as usize + 1];
+            // The next sub-register not visited yet; a clean one is
+            // finished on the spot.
+            let mut child = None;
+            while k < end {
+                let s = self.subs[k];
+                k += 1;
+                if self.visit_of[s as usize] == visit {
+                    continue;
                 }
+                self.visit_of[s as usize] = visit;
+                if self.subtree_clean_at[s as usize] == Some(self.generation) {
+                    self.finished.push(s);
+                } else {
+                    child = Some(s);
+                    break;
+                }
+            }
+            entry.1 = k;
+            if let Some(s) = child {
+                stack.push((s, self.subs_at[s as usize]));
                 continue;
             }
             stack.pop();
             self.finish(r);
             let g = Some(self.generation);
+            let start = self.subs_at[r as usize];
             let clean = self.clean_at[r as usize] == g
-                && subs
+                && self.subs[start..end]
                     .iter()
-                    .all(|&(_, s)| s == r || self.subtree_clean_at[s as usize] == g);
+                    .all(|&s| self.subtree_clean_at[s as usize] == g);
             if clean {
                 self.subtree_clean_at[r as usize] = g;
             }
         }
+        self.stack = stack;
     }
 
     /// The post-order step of `normalize` for `r`.
@@ -446,37 +486,48 @@ impl Normalizer<'_> {
 
     /// Takes on the units of `r`'s sub-registers it lacks; whether any.
     /// Only sub-registers whose extra units grew since `r` last took them
-    /// are looked at.
+    /// are looked at. The units `r` has are marked (a stamp per unit), so
+    /// that the sub-registers' lists, long in wide tuples and mostly alike,
+    /// are merged without sorting them.
     fn inherit_units(&mut self, r: RegId) -> bool {
         let bank = self.bank;
         let reg = bank.reg(r);
         let since = self.inherited_at[r as usize];
-        let mut add: Vec<RegUnitId> = match since {
-            None => self.missing[r as usize].clone(),
-            Some(_) => Vec::new(),
+        if self.unit_mark.len() < self.w.weights.len() {
+            self.unit_mark.resize(self.w.weights.len(), 0);
+        }
+        self.mark += 1;
+        let (mark, unit_mark) = (self.mark, &mut self.unit_mark);
+        let extra = &self.w.extra;
+        for &u in reg.units.iter().chain(&extra[r as usize]) {
+            unit_mark[u as usize] = mark;
+        }
+        let mut add = std::mem::take(&mut self.add);
+        add.clear();
+        let mut take = |units: &[RegUnitId]| {
+            for &u in units {
+                if unit_mark[u as usize] != mark {
+                    unit_mark[u as usize] = mark;
+                    add.push(u);
+                }
+            }
         };
+        if since.is_none() {
+            take(&self.missing[r as usize]);
+        }
         for &s in reg.sub_regs.values() {
             if since.is_none_or(|g| self.grown_at[s as usize] > g) {
-                add.extend(&self.w.extra[s as usize]);
+                take(&extra[s as usize]);
             }
         }
-        let mut changed = false;
-        if !add.is_empty() {
-            add.sort_unstable();
-            add.dedup();
-            let extra = &mut self.w.extra[r as usize];
-            let before = extra.len();
-            extra.extend(
-                add.into_iter()
-                    .filter(|u| reg.units.binary_search(u).is_err()),
-            );
-            extra.sort_unstable();
-            extra.dedup();
-            changed = extra.len() != before;
-        }
+        let changed = !add.is_empty();
         if changed {
+            let extra = &mut self.w.extra[r as usize];
+            extra.extend_from_slice(&add);
+            extra.sort_unstable();
             self.extra_grew(r);
         }
+        self.add = add;
         self.inherited_at[r as usize] = Some(self.generation);
         changed
     }
