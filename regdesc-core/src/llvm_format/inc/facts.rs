@@ -14,7 +14,7 @@ use crate::regs::{ClassId, RegBank, RegId};
 use super::IncError;
 
 /// A value type: LLVM's `MVT` enumerator name and number.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Vt {
     /// `MVT::SimpleValueType`, which orders the shared lists.
     pub value: i64,

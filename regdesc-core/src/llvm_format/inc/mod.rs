@@ -405,6 +405,15 @@ impl PreOrder {
     }
 }
 
+/// `printBitVectorAsHex` of 32-bit words: `0x%08x, ` each.
+pub(crate) fn words_as_hex(o: &mut Out, words: impl Iterator<Item = u32>) {
+    for w in words {
+        o.push_str("0x");
+        o.hex(w as u64, 8, false);
+        o.push_str(", ");
+    }
+}
+
 /// `printBitVectorAsHex`: `bits` as `0x...` words of `width` bits.
 pub(crate) fn bits_as_hex(o: &mut Out, bits: &[bool], width: usize) {
     let digits = width.div_ceil(4);

@@ -6,12 +6,19 @@
 //! stored one and replaces a stored one that is a suffix of the new one: what
 //! is left are the sequences that are no other's suffix, in that order, and
 //! a dropped sequence lives inside the first stored one at or after it.
-//! Here the sequences are collected (reversed, back to back), sorted once
-//! by [`SeqTable::layout`], and each caller keeps the [`SeqId`] that
+//! Here the distinct sequences are collected (reversed, back to back; a
+//! sequence added again is found by its hash), sorted once by
+//! [`SeqTable::layout`], and each caller keeps the [`SeqId`] that
 //! [`SeqTable::add`] returned to ask for its offset: no ordered map, and no
-//! key built to look a sequence up.
+//! key built to look a sequence up. (AMDGPU's register lists, relative to
+//! their register, repeat: 20,000 lists, far fewer distinct ones, many long
+//! and alike at the end, which is what sorting compares.)
 
 use std::fmt::Write;
+use std::hash::{BuildHasher, Hash};
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 
 use super::out::Out;
 
@@ -22,13 +29,15 @@ pub struct SeqId(u32);
 /// Terminated sequences sharing suffixes (LLVM's `SequenceToOffsetTable`).
 #[derive(Clone, Debug)]
 pub struct SeqTable<T> {
-    /// Every added sequence's elements, each sequence reversed.
+    /// Every distinct sequence's elements, each sequence reversed.
     items: Vec<T>,
-    /// Where each added sequence is in `items`: (start, length).
+    /// Where each distinct sequence is in `items`: (start, length).
     spans: Vec<(u32, u32)>,
-    /// After layout: the offset of each added sequence.
+    /// The distinct sequences, by the hash of their reversed elements.
+    distinct: HashTable<u32>,
+    /// After layout: the offset of each distinct sequence.
     offsets: Vec<u32>,
-    /// After layout: the stored sequences (by [`SeqId`]), in table order.
+    /// After layout: the stored sequences (distinct ones), in table order.
     stored: Vec<u32>,
     entries: u32,
 }
@@ -38,6 +47,7 @@ impl<T> Default for SeqTable<T> {
         SeqTable {
             items: Vec::new(),
             spans: Vec::new(),
+            distinct: HashTable::new(),
             offsets: Vec::new(),
             stored: Vec::new(),
             entries: 0,
@@ -45,7 +55,11 @@ impl<T> Default for SeqTable<T> {
     }
 }
 
-impl<T: Ord + Clone> SeqTable<T> {
+fn hash_of<T: Hash>(rev: &[T]) -> u64 {
+    FxBuildHasher.hash_one(rev)
+}
+
+impl<T: Ord + Clone + Hash> SeqTable<T> {
     /// Adds a sequence (before [`SeqTable::layout`]).
     pub fn add(&mut self, seq: &[T]) -> SeqId {
         self.add_iter(seq.iter().cloned())
@@ -56,9 +70,26 @@ impl<T: Ord + Clone> SeqTable<T> {
         let start = self.items.len();
         self.items.extend(seq);
         self.items[start..].reverse();
+        let h = hash_of(&self.items[start..]);
+        let (items, spans) = (&self.items, &self.spans);
+        let new = &items[start..];
+        let slice = |k: u32| {
+            let (s, l) = spans[k as usize];
+            &items[s as usize..(s + l) as usize]
+        };
+        if let Some(&k) = self.distinct.find(h, |&k| slice(k) == new) {
+            self.items.truncate(start);
+            return SeqId(k);
+        }
+        let k = self.spans.len() as u32;
         self.spans
             .push((start as u32, (self.items.len() - start) as u32));
-        SeqId(self.spans.len() as u32 - 1)
+        let (items, spans) = (&self.items, &self.spans);
+        self.distinct.insert_unique(h, k, |&k| {
+            let (s, l) = spans[k as usize];
+            hash_of(&items[s as usize..(s + l) as usize])
+        });
+        SeqId(k)
     }
 
     /// The reversed elements of sequence `k`.

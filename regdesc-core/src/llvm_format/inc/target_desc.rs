@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::facts::Vt;
 use super::out::Out;
 use super::seq_table::{SeqId, SeqTable};
-use super::{bits_as_hex, print_mask, source_file_header, Ctx};
+use super::{print_mask, source_file_header, words_as_hex, Ctx};
 
 pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
@@ -76,27 +76,35 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         o.push_str("};\n");
         o.push_str("\nstatic const TargetRegisterClass *const NullRegClasses[] = { nullptr };\n\n");
 
+        // Class masks: 32-bit words over enum values.
+        let words = nclasses.div_ceil(32);
+        let mut bits: Vec<u32> = Vec::with_capacity(words);
         for rc in bank.classes_in_order() {
             let _ = write!(
                 o,
                 "static const uint32_t {}SubClassMask[] = {{\n  ",
                 rc.name
             );
-            let sub: Vec<bool> = (0..nclasses as u32).map(|e| rc.has_sub_class(e)).collect();
-            bits_as_hex(o, &sub, 32);
+            // The sub-classes are a bit set over enum values already.
+            let word =
+                |w: usize| (rc.sub_classes.get(w / 2).map_or(0, |&x| x >> (w % 2 * 32))) as u32;
+            words_as_hex(o, (0..words).map(word));
             let mut list = Vec::new();
             for (&i, supers) in &rc.super_reg_classes {
-                let mut bits = vec![false; nclasses];
+                bits.clear();
+                bits.resize(words, 0);
                 for &s in supers {
-                    bits[bank.class(s).enum_value as usize] = true;
+                    let e = bank.class(s).enum_value as usize;
+                    bits[e / 32] |= 1 << (e % 32);
                 }
-                if !bits.contains(&true) {
+                if bits.iter().all(|&w| w == 0) {
                     continue;
                 }
                 list.push(i + 1);
                 o.push_str("\n  ");
-                bits_as_hex(o, &bits, 32);
-                let _ = write!(o, "// {}", bank.idx(i).name);
+                words_as_hex(o, bits.iter().copied());
+                o.push_str("// ");
+                o.push_str(&bank.idx(i).name);
             }
             super_idx_lists.push(super_idx.add(&list));
             o.push_str("\n};\n\n");
