@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::eval::{RecId, RecordKeeper};
 
 use super::sets::{Elem, Sets};
-use super::subregs::{ComposeTable, NONE};
+use super::subregs::{ComposeTable, MapBuilder, NONE};
 use super::*;
 
 /// Where a register's own fields come from.
@@ -50,6 +50,7 @@ impl RegBank {
             topo_sig_ids: HashMap::default(),
             compose: ComposeTable::default(),
             inv: Vec::new(),
+            merge: MapBuilder::default(),
         };
         let r = b.run();
         (b.bank, r.err())
@@ -126,6 +127,8 @@ pub(super) struct Builder<'a> {
     /// For the register whose sub-registers are being computed: the index
     /// naming each of its sub-registers, [`NONE`] elsewhere.
     pub(super) inv: Vec<IdxId>,
+    /// The map of the register whose sub-registers are being computed.
+    pub(super) merge: MapBuilder,
 }
 
 impl<'a> Builder<'a> {

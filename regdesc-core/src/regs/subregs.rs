@@ -9,8 +9,6 @@
 //! ([`Builder::inv`]) filled for one register at a time and cleared after.
 //! The bank keeps no per-register inverse maps.
 
-use rustc_hash::FxHashSet as HashSet;
-
 use super::bank::Builder;
 use super::*;
 
@@ -130,6 +128,99 @@ impl ComposeTable {
     }
 }
 
+/// One register's sub-register map while [`Builder::sub_regs_body`] builds
+/// it: dense tables by index and by register, valid where their stamp is
+/// the current one (no map rebuilt by inserting in the middle, no set of
+/// orphans hashed).
+#[derive(Default)]
+pub(super) struct MapBuilder {
+    stamp: u32,
+    /// By index: (stamp, sub-register).
+    by_idx: Vec<(u32, RegId)>,
+    /// The indices in the map, in the order they came.
+    keys: Vec<IdxId>,
+    /// By register: the stamp while it is an orphan (a sub-register of a
+    /// child reached by an index the map already has).
+    orphan: Vec<u32>,
+    /// How many orphans there are.
+    orphans: usize,
+}
+
+impl MapBuilder {
+    /// A new map holding `map`, with `nidx` indices and `nregs` registers.
+    fn start(&mut self, nidx: usize, nregs: usize, map: &VecMap<IdxId, RegId>) {
+        self.stamp += 1;
+        if self.by_idx.len() < nidx {
+            self.by_idx.resize(nidx, (0, 0));
+        }
+        if self.orphan.len() < nregs {
+            self.orphan.resize(nregs, 0);
+        }
+        self.keys.clear();
+        self.orphans = 0;
+        for &(i, s) in map.as_slice() {
+            self.set(i, s);
+        }
+    }
+
+    fn get(&self, i: IdxId) -> Option<RegId> {
+        match self.by_idx.get(i as usize) {
+            Some(&(stamp, s)) if stamp == self.stamp => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Maps `i` to `s` unless `i` is mapped; whether it was not.
+    fn insert_new(&mut self, i: IdxId, s: RegId) -> bool {
+        if self.get(i).is_some() {
+            return false;
+        }
+        self.set(i, s);
+        true
+    }
+
+    /// Maps `i` to `s`.
+    fn set(&mut self, i: IdxId, s: RegId) {
+        if self.by_idx.len() <= i as usize {
+            self.by_idx.resize(i as usize + 1, (0, 0));
+        }
+        if self.get(i).is_none() {
+            self.keys.push(i);
+        }
+        self.by_idx[i as usize] = (self.stamp, s);
+    }
+
+    fn add_orphan(&mut self, s: RegId) {
+        let o = &mut self.orphan[s as usize];
+        if *o != self.stamp {
+            *o = self.stamp;
+            self.orphans += 1;
+        }
+    }
+
+    /// Whether `s` was an orphan (it is not any more).
+    fn remove_orphan(&mut self, s: RegId) -> bool {
+        let o = &mut self.orphan[s as usize];
+        if *o != self.stamp {
+            return false;
+        }
+        *o = 0;
+        self.orphans -= 1;
+        true
+    }
+
+    /// The map, in index order.
+    fn finish(&mut self) -> VecMap<IdxId, RegId> {
+        self.keys.sort_unstable();
+        VecMap::from_sorted(
+            self.keys
+                .iter()
+                .map(|&i| (i, self.by_idx[i as usize].1))
+                .collect(),
+        )
+    }
+}
+
 impl Builder<'_> {
     fn sub_regs_error(&self, r: RegId, message: String, help: Option<String>) -> RegsError {
         RegsError::SubRegs {
@@ -238,15 +329,19 @@ impl Builder<'_> {
         let ri = r as usize;
         let explicit = self.bank.registers[ri].explicit_sub_regs.clone();
         let explicit_idx = self.bank.registers[ri].explicit_sub_reg_indices.clone();
-        let mut sub_regs = std::mem::take(&mut self.bank.registers[ri].sub_regs);
-        let mut orphans: HashSet<RegId> = HashSet::default();
+        let mut t = std::mem::take(&mut self.merge);
+        t.start(
+            self.bank.sub_reg_indices.len(),
+            self.bank.registers.len(),
+            &std::mem::take(&mut self.bank.registers[ri].sub_regs),
+        );
         let mut disjunct = self.bank.registers[ri].has_disjunct_sub_regs;
         for &esr in &explicit {
             let child = &self.bank.registers[esr as usize];
             disjunct |= child.has_disjunct_sub_regs;
-            for (&i, &s) in &child.sub_regs {
-                if !sub_regs.get_or_insert(i, s).1 {
-                    orphans.insert(s);
+            for &(i, s) in child.sub_regs.as_slice() {
+                if !t.insert_new(i, s) {
+                    t.add_orphan(s);
                 }
             }
         }
@@ -258,47 +353,37 @@ impl Builder<'_> {
         while i < indices.len() {
             let idx = indices[i];
             i += 1;
-            let Some(&sr) = sub_regs.get(&idx) else {
+            let Some(sr) = t.get(idx) else {
                 continue;
             };
-            let comps: Vec<(IdxId, IdxId)> = self
-                .bank
-                .idx(idx)
-                .composed
-                .iter()
-                .map(|(&a, &b)| (a, b))
-                .collect();
-            for (a, b) in comps {
-                let Some(&s) = self.bank.reg(sr).sub_regs.get(&a) else {
+            let sub = &self.bank.registers[sr as usize].sub_regs;
+            for &(a, b) in self.bank.sub_reg_indices[idx as usize].composed.as_slice() {
+                let Some(&s) = sub.get(&a) else {
                     continue;
                 };
-                if sub_regs.contains_key(&b) || !orphans.remove(&s) {
+                if t.get(b).is_some() || !t.remove_orphan(s) {
                     continue;
                 }
-                sub_regs.insert(b, s);
+                t.insert_new(b, s);
                 indices.push(b);
             }
         }
         // Synthesize indices for the remaining orphans, bottom-up.
-        while !orphans.is_empty() {
+        while t.orphans > 0 {
             let Some(idx) = indices.pop() else { break };
-            let Some(&sr) = sub_regs.get(&idx) else {
+            let Some(sr) = t.get(idx) else {
                 continue;
             };
-            let map: Vec<(IdxId, RegId)> = self
-                .bank
-                .reg(sr)
-                .sub_regs
-                .iter()
-                .map(|(&a, &b)| (a, b))
-                .collect();
+            let map: Vec<(IdxId, RegId)> = self.bank.reg(sr).sub_regs.as_slice().to_vec();
             for (a, s) in map {
-                if orphans.remove(&s) {
+                if t.remove_orphan(s) {
                     let c = self.composite_idx(idx, a, r);
-                    sub_regs.insert(c, s);
+                    t.set(c, s);
                 }
             }
         }
+        let sub_regs = t.finish();
+        self.merge = t;
 
         // The inverse map: explicit names first, then every entry in index
         // order; a register reached by two indices is an error.
@@ -667,15 +752,20 @@ impl Builder<'_> {
             done[root] = true;
             stack.push((root as RegId, 0));
             while let Some(top) = stack.last_mut() {
-                let (r, k) = *top;
+                let (r, mut k) = *top;
                 let subs = self.bank.registers[r as usize].sub_regs.as_slice();
-                if k < subs.len() {
-                    let c = subs[k].1;
-                    top.1 += 1;
+                let mut next = None;
+                while let Some(&(_, c)) = subs.get(k) {
+                    k += 1;
                     if !done[c as usize] {
                         done[c as usize] = true;
-                        stack.push((c, 0));
+                        next = Some(c);
+                        break;
                     }
+                }
+                top.1 = k;
+                if let Some(c) = next {
+                    stack.push((c, 0));
                     continue;
                 }
                 stack.pop();
