@@ -76,16 +76,39 @@ impl<'a> Builder<'a> {
         self.artificial_indices();
         self.bank.num_native_reg_units = self.bank.reg_units.len();
         lap.end(&mut self.bank, "bank/super-registers");
-        self.classes()?;
+        self.defined_classes()?;
+        // The unit weights need the registers and the defined classes only
+        // (see `pressure::Graph`): they are computed on a second thread,
+        // from a copy, while inference adds classes to the bank.
+        let graph = super::pressure::Graph::of(&self.bank);
+        let (classes, weights) = std::thread::scope(|s| {
+            let weights = std::thread::Builder::new()
+                .name("regdesc unit weights".into())
+                .spawn_scoped(s, || super::pressure::unit_weights(&graph));
+            let classes = self.classes_and_composites(&mut lap);
+            let weights = match weights {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: here, then.
+                Err(_) => super::pressure::unit_weights(&graph),
+            };
+            (classes, weights)
+        });
+        classes?;
+        self.bank.stage = Stage::Complete;
+        self.bank.pressure = super::pressure::finish(self.rk, &self.bank, weights)?;
+        lap.end(&mut self.bank, "bank/pressure-sets");
+        Ok(())
+    }
+
+    /// Inferred classes, class properties and the composites pass.
+    fn classes_and_composites(&mut self, lap: &mut Lap) -> Result<(), RegsError> {
+        self.inferred_classes()?;
         self.inherit_properties();
         lap.end(&mut self.bank, "bank/classes");
         self.bank.stage = Stage::Classes;
         self.composites()?;
         self.class_flags();
         lap.end(&mut self.bank, "bank/composites");
-        self.bank.stage = Stage::Complete;
-        self.bank.pressure = super::pressure::compute(self.rk, &self.bank)?;
-        lap.end(&mut self.bank, "bank/pressure-sets");
         Ok(())
     }
 }

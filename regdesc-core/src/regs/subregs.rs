@@ -14,6 +14,8 @@ use super::*;
 
 /// No entry, in the dense tables.
 pub(super) const NONE: u32 = u32::MAX;
+/// In [`Builder::secondary`]'s table: an index the map had before.
+const OLD: u32 = u32::MAX - 1;
 
 /// The `Composed` maps of all indices, mirrored in a dense table: the
 /// secondary sub-registers add millions of compositions, almost all already
@@ -602,15 +604,16 @@ impl Builder<'_> {
     ///
     /// The new entries are collected apart and merged into `r`'s map at the
     /// end (they are mostly not in key order); until then `by_idx` answers
-    /// "does `r` have index I".
-    fn secondary(&mut self, r: RegId, by_idx: &mut Vec<bool>) -> Result<(), RegsError> {
+    /// "does `r` have index I" ([`OLD`]: in the map, [`NONE`]: no, else the
+    /// new sub-register), and the merge walks it in index order.
+    fn secondary(&mut self, r: RegId, by_idx: &mut Vec<u32>) -> Result<(), RegsError> {
         let ri = r as usize;
         let mut new_sub_regs: Vec<(IdxId, RegId)> = Vec::new();
         let mut queue: Vec<RegId> = self.bank.registers[ri].sub_regs.values().copied().collect();
         by_idx.clear();
-        by_idx.resize(self.bank.sub_reg_indices.len(), false);
+        by_idx.resize(self.bank.sub_reg_indices.len(), NONE);
         for &i in self.bank.registers[ri].sub_regs.keys() {
-            by_idx[i as usize] = true;
+            by_idx[i as usize] = OLD;
         }
         let mut head = 0;
         let mut parts: Vec<IdxId> = Vec::new();
@@ -656,9 +659,9 @@ impl Builder<'_> {
                 }
                 let concat = self.concat_index(&parts, r);
                 if by_idx.len() <= concat as usize {
-                    by_idx.resize(concat as usize + 1, false);
+                    by_idx.resize(concat as usize + 1, NONE);
                 }
-                if std::mem::replace(&mut by_idx[concat as usize], true) {
+                if std::mem::replace(&mut by_idx[concat as usize], cand) != NONE {
                     continue;
                 }
                 self.inv[cand as usize] = concat;
@@ -679,30 +682,26 @@ impl Builder<'_> {
                 break;
             }
         }
-        self.merge_sub_regs(r, new_sub_regs);
+        self.merge_sub_regs(r, new_sub_regs.len(), by_idx);
         match missing {
             Some((via, s)) => Err(self.no_sub_reg_index(r, via, s)),
             None => Ok(()),
         }
     }
 
-    /// Adds `new` (indices not in `r`'s map) to `r`'s map.
-    fn merge_sub_regs(&mut self, r: RegId, mut new: Vec<(IdxId, RegId)>) {
-        new.sort_unstable();
+    /// Adds `r`'s new sub-registers (`added` of them, in `by_idx`) to its
+    /// map, in index order.
+    fn merge_sub_regs(&mut self, r: RegId, added: usize, by_idx: &[u32]) {
         let old = std::mem::take(&mut self.bank.registers[r as usize].sub_regs);
-        let mut merged = Vec::with_capacity(old.len() + new.len());
-        let mut new = new.into_iter().peekable();
-        for &(i, s) in old.as_slice() {
-            while let Some(&(ni, ns)) = new.peek() {
-                if ni > i {
-                    break;
-                }
-                merged.push((ni, ns));
-                new.next();
+        let mut merged = Vec::with_capacity(old.len() + added);
+        let mut old = old.as_slice().iter();
+        for (i, &at) in by_idx.iter().enumerate() {
+            match at {
+                NONE => {}
+                OLD => merged.extend(old.next()),
+                s => merged.push((i as IdxId, s)),
             }
-            merged.push((i, s));
         }
-        merged.extend(new);
         self.bank.registers[r as usize].sub_regs = VecMap::from_sorted(merged);
     }
 

@@ -27,14 +27,18 @@
 //! nothing again.
 //! An artificial single unit cannot take weight: llvm-tblgen then loops
 //! forever, which is reported as [`RegsError::UnitWeights`].
+//!
+//! The weights read the bank through a [`Graph`] (a copy of what they need),
+//! so that they can be computed while class inference changes the bank.
 
 use rustc_hash::FxHashSet as HashSet;
 
 use super::super::{RegBank, RegId, RegUnitId, RegsError};
+use super::graph::Graph;
 
 /// The weights of every unit and the units each register ends up with.
 #[derive(Clone, Debug, Default)]
-pub(super) struct UnitWeights {
+pub(crate) struct UnitWeights {
     /// Weight of each unit: the native units, then the adopted ones.
     pub weights: Vec<u32>,
     /// Whether each native unit is artificial (one of its roots is).
@@ -65,10 +69,35 @@ impl UnitWeights {
 
     /// The sum of `r`'s unit weights (LLVM's `CodeGenRegister::getWeight`).
     pub fn reg_weight(&self, bank: &RegBank, r: RegId) -> u32 {
+        self.weight_of(&bank.reg(r).units, r)
+    }
+
+    /// [`UnitWeights::reg_weight`] of `r`, whose native units are `native`.
+    fn weight_of(&self, native: &[RegUnitId], r: RegId) -> u32 {
         // 32-bit sums that wrap, as LLVM's `unsigned` ones do: some inputs
         // only settle once their weights wrap.
-        self.units(bank, r)
-            .fold(0u32, |a, u| a.wrapping_add(self.weights[u as usize]))
+        native
+            .iter()
+            .chain(&self.extra[r as usize])
+            .fold(0u32, |a, &u| a.wrapping_add(self.weights[u as usize]))
+    }
+}
+
+/// Unit weights that never settle: the register to blame, and why.
+#[derive(Debug)]
+pub(crate) struct Unsettled {
+    pub register: RegId,
+    pub why: String,
+}
+
+impl Unsettled {
+    pub fn into_error(self, bank: &RegBank) -> RegsError {
+        let reg = bank.reg(self.register);
+        RegsError::UnitWeights {
+            register: reg.name.clone(),
+            why: self.why,
+            span: reg.span,
+        }
     }
 }
 
@@ -84,13 +113,10 @@ struct UberSet {
 }
 
 struct Normalizer<'a> {
-    bank: &'a RegBank,
-    /// Every register's sub-registers but itself, in index order, back to
-    /// back: register `r`'s are `subs[subs_at[r]..subs_at[r + 1]]`. The walks
-    /// scan millions of these, mostly to skip ones already visited.
-    subs: Vec<RegId>,
-    subs_at: Vec<usize>,
-    /// The walk's stack: (register, next place in `subs`).
+    /// The registers. Their sub-registers are flat lists: the walks scan
+    /// millions of them, mostly to skip ones already visited.
+    g: &'a Graph,
+    /// The walk's stack: (register, next place in the sub-register lists).
     stack: Vec<(RegId, usize)>,
     /// By unit: the `mark` of the last [`Normalizer::inherit_units`] that
     /// saw it.
@@ -133,36 +159,25 @@ struct Normalizer<'a> {
     inherited_at: Vec<Option<u64>>,
 }
 
-/// Computes the weight of every unit of a complete bank.
+/// Computes the weight of every unit of the registers of `g`.
 #[inline(never)]
-pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
-    let n = bank.registers.len();
-    let artificial: Vec<bool> = bank
-        .reg_units
-        .iter()
-        .map(|u| u.roots.iter().flatten().any(|&r| bank.reg(r).artificial))
+pub(super) fn compute(g: &Graph) -> Result<UnitWeights, Unsettled> {
+    let n = g.len();
+    let artificial: Vec<bool> = (0..g.num_units() as RegUnitId)
+        .map(|u| g.roots(u).any(|r| g.artificial(r)))
         .collect();
-    let mut subs = Vec::new();
-    let mut subs_at = Vec::with_capacity(n + 1);
-    for (r, reg) in bank.registers.iter().enumerate() {
-        subs_at.push(subs.len());
-        subs.extend(reg.sub_regs.values().filter(|&&s| s as usize != r));
-    }
-    subs_at.push(subs.len());
     let mut nz = Normalizer {
-        bank,
-        subs,
-        subs_at,
+        g,
         stack: Vec::new(),
         unit_mark: Vec::new(),
         mark: 0,
         add: Vec::new(),
         w: UnitWeights {
-            weights: vec![0; bank.reg_units.len()],
+            weights: vec![0; g.num_units()],
             artificial,
             extra: vec![Vec::new(); n],
         },
-        missing: missing_units(bank),
+        missing: missing_units(g),
         uber_of: Vec::new(),
         ubers: Vec::new(),
         visit_of: vec![0; n],
@@ -187,7 +202,7 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
     // wrap to zero in 32 bits, after a few dozen rounds more. Weights that
     // grow by a constant (or cycle) never settle: past this many rounds,
     // regdesc reports the register instead of looping.
-    let limit = bank.num_native_reg_units + 1024;
+    let limit = g.num_native_units + 1024;
     let mut rounds = 0;
     loop {
         nz.changed = false;
@@ -200,17 +215,14 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
         }
         rounds += 1;
         if !nz.progressed || rounds > limit {
-            let r = nz.stuck.unwrap_or(0);
-            let reg = bank.reg(r);
             let why = if nz.progressed {
                 format!("still changing after {rounds} rounds")
             } else {
                 "its only register unit is artificial, so its weight cannot grow".to_string()
             };
-            return Err(RegsError::UnitWeights {
-                register: reg.name.clone(),
+            return Err(Unsettled {
+                register: nz.stuck.unwrap_or(0),
                 why,
-                span: reg.span,
             });
         }
     }
@@ -221,16 +233,15 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
 /// alias units (two roots) can be missing: they are added to a register
 /// after its super-registers took its units.
 #[inline(never)]
-fn missing_units(bank: &RegBank) -> Vec<Vec<RegUnitId>> {
-    let mut missing = vec![Vec::new(); bank.registers.len()];
-    for (u, unit) in bank.reg_units.iter().enumerate() {
-        if unit.roots[1].is_none() {
+fn missing_units(g: &Graph) -> Vec<Vec<RegUnitId>> {
+    let mut missing = vec![Vec::new(); g.len()];
+    for u in 0..g.num_units() as RegUnitId {
+        if g.roots(u).count() < 2 {
             continue;
         }
-        let u = u as RegUnitId;
-        for &root in unit.roots.iter().flatten() {
-            for &sup in &bank.reg(root).super_regs {
-                if bank.reg(sup).units.binary_search(&u).is_err() {
+        for root in g.roots(u) {
+            for &sup in g.supers(root) {
+                if g.units(sup).binary_search(&u).is_err() {
                     missing[sup as usize].push(u);
                 }
             }
@@ -256,18 +267,17 @@ impl Normalizer<'_> {
     /// Partitions the registers into uber sets (LLVM's `computeUberSets`).
     #[inline(never)]
     fn uber_sets(&mut self) {
-        let bank = self.bank;
-        let n = bank.registers.len();
+        let g = self.g;
+        let n = g.len();
         let mut parent: Vec<usize> = (0..n).collect();
         let mut allocatable = vec![false; n];
-        for c in bank.classes_in_order() {
-            if !c.allocatable {
-                continue;
-            }
-            let Some(&first) = c.members.first() else {
+        // The sets do not depend on the order of the classes: a set's leader
+        // is its lowest register.
+        for members in g.allocatable_classes() {
+            let Some(&first) = members.first() else {
                 continue;
             };
-            for &m in &c.members {
+            for &m in members {
                 allocatable[m as usize] = true;
                 let (a, b) = (
                     find(&mut parent, first as usize),
@@ -301,11 +311,11 @@ impl Normalizer<'_> {
     /// Recomputes the weight of set `s` (LLVM's `computeUberWeights` for one
     /// set): non-artificial units still weighing 0 get weight 1.
     fn set_weight(&mut self, s: usize) {
-        let (bank, w) = (self.bank, &mut self.w);
+        let (g, w) = (self.g, &mut self.w);
         let mut max = 0;
         let mut mutated = false;
         for &r in &self.ubers[s].regs {
-            let units = bank.reg(r).units.iter().chain(&w.extra[r as usize]);
+            let units = g.units(r).iter().chain(&w.extra[r as usize]);
             let mut sum = 0;
             for &u in units {
                 if w.is_artificial(u) {
@@ -327,8 +337,8 @@ impl Normalizer<'_> {
         }
         for &r in &set.regs {
             let extra = &w.extra[r as usize];
-            let native = &bank.reg(r).units;
-            if native.len() + extra.len() == 1 && w.reg_weight(bank, r) == set.weight {
+            let native = g.units(r);
+            if native.len() + extra.len() == 1 && w.weight_of(native, r) == set.weight {
                 for &u in native.iter().chain(extra) {
                     mutated |= set.singular.insert(u);
                 }
@@ -364,7 +374,7 @@ impl Normalizer<'_> {
         if mutated {
             self.mutated();
         }
-        let now = self.w.reg_weight(self.bank, r);
+        let now = self.w.weight_of(self.g.units(r), r);
         if now > self.ubers[s].weight || now < was {
             self.set_weight(s);
         }
@@ -383,16 +393,17 @@ impl Normalizer<'_> {
         }
         let visit = self.visit;
         self.visit_of[top as usize] = visit;
+        let g = self.g;
         let mut stack = std::mem::take(&mut self.stack);
-        stack.push((top, self.subs_at[top as usize]));
+        stack.push((top, g.subs_range(top).0));
         while let Some(entry) = stack.last_mut() {
             let (r, mut k) = *entry;
-            let end = self.subs_at[r as usize + 1];
+            let end = g.subs_range(r).1;
             // The next sub-register not visited yet; a clean one is
             // finished on the spot.
             let mut child = None;
             while k < end {
-                let s = self.subs[k];
+                let s = g.sub_at(k);
                 k += 1;
                 if self.visit_of[s as usize] == visit {
                     continue;
@@ -407,19 +418,18 @@ impl Normalizer<'_> {
             }
             entry.1 = k;
             if let Some(s) = child {
-                stack.push((s, self.subs_at[s as usize]));
+                stack.push((s, g.subs_range(s).0));
                 continue;
             }
             stack.pop();
             self.finish(r);
-            let g = Some(self.generation);
-            let start = self.subs_at[r as usize];
-            let clean = self.clean_at[r as usize] == g
-                && self.subs[start..end]
+            let now = Some(self.generation);
+            let clean = self.clean_at[r as usize] == now
+                && g.subs(r)
                     .iter()
-                    .all(|&s| self.subtree_clean_at[s as usize] == g);
+                    .all(|&s| self.subtree_clean_at[s as usize] == now);
             if clean {
-                self.subtree_clean_at[r as usize] = g;
+                self.subtree_clean_at[r as usize] = now;
             }
         }
         self.stack = stack;
@@ -427,18 +437,17 @@ impl Normalizer<'_> {
 
     /// The post-order step of `normalize` for `r`.
     fn finish(&mut self, r: RegId) {
-        let bank = self.bank;
+        let native = self.g.units(r);
         let before = self.generation;
-        let was = self.w.reg_weight(bank, r);
+        let was = self.w.weight_of(native, r);
         if self.inherit_units(r) && self.uber_of[r as usize] != 0 {
             self.reg_grew(r, was);
         }
         let s = self.uber_of[r as usize];
-        let reg_weight = self.w.reg_weight(bank, r);
+        let reg_weight = self.w.weight_of(native, r);
         let set_weight = self.ubers[s].weight;
         if set_weight > reg_weight {
             let diff = set_weight.wrapping_sub(reg_weight);
-            let native = &bank.reg(r).units;
             let extra = &self.w.extra[r as usize];
             let count = native.len() + extra.len();
             let first = native
@@ -479,7 +488,7 @@ impl Normalizer<'_> {
     /// Whether `u` is a unit of a register finished in this visit.
     fn in_finished(&self, u: RegUnitId) -> bool {
         self.finished.iter().any(|&f| {
-            self.bank.reg(f).units.binary_search(&u).is_ok()
+            self.g.units(f).binary_search(&u).is_ok()
                 || self.w.extra[f as usize].binary_search(&u).is_ok()
         })
     }
@@ -490,8 +499,7 @@ impl Normalizer<'_> {
     /// that the sub-registers' lists, long in wide tuples and mostly alike,
     /// are merged without sorting them.
     fn inherit_units(&mut self, r: RegId) -> bool {
-        let bank = self.bank;
-        let reg = bank.reg(r);
+        let g = self.g;
         let since = self.inherited_at[r as usize];
         if self.unit_mark.len() < self.w.weights.len() {
             self.unit_mark.resize(self.w.weights.len(), 0);
@@ -499,7 +507,7 @@ impl Normalizer<'_> {
         self.mark += 1;
         let (mark, unit_mark) = (self.mark, &mut self.unit_mark);
         let extra = &self.w.extra;
-        for &u in reg.units.iter().chain(&extra[r as usize]) {
+        for &u in g.units(r).iter().chain(&extra[r as usize]) {
             unit_mark[u as usize] = mark;
         }
         let mut add = std::mem::take(&mut self.add);
@@ -515,8 +523,10 @@ impl Normalizer<'_> {
         if since.is_none() {
             take(&self.missing[r as usize]);
         }
-        for &s in reg.sub_regs.values() {
-            if since.is_none_or(|g| self.grown_at[s as usize] > g) {
+        // (`r`'s own units are marked: were it its own sub-register, it
+        // would add nothing.)
+        for &s in g.subs(r) {
+            if since.is_none_or(|at| self.grown_at[s as usize] > at) {
                 take(&extra[s as usize]);
             }
         }
@@ -541,10 +551,10 @@ impl Normalizer<'_> {
     /// Recomputes the sets of every register holding native unit `u`: its
     /// roots and their super-registers.
     fn unit_weight_changed(&mut self, u: RegUnitId) {
-        let bank = self.bank;
+        let g = self.g;
         let mut sets: Vec<usize> = Vec::new();
-        for &root in bank.reg_units[u as usize].roots.iter().flatten() {
-            let regs = std::iter::once(root).chain(bank.reg(root).super_regs.iter().copied());
+        for root in g.roots(u) {
+            let regs = std::iter::once(root).chain(g.supers(root).iter().copied());
             sets.extend(regs.map(|x| self.uber_of[x as usize]));
         }
         sets.sort_unstable();
