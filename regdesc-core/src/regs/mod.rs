@@ -658,7 +658,7 @@ fn push_register_key(key: &mut Vec<u8>, name: &str) {
     let mut parts = 0u32;
     let mut odd_len = 0;
     for part in NameParts(name) {
-        if parts % 2 == 0 {
+        if parts.is_multiple_of(2) {
             for &b in part.as_bytes() {
                 // 0 and 1 become two bytes, so that 0 can end a part.
                 if b <= 1 {

@@ -32,6 +32,8 @@ struct RegLists {
     masks: SeqId,
 }
 
+/// `GET_REGINFO_MC_DESC` up to the register class table (the rest is
+/// [`write_rest`]).
 pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let t = &cx.facts.target;
@@ -218,7 +220,14 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         );
     }
     o.push_str("};\n\n");
+}
 
+/// The rest of `GET_REGINFO_MC_DESC` after [`write`]: the DWARF tables, the
+/// encodings and `Init<Target>MCRegisterInfo`.
+pub(super) fn write_rest(o: &mut Out, cx: &Ctx) {
+    let bank = cx.bank;
+    let t = &cx.facts.target;
+    let n = bank.registers.len();
     dwarf_tables(o, cx, false);
 
     let _ = writeln!(o, "extern const uint16_t {t}RegEncodingTable[] = {{");

@@ -146,6 +146,26 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// Text another [`Out::string`] made ([`Out::into_bytes`]), handed to
+    /// the sink as it is (no copy into the buffer).
+    pub fn push_made(&mut self, text: &[u8]) {
+        if self.sink.is_none() {
+            self.buf.extend_from_slice(text);
+            return;
+        }
+        self.drain();
+        if let (Some(sink), None) = (self.sink.as_deref_mut(), &self.error) {
+            if let Err(e) = sink.write_all(text) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The text of an [`Out::string`], as bytes (UTF-8).
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+
     /// The whole text of an [`Out::string`].
     pub fn into_string(self) -> String {
         String::from_utf8(self.buf)
@@ -197,6 +217,25 @@ mod tests {
         }
         o.finish().unwrap();
         assert_eq!(String::from_utf8(sink).unwrap(), want);
+    }
+
+    #[test]
+    fn made_text_follows_what_was_written() {
+        let mut made = Out::string(0);
+        made.push_str("made ");
+        made.num(42);
+        let made = made.into_bytes();
+        let mut sink = Vec::new();
+        let mut o = Out::to_writer(&mut sink);
+        o.push_str("first, ");
+        o.push_made(&made);
+        o.push_str(", last");
+        o.finish().unwrap();
+        assert_eq!(sink, b"first, made 42, last");
+        let mut kept = Out::string(0);
+        kept.push_str("a");
+        kept.push_made(b"b");
+        assert_eq!(kept.into_string(), "ab");
     }
 
     #[test]

@@ -57,9 +57,9 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let mut super_idx_lists: Vec<SeqId> = Vec::with_capacity(nclasses);
     if !bank.classes.is_empty() {
         o.push_str("\nstatic const TargetRegisterInfo::RegClassInfo RegClassInfos[] = {\n");
-        for m in 0..modes {
+        for (m, mode_vts) in vt_lists.iter().enumerate() {
             let _ = writeln!(o, "  // Mode = {m} ({})", bank.hw_modes[m]);
-            for (&c, &vt_list) in bank.class_order.iter().zip(&vt_lists[m]) {
+            for (&c, &vt_list) in bank.class_order.iter().zip(mode_vts) {
                 let rc = bank.class(c);
                 let ri = rc.rsi.get(m as u32);
                 let _ = writeln!(
