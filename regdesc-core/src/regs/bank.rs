@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::eval::{RecId, RecordKeeper};
 
 use super::sets::{Elem, Sets};
-use super::subregs::{ComposeTable, NONE};
+use super::subregs::{ComposeTable, MapBuilder, NONE};
 use super::*;
 
 /// Where a register's own fields come from.
@@ -50,9 +50,9 @@ impl RegBank {
             topo_sig_ids: HashMap::default(),
             compose: ComposeTable::default(),
             inv: Vec::new(),
+            merge: MapBuilder::default(),
         };
         let r = b.run();
-        b.inverses();
         (b.bank, r.err())
     }
 }
@@ -76,16 +76,39 @@ impl<'a> Builder<'a> {
         self.artificial_indices();
         self.bank.num_native_reg_units = self.bank.reg_units.len();
         lap.end(&mut self.bank, "bank/super-registers");
-        self.classes()?;
+        self.defined_classes()?;
+        // The unit weights need the registers and the defined classes only
+        // (see `pressure::Graph`): they are computed on a second thread,
+        // from a copy, while inference adds classes to the bank.
+        let graph = super::pressure::Graph::of(&self.bank);
+        let (classes, weights) = std::thread::scope(|s| {
+            let weights = std::thread::Builder::new()
+                .name("regdesc unit weights".into())
+                .spawn_scoped(s, || super::pressure::unit_weights(&graph));
+            let classes = self.classes_and_composites(&mut lap);
+            let weights = match weights {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: here, then.
+                Err(_) => super::pressure::unit_weights(&graph),
+            };
+            (classes, weights)
+        });
+        classes?;
+        self.bank.stage = Stage::Complete;
+        self.bank.pressure = super::pressure::finish(self.rk, &self.bank, weights)?;
+        lap.end(&mut self.bank, "bank/pressure-sets");
+        Ok(())
+    }
+
+    /// Inferred classes, class properties and the composites pass.
+    fn classes_and_composites(&mut self, lap: &mut Lap) -> Result<(), RegsError> {
+        self.inferred_classes()?;
         self.inherit_properties();
         lap.end(&mut self.bank, "bank/classes");
         self.bank.stage = Stage::Classes;
         self.composites()?;
         self.class_flags();
         lap.end(&mut self.bank, "bank/composites");
-        self.bank.stage = Stage::Complete;
-        self.bank.pressure = super::pressure::compute(self.rk, &self.bank)?;
-        lap.end(&mut self.bank, "bank/pressure-sets");
         Ok(())
     }
 }
@@ -127,9 +150,12 @@ pub(super) struct Builder<'a> {
     /// For the register whose sub-registers are being computed: the index
     /// naming each of its sub-registers, [`NONE`] elsewhere.
     pub(super) inv: Vec<IdxId>,
+    /// The map of the register whose sub-registers are being computed.
+    pub(super) merge: MapBuilder,
 }
 
 impl<'a> Builder<'a> {
+    #[inline(never)]
     fn hw_modes(&mut self) {
         self.bank.hw_modes.push("Default".to_string());
         for id in self.rk.all_derived_definitions("HwMode") {
@@ -235,6 +261,7 @@ impl<'a> Builder<'a> {
         }
     }
 
+    #[inline(never)]
     fn indices(&mut self) -> Result<(), RegsError> {
         let mut defs = self.rk.all_derived_definitions("SubRegIndex");
         defs.sort_by(|&a, &b| compare_numeric(self.rk.name(a), self.rk.name(b)));
@@ -371,10 +398,11 @@ impl<'a> Builder<'a> {
         }
     }
 
+    #[inline(never)]
     fn registers(&mut self) -> Result<(), RegsError> {
         let rk = self.rk;
         let mut regs = rk.all_derived_definitions("Register");
-        regs.sort_by_cached_key(|&r| RegisterNameKey::new(rk.name(r)));
+        sort_by_register_name(&mut regs, |r| rk.name(r));
         for r in regs {
             self.get_reg(Elem::Rec(r))?;
         }
@@ -382,7 +410,7 @@ impl<'a> Builder<'a> {
         for t in rk.all_derived_definitions("RegisterTuples") {
             let mut elems = self.sets.expand(t)?.unwrap_or_default();
             let sets = &self.sets;
-            elems.sort_by_cached_key(|&e| RegisterNameKey::new(sets.name(e)));
+            sort_by_register_name(&mut elems, |e| sets.name(e));
             for e in elems {
                 self.get_reg(e)?;
             }
@@ -441,6 +469,7 @@ impl<'a> Builder<'a> {
 
     // ---- the composites pass -----------------------------------------------
 
+    #[inline(never)]
     fn composites(&mut self) -> Result<(), RegsError> {
         let mut user_defined: HashSet<(IdxId, IdxId)> = HashSet::default();
         for (i, idx) in self.bank.sub_reg_indices.iter().enumerate() {
@@ -529,6 +558,7 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    #[inline(never)]
     fn class_flags(&mut self) {
         let b = &mut self.bank;
         for c in &mut b.classes {
@@ -591,7 +621,6 @@ fn empty_register() -> Register {
         explicit_aliases: Vec::new(),
         leading_super_regs: Vec::new(),
         sub_regs: VecMap::new(),
-        sub_reg_to_idx: VecMap::new(),
         super_regs: Vec::new(),
         units: Vec::new(),
         topo_sig: u32::MAX,

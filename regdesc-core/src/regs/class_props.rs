@@ -71,6 +71,7 @@ impl Builder<'_> {
     }
 
     /// LLVM's `inheritProperties`, for every synthesized class in enum order.
+    #[inline(never)]
     pub(super) fn inherit_properties(&mut self) {
         let order = self.bank.class_order.clone();
         for c in order {

@@ -66,6 +66,7 @@ impl<'a> Builder<'a> {
         Ok(rsi)
     }
 
+    #[inline(never)]
     fn defined_class(&mut self, def: RecId) -> Result<RegClass, RegsError> {
         let rk = self.rk;
         let rec = rk.record(def);
@@ -182,7 +183,8 @@ impl<'a> Builder<'a> {
         v
     }
 
-    pub(super) fn classes(&mut self) -> Result<(), RegsError> {
+    /// The classes the records define, in record order.
+    pub(super) fn defined_classes(&mut self) -> Result<(), RegsError> {
         let defs = self.rk.all_derived_definitions("RegisterClass");
         if defs.is_empty() {
             return Err(RegsError::Class {
@@ -195,11 +197,18 @@ impl<'a> Builder<'a> {
             self.bank.classes.push(rc);
         }
         self.bank.num_defined_classes = self.bank.classes.len();
+        Ok(())
+    }
+
+    /// The classes inference adds to the defined ones, and the
+    /// topological order of all.
+    pub(super) fn inferred_classes(&mut self) -> Result<(), RegsError> {
         Inference::new(self).run()?;
         self.sort_classes();
         Ok(())
     }
 
+    #[inline(never)]
     fn sort_classes(&mut self) {
         let classes = &self.bank.classes;
         let mut order: Vec<ClassId> = (0..classes.len() as ClassId).collect();
@@ -218,6 +227,7 @@ impl<'a> Builder<'a> {
         self.compute_sub_classes();
     }
 
+    #[inline(never)]
     fn compute_sub_classes(&mut self) {
         let order = self.bank.class_order.clone();
         let n = order.len();
@@ -227,10 +237,34 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|c| WindowBits::new(&c.members))
             .collect();
+        // Each class's size info in every mode, and its first mode (what
+        // `RegSizeInfoByHwMode::is_sub_class_of` reads, without its maps).
+        let modes = self.bank.hw_modes.len().max(1);
+        let sizes: Vec<RegSizeInfo> = self
+            .bank
+            .classes
+            .iter()
+            .flat_map(|c| (0..modes as u32).map(|m| c.rsi.get(m)))
+            .collect();
+        let first: Vec<usize> = self
+            .bank
+            .classes
+            .iter()
+            .map(|c| {
+                c.rsi
+                    .map
+                    .keys()
+                    .next()
+                    .map_or(0, |&m| m as usize)
+                    .min(modes - 1)
+            })
+            .collect();
         // LLVM's `testSubClass`.
-        let test = |classes: &[RegClass], a: ClassId, b: ClassId| -> bool {
-            let (ca, cb) = (&classes[a as usize], &classes[b as usize]);
-            ca.rsi.is_sub_class_of(&cb.rsi) && bits[a as usize].includes(&bits[b as usize])
+        let test = |a: ClassId, b: ClassId| -> bool {
+            let (a, b) = (a as usize, b as usize);
+            let m = first[a];
+            sizes[a * modes + m].is_sub_class_of(&sizes[b * modes + m])
+                && bits[a].includes(&bits[b])
         };
         for p in (0..n).rev() {
             let rc = order[p];
@@ -238,7 +272,7 @@ impl<'a> Builder<'a> {
             bit_set(&mut subs, p);
             if !self.bank.classes[rc as usize].artificial {
                 for (q, &sub) in order.iter().enumerate().skip(p + 1) {
-                    if bit_test(&subs, q) || !test(&self.bank.classes, rc, sub) {
+                    if bit_test(&subs, q) || !test(rc, sub) {
                         continue;
                     }
                     let other = &self.bank.classes[sub as usize].sub_classes;
@@ -247,7 +281,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 for q in (0..p).rev() {
-                    if !test(&self.bank.classes, rc, order[q]) {
+                    if !test(rc, order[q]) {
                         break;
                     }
                     bit_set(&mut subs, q);

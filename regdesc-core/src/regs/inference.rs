@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 
 use super::bank::Builder;
 use super::membership::Membership;
@@ -90,6 +90,16 @@ struct Scratch {
     touched: Vec<ClassId>,
     masks_seen: Vec<u64>,
     members: Vec<RegId>,
+    /// The runs of the current index with their groups: (group, first
+    /// member, length).
+    key: Vec<(u32, u32, u32)>,
+    /// For the class being matched, while no class is created: the classes
+    /// RC injects into by an index, by the runs of its sub-registers (two
+    /// indices whose sub-registers fall in the same groups in the same
+    /// places find the same classes; AMDGPU has 50,000 such indices and
+    /// 3,000 distinct runs).
+    memo: HashMap<Vec<(u32, u32, u32)>, Vec<ClassId>>,
+    injective: Vec<ClassId>,
 }
 
 pub(super) struct Inference<'b, 'a> {
@@ -127,6 +137,7 @@ fn key_hash(members: &[RegId], size: RegSizeInfo) -> u64 {
 
 impl<'b, 'a> Inference<'b, 'a> {
     /// Indexes the defined classes of `b`.
+    #[inline(never)]
     pub(super) fn new(b: &'b mut Builder<'a>) -> Self {
         let classes = &b.bank.classes;
         let keys: Vec<RegSizeInfo> = classes.iter().map(|c| c.rsi.key()).collect();
@@ -303,6 +314,7 @@ impl<'b, 'a> Inference<'b, 'a> {
     /// `RC_with_IDX`: for every (non-artificial) index some
     /// (non-artificial) member has, the members having it. Also gathers
     /// the sub-registers by the indices all members have.
+    #[inline(never)]
     fn sub_class_with_sub_reg(&mut self, rc: ClassId) {
         let mut sc = std::mem::take(&mut self.scratch);
         // The members' signatures, each in a slot.
@@ -427,6 +439,7 @@ impl<'b, 'a> Inference<'b, 'a> {
     }
 
     /// `RC1_and_RC2`: the intersection with every earlier class.
+    #[inline(never)]
     fn common_sub_class(&mut self, rc: ClassId) {
         let last = self.classes().len();
         let mut inter = std::mem::take(&mut self.scratch.members);
@@ -474,10 +487,17 @@ impl<'b, 'a> Inference<'b, 'a> {
         let n = self.classes()[rc as usize].members.len();
         sc.group_count.resize(self.membership.num_groups(), 0);
         sc.group_slot.resize(self.membership.num_groups(), 0);
+        sc.memo.clear();
+        let mut memo_end = self.classes().len();
         for (k, &idx) in full.indices.iter().enumerate() {
             let end = self.classes().len();
             if first_sub_rc >= end {
                 break;
+            }
+            if end != memo_end {
+                // A class was made: the groups and the candidates changed.
+                sc.memo.clear();
+                memo_end = end;
             }
             let subs = &full.subs[k * n..(k + 1) * n];
             // The groups of the sub-registers, then the classes of each
@@ -504,6 +524,21 @@ impl<'b, 'a> Inference<'b, 'a> {
                 sc.runs
                     .push((sc.group_slot[g], start as u32, (i - start) as u32));
             }
+            sc.key.clear();
+            sc.key.extend(
+                sc.runs
+                    .iter()
+                    .map(|&(j, start, len)| (sc.groups[j as usize], start, len)),
+            );
+            if let Some(injective) = sc.memo.get(sc.key.as_slice()) {
+                for &g in &sc.groups {
+                    sc.group_count[g as usize] = 0;
+                }
+                let found = &mut self.super_reg_classes[idx as usize];
+                found.extend(injective.iter().map(|&c| (c as u64) << 32 | rc as u64));
+                continue;
+            }
+            sc.injective.clear();
             sc.count.resize(end, 0);
             sc.group_mask.resize(end, 0);
             for (j, &g) in sc.groups.iter().enumerate() {
@@ -538,6 +573,7 @@ impl<'b, 'a> Inference<'b, 'a> {
                 if n_in == n {
                     // RC injects completely into SubRC.
                     self.super_reg_classes[idx as usize].push((sub_rc as u64) << 32 | rc as u64);
+                    sc.injective.push(sub_rc);
                     continue;
                 }
                 if by_mask {
@@ -590,12 +626,18 @@ impl<'b, 'a> Inference<'b, 'a> {
                 sc.group_slot.resize(self.membership.num_groups(), 0);
             }
             sc.touched.clear();
+            if self.classes().len() == end {
+                // Another index with these runs would find the same classes
+                // and make none (they would all exist).
+                sc.memo.insert(sc.key.clone(), sc.injective.clone());
+            }
         }
         self.scratch = sc;
         self.full[rc as usize] = full;
     }
 
     /// Stores the super-register classes found, by index, in each class.
+    #[inline(never)]
     fn store_super_reg_classes(&mut self) {
         let found = std::mem::take(&mut self.super_reg_classes);
         let classes = &mut self.b.bank.classes;

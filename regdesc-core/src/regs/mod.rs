@@ -122,8 +122,6 @@ pub struct Register {
     pub leading_super_regs: Vec<RegId>,
     /// Every sub-register by index, in index order.
     pub sub_regs: VecMap<IdxId, RegId>,
-    /// The inverse of `sub_regs`.
-    pub sub_reg_to_idx: VecMap<RegId, IdxId>,
     pub super_regs: Vec<RegId>,
     /// Native register units, sorted.
     pub units: Vec<RegUnitId>,
@@ -131,8 +129,10 @@ pub struct Register {
 }
 
 impl Register {
+    /// The index naming sub-register `r` (the lowest, in a bank an error
+    /// left with two), by a walk of the map: the bank keeps no inverse.
     pub fn sub_reg_index(&self, r: RegId) -> Option<IdxId> {
-        self.sub_reg_to_idx.get(&r).copied()
+        self.sub_regs.iter().find(|(_, &s)| s == r).map(|(&i, _)| i)
     }
 }
 
@@ -622,45 +622,84 @@ pub(crate) fn bit_test(v: &[u64], i: usize) -> bool {
 // ---- LLVM's name orders ----------------------------------------------------
 
 /// `LessRecordRegister`: names split into alternating alpha and numeric
-/// parts; fewer parts first, then alpha parts as strings, then numeric parts
-/// by value.
+/// parts; fewer parts first, then the parts at even positions as strings,
+/// then those at odd positions (the numbers, in names starting with a
+/// letter) by length, then as strings.
 pub fn less_record_register(a: &str, b: &str) -> std::cmp::Ordering {
-    RegisterNameKey::new(a).cmp(&RegisterNameKey::new(b))
+    let (mut ka, mut kb) = (Vec::new(), Vec::new());
+    push_register_key(&mut ka, a);
+    push_register_key(&mut kb, b);
+    ka.cmp(&kb)
 }
 
-/// The sort key of [`less_record_register`], to sort by it with
-/// `sort_by_cached_key`. Parts at even positions compare as strings, parts
-/// at odd positions (the numbers, in names starting with a letter) by
-/// length, then as strings.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RegisterNameKey<'a> {
-    parts: usize,
-    even: Vec<&'a str>,
-    odd: Vec<(usize, &'a str)>,
+/// Sorts `items` by name in the order of [`less_record_register`], stably.
+/// The names' keys are built once, into one buffer, and compare as bytes.
+pub fn sort_by_register_name<'n, T: Copy>(items: &mut [T], name: impl Fn(T) -> &'n str) {
+    let mut keys = Vec::new();
+    let mut spans = Vec::with_capacity(items.len());
+    for &it in items.iter() {
+        let start = keys.len();
+        push_register_key(&mut keys, name(it));
+        spans.push((start, keys.len()));
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&a, &b| keys[spans[a].0..spans[a].1].cmp(&keys[spans[b].0..spans[b].1]));
+    let sorted: Vec<T> = order.iter().map(|&i| items[i]).collect();
+    items.copy_from_slice(&sorted);
 }
 
-impl<'a> RegisterNameKey<'a> {
-    pub fn new(name: &'a str) -> Self {
-        let bytes = name.as_bytes();
-        let mut key = RegisterNameKey {
-            parts: 0,
-            even: Vec::new(),
-            odd: Vec::new(),
-        };
-        let mut start = 0;
-        for i in 1..=bytes.len() {
-            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
-                let part = &name[start..i];
-                if key.parts.is_multiple_of(2) {
-                    key.even.push(part);
+/// Appends to `key` the bytes of `name` that compare in the order of
+/// [`less_record_register`]: the number of parts, each even part (encoded
+/// so that no part is a prefix of another) with a terminator, then each
+/// odd part after its length.
+fn push_register_key(key: &mut Vec<u8>, name: &str) {
+    let at = key.len();
+    key.extend_from_slice(&[0; 4]);
+    let mut parts = 0u32;
+    let mut odd_len = 0;
+    for part in NameParts(name) {
+        if parts.is_multiple_of(2) {
+            for &b in part.as_bytes() {
+                // 0 and 1 become two bytes, so that 0 can end a part.
+                if b <= 1 {
+                    key.extend_from_slice(&[1, b + 1]);
                 } else {
-                    key.odd.push((part.len(), part));
+                    key.push(b);
                 }
-                key.parts += 1;
-                start = i;
             }
+            key.push(0);
+        } else {
+            odd_len += 4 + part.len();
         }
-        key
+        parts += 1;
+    }
+    key[at..at + 4].copy_from_slice(&parts.to_be_bytes());
+    if odd_len > 0 {
+        key.reserve(odd_len);
+        for part in NameParts(name).skip(1).step_by(2) {
+            key.extend_from_slice(&(part.len() as u32).to_be_bytes());
+            key.extend_from_slice(part.as_bytes());
+        }
+    }
+}
+
+/// The alternating alpha and numeric parts of a register name (what is
+/// left of it).
+#[derive(Clone)]
+struct NameParts<'a>(&'a str);
+
+impl<'a> Iterator for NameParts<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.0.as_bytes();
+        let digit = bytes.first()?.is_ascii_digit();
+        let end = bytes
+            .iter()
+            .position(|b| b.is_ascii_digit() != digit)
+            .unwrap_or(bytes.len());
+        let (part, rest) = self.0.split_at(end);
+        self.0 = rest;
+        Some(part)
     }
 }
 
@@ -715,6 +754,62 @@ mod tests {
         assert_eq!(less_record_register("R10", "S0"), Less);
         assert_eq!(less_record_register("R1_R2", "R1"), Greater);
         assert_eq!(less_record_register("D0_D1", "D0_D2"), Less);
+    }
+
+    /// The order as a sort key, written the obvious way.
+    fn key(name: &str) -> (usize, Vec<&str>, Vec<(usize, &str)>) {
+        let parts: Vec<&str> = NameParts(name).collect();
+        let even = parts.iter().step_by(2).copied().collect();
+        let odd = parts
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .map(|p| (p.len(), *p))
+            .collect();
+        (parts.len(), even, odd)
+    }
+
+    #[test]
+    fn register_order_is_the_key_order() {
+        let names = [
+            "",
+            "R",
+            "R0",
+            "R00",
+            "R1",
+            "R01",
+            "R10",
+            "R2",
+            "S0",
+            "0",
+            "00",
+            "1R",
+            "R1_R2",
+            "R1R2",
+            "D0_D1",
+            "D0_D2",
+            "D10_D1",
+            "VGPR255",
+            "VGPR3_VGPR4",
+            "AGPR0_AGPR1",
+            "a1b2c3",
+            "a1b2c",
+            "a12b2c3",
+            "_1",
+            "x_",
+            "sub0_sub1",
+            "a\u{0}b",
+            "a\u{1}",
+            "a",
+            "a\u{0}",
+            "a\u{2}",
+            "\u{0}",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(less_record_register(a, b), key(a).cmp(&key(b)), "{a} {b}");
+            }
+        }
     }
 
     #[test]

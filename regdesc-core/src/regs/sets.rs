@@ -39,28 +39,52 @@ pub struct SynthReg {
 }
 
 /// An insertion-ordered set without duplicates (LLVM's `SetVector`).
+///
+/// Most sets are built from one expansion or a slice of one (`(shl VGPR_32,
+/// 1)`) and only read: their elements are known to be distinct, so nothing
+/// is hashed until a set is asked whether it holds something (small sets
+/// answer by a scan, large ones hash what they hold then, once).
 #[derive(Clone, Debug, Default)]
 pub struct RecSet {
     pub items: Vec<Elem>,
+    /// `items[..indexed]`, once a large set was asked.
     seen: HashSet<Elem>,
+    indexed: usize,
 }
+
+/// Sets up to this size answer membership by a scan.
+const SCAN: usize = 16;
 
 impl RecSet {
     pub fn insert(&mut self, e: Elem) {
-        if self.seen.insert(e) {
+        if !self.contains(&e) {
             self.items.push(e);
         }
     }
     pub fn extend<I: IntoIterator<Item = Elem>>(&mut self, it: I) {
         let it = it.into_iter();
         let (more, _) = it.size_hint();
-        self.seen.reserve(more);
         self.items.reserve(more);
         for e in it {
             self.insert(e);
         }
     }
-    pub fn contains(&self, e: &Elem) -> bool {
+    /// Adds `elems`, which are distinct (an expansion, or part of one).
+    pub fn extend_distinct(&mut self, elems: &[Elem]) {
+        if self.items.is_empty() {
+            self.items.extend_from_slice(elems);
+        } else {
+            self.extend(elems.iter().copied());
+        }
+    }
+    pub fn contains(&mut self, e: &Elem) -> bool {
+        if self.items.len() <= SCAN {
+            return self.items.contains(e);
+        }
+        if self.indexed < self.items.len() {
+            self.seen.extend(self.items[self.indexed..].iter().copied());
+            self.indexed = self.items.len();
+        }
         self.seen.contains(e)
     }
     pub fn len(&self) -> usize {
@@ -168,8 +192,13 @@ impl<'a> Sets<'a> {
     ) -> Result<(), RegsError> {
         match &**init {
             InitKind::Def(id) => {
+                // Expanded before (most references are): no copy.
+                if let Some(v) = self.expansions.get(id) {
+                    elts.extend_distinct(v);
+                    return Ok(());
+                }
                 match self.expand(*id)? {
-                    Some(v) => elts.extend(v),
+                    Some(v) => elts.extend_distinct(&v),
                     None => elts.insert(Elem::Rec(*id)),
                 }
                 Ok(())
@@ -185,8 +214,8 @@ impl<'a> Sets<'a> {
                     return Err(self.bad(span, "Bad set expression", init));
                 };
                 let args: Vec<Init> = args.iter().map(|(a, _)| a.clone()).collect();
-                let op_name = self.rk.name(opid).to_string();
-                self.apply(&op_name, init, &args, elts, span)
+                let rk = self.rk;
+                self.apply(rk.name(opid), init, &args, elts, span)
             }
             _ => Err(self.bad(span, "Invalid set element", init)),
         }
@@ -256,7 +285,7 @@ impl<'a> Sets<'a> {
                     return Err(self.bad(span, "Set intersection requires two arguments", expr));
                 }
                 let s1 = self.eval_new(&args[0], span)?;
-                let s2 = self.eval_new(&args[1], span)?;
+                let mut s2 = self.eval_new(&args[1], span)?;
                 for e in s1.items {
                     if s2.contains(&e) {
                         elts.insert(e);
@@ -275,7 +304,7 @@ impl<'a> Sets<'a> {
                             return Err(self.bad(span, "Positive shift required", expr));
                         }
                         if (n as u64) < set.len() as u64 {
-                            elts.extend(set[n as usize..].iter().copied());
+                            elts.extend_distinct(&set[n as usize..]);
                         }
                     }
                     "trunc" => {
@@ -283,7 +312,7 @@ impl<'a> Sets<'a> {
                             return Err(self.bad(span, "Positive length required", expr));
                         }
                         let n = (n as u64).min(set.len() as u64) as usize;
-                        elts.extend(set[..n].iter().copied());
+                        elts.extend_distinct(&set[..n]);
                     }
                     "rotl" | "rotr" => {
                         if set.is_empty() {
@@ -297,15 +326,17 @@ impl<'a> Sets<'a> {
                             n %= len;
                         }
                         let n = (n as usize).min(set.len());
-                        elts.extend(set[n..].iter().copied());
-                        elts.extend(set[..n].iter().copied());
+                        let rotated: Vec<Elem> =
+                            set[n..].iter().chain(&set[..n]).copied().collect();
+                        elts.extend_distinct(&rotated);
                     }
                     _ => {
                         if n <= 0 {
                             return Err(self.bad(span, "Positive stride required", expr));
                         }
                         let step = usize::try_from(n).unwrap_or(usize::MAX);
-                        elts.extend(set.iter().step_by(step).copied());
+                        let kept: Vec<Elem> = set.iter().step_by(step).copied().collect();
+                        elts.extend_distinct(&kept);
                     }
                 }
             }
@@ -382,7 +413,7 @@ impl<'a> Sets<'a> {
                 });
             };
             match self.expand(id)? {
-                Some(v) => elts.extend(v),
+                Some(v) => elts.extend_distinct(&v),
                 None => elts.insert(Elem::Rec(id)),
             }
             cur = match cur.checked_add(step) {

@@ -6,17 +6,16 @@
 //!
 //! Lookups of "which index names sub-register S of the register being
 //! computed" dominate: they go through a dense table over all registers
-//! ([`Builder::inv`]) filled for one register at a time and cleared after,
-//! not through the per-register inverse maps (built once a register's map
-//! is final).
-
-use rustc_hash::FxHashSet as HashSet;
+//! ([`Builder::inv`]) filled for one register at a time and cleared after.
+//! The bank keeps no per-register inverse maps.
 
 use super::bank::Builder;
 use super::*;
 
 /// No entry, in the dense tables.
 pub(super) const NONE: u32 = u32::MAX;
+/// In [`Builder::secondary`]'s table: an index the map had before.
+const OLD: u32 = u32::MAX - 1;
 
 /// The `Composed` maps of all indices, mirrored in a dense table: the
 /// secondary sub-registers add millions of compositions, almost all already
@@ -52,6 +51,40 @@ impl ComposeTable {
             return None;
         }
         self.add_slow(idx, this, a, b)
+    }
+
+    /// `this ∘ a = inv[s]` for every `(a, s)` of `subs` (a sub-register's
+    /// map), in order, ignoring conflicts; `Err(s)` at the first `s` with
+    /// no index in `inv`, the entries before it added. Entries known and
+    /// unchanged since (nearly all of them) cost a comparison each.
+    pub(super) fn add_all(
+        &mut self,
+        idx: &mut [SubRegIndex],
+        this: IdxId,
+        subs: &[(IdxId, RegId)],
+        inv: &[IdxId],
+    ) -> Result<(), RegId> {
+        let mut k = 0;
+        while k < subs.len() {
+            let stamp = (self.epoch as u64 + 1) << 32;
+            let row = self.rows.get(this as usize).map_or(&[][..], Vec::as_slice);
+            while let Some(&(a, s)) = subs.get(k) {
+                let b = inv[s as usize];
+                if b == NONE {
+                    return Err(s);
+                }
+                if row.get(a as usize) != Some(&(stamp | b as u64)) {
+                    break;
+                }
+                k += 1;
+            }
+            let Some(&(a, s)) = subs.get(k) else {
+                break;
+            };
+            self.add_slow(idx, this, a, inv[s as usize]);
+            k += 1;
+        }
+        Ok(())
     }
 
     #[inline(never)]
@@ -97,21 +130,97 @@ impl ComposeTable {
     }
 }
 
-/// A register's inverse sub-register map. The maps are bijective once
-/// complete; in a bank left incomplete by an error, a register under two
-/// indices keeps the lower one.
-fn inverse(sub_regs: &VecMap<IdxId, RegId>) -> VecMap<RegId, IdxId> {
-    let mut keys: Vec<u64> = sub_regs
-        .iter()
-        .map(|(&i, &s)| (s as u64) << 32 | i as u64)
-        .collect();
-    keys.sort_unstable();
-    let mut pairs: Vec<(RegId, IdxId)> = keys
-        .into_iter()
-        .map(|k| ((k >> 32) as RegId, k as IdxId))
-        .collect();
-    pairs.dedup_by_key(|p| p.0);
-    VecMap::from_sorted(pairs)
+/// One register's sub-register map while [`Builder::sub_regs_body`] builds
+/// it: dense tables by index and by register, valid where their stamp is
+/// the current one (no map rebuilt by inserting in the middle, no set of
+/// orphans hashed).
+#[derive(Default)]
+pub(super) struct MapBuilder {
+    stamp: u32,
+    /// By index: (stamp, sub-register).
+    by_idx: Vec<(u32, RegId)>,
+    /// The indices in the map, in the order they came.
+    keys: Vec<IdxId>,
+    /// By register: the stamp while it is an orphan (a sub-register of a
+    /// child reached by an index the map already has).
+    orphan: Vec<u32>,
+    /// How many orphans there are.
+    orphans: usize,
+}
+
+impl MapBuilder {
+    /// A new map holding `map`, with `nidx` indices and `nregs` registers.
+    fn start(&mut self, nidx: usize, nregs: usize, map: &VecMap<IdxId, RegId>) {
+        self.stamp += 1;
+        if self.by_idx.len() < nidx {
+            self.by_idx.resize(nidx, (0, 0));
+        }
+        if self.orphan.len() < nregs {
+            self.orphan.resize(nregs, 0);
+        }
+        self.keys.clear();
+        self.orphans = 0;
+        for &(i, s) in map.as_slice() {
+            self.set(i, s);
+        }
+    }
+
+    fn get(&self, i: IdxId) -> Option<RegId> {
+        match self.by_idx.get(i as usize) {
+            Some(&(stamp, s)) if stamp == self.stamp => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Maps `i` to `s` unless `i` is mapped; whether it was not.
+    fn insert_new(&mut self, i: IdxId, s: RegId) -> bool {
+        if self.get(i).is_some() {
+            return false;
+        }
+        self.set(i, s);
+        true
+    }
+
+    /// Maps `i` to `s`.
+    fn set(&mut self, i: IdxId, s: RegId) {
+        if self.by_idx.len() <= i as usize {
+            self.by_idx.resize(i as usize + 1, (0, 0));
+        }
+        if self.get(i).is_none() {
+            self.keys.push(i);
+        }
+        self.by_idx[i as usize] = (self.stamp, s);
+    }
+
+    fn add_orphan(&mut self, s: RegId) {
+        let o = &mut self.orphan[s as usize];
+        if *o != self.stamp {
+            *o = self.stamp;
+            self.orphans += 1;
+        }
+    }
+
+    /// Whether `s` was an orphan (it is not any more).
+    fn remove_orphan(&mut self, s: RegId) -> bool {
+        let o = &mut self.orphan[s as usize];
+        if *o != self.stamp {
+            return false;
+        }
+        *o = 0;
+        self.orphans -= 1;
+        true
+    }
+
+    /// The map, in index order.
+    fn finish(&mut self) -> VecMap<IdxId, RegId> {
+        self.keys.sort_unstable();
+        VecMap::from_sorted(
+            self.keys
+                .iter()
+                .map(|&i| (i, self.by_idx[i as usize].1))
+                .collect(),
+        )
+    }
 }
 
 impl Builder<'_> {
@@ -140,6 +249,7 @@ impl Builder<'_> {
 
     /// Every register's sub-register map, children first (LLVM's
     /// `computeSubRegs`).
+    #[inline(never)]
     pub(super) fn sub_regs(&mut self) -> Result<(), RegsError> {
         let n = self.bank.registers.len();
         self.inv = vec![NONE; n];
@@ -221,15 +331,19 @@ impl Builder<'_> {
         let ri = r as usize;
         let explicit = self.bank.registers[ri].explicit_sub_regs.clone();
         let explicit_idx = self.bank.registers[ri].explicit_sub_reg_indices.clone();
-        let mut sub_regs = std::mem::take(&mut self.bank.registers[ri].sub_regs);
-        let mut orphans: HashSet<RegId> = HashSet::default();
+        let mut t = std::mem::take(&mut self.merge);
+        t.start(
+            self.bank.sub_reg_indices.len(),
+            self.bank.registers.len(),
+            &std::mem::take(&mut self.bank.registers[ri].sub_regs),
+        );
         let mut disjunct = self.bank.registers[ri].has_disjunct_sub_regs;
         for &esr in &explicit {
             let child = &self.bank.registers[esr as usize];
             disjunct |= child.has_disjunct_sub_regs;
-            for (&i, &s) in &child.sub_regs {
-                if !sub_regs.get_or_insert(i, s).1 {
-                    orphans.insert(s);
+            for &(i, s) in child.sub_regs.as_slice() {
+                if !t.insert_new(i, s) {
+                    t.add_orphan(s);
                 }
             }
         }
@@ -241,47 +355,37 @@ impl Builder<'_> {
         while i < indices.len() {
             let idx = indices[i];
             i += 1;
-            let Some(&sr) = sub_regs.get(&idx) else {
+            let Some(sr) = t.get(idx) else {
                 continue;
             };
-            let comps: Vec<(IdxId, IdxId)> = self
-                .bank
-                .idx(idx)
-                .composed
-                .iter()
-                .map(|(&a, &b)| (a, b))
-                .collect();
-            for (a, b) in comps {
-                let Some(&s) = self.bank.reg(sr).sub_regs.get(&a) else {
+            let sub = &self.bank.registers[sr as usize].sub_regs;
+            for &(a, b) in self.bank.sub_reg_indices[idx as usize].composed.as_slice() {
+                let Some(&s) = sub.get(&a) else {
                     continue;
                 };
-                if sub_regs.contains_key(&b) || !orphans.remove(&s) {
+                if t.get(b).is_some() || !t.remove_orphan(s) {
                     continue;
                 }
-                sub_regs.insert(b, s);
+                t.insert_new(b, s);
                 indices.push(b);
             }
         }
         // Synthesize indices for the remaining orphans, bottom-up.
-        while !orphans.is_empty() {
+        while t.orphans > 0 {
             let Some(idx) = indices.pop() else { break };
-            let Some(&sr) = sub_regs.get(&idx) else {
+            let Some(sr) = t.get(idx) else {
                 continue;
             };
-            let map: Vec<(IdxId, RegId)> = self
-                .bank
-                .reg(sr)
-                .sub_regs
-                .iter()
-                .map(|(&a, &b)| (a, b))
-                .collect();
+            let map: Vec<(IdxId, RegId)> = self.bank.reg(sr).sub_regs.as_slice().to_vec();
             for (a, s) in map {
-                if orphans.remove(&s) {
+                if t.remove_orphan(s) {
                     let c = self.composite_idx(idx, a, r);
-                    sub_regs.insert(c, s);
+                    t.set(c, s);
                 }
             }
         }
+        let sub_regs = t.finish();
+        self.merge = t;
 
         // The inverse map: explicit names first, then every entry in index
         // order; a register reached by two indices is an error.
@@ -390,6 +494,7 @@ impl Builder<'_> {
 
     /// Closes `ConcatenationOf` lists over nested concatenations and indexes
     /// them.
+    #[inline(never)]
     pub(super) fn concat_closure(&mut self) -> Result<(), RegsError> {
         let n = self.bank.sub_reg_indices.len();
         let mut state = vec![0u8; n];
@@ -478,6 +583,7 @@ impl Builder<'_> {
 
     /// LLVM's `computeSecondarySubRegs`, for every register covered by its
     /// sub-registers.
+    #[inline(never)]
     pub(super) fn secondary_sub_regs(&mut self) -> Result<(), RegsError> {
         let mut by_idx = Vec::new();
         for r in 0..self.bank.registers.len() {
@@ -498,15 +604,16 @@ impl Builder<'_> {
     ///
     /// The new entries are collected apart and merged into `r`'s map at the
     /// end (they are mostly not in key order); until then `by_idx` answers
-    /// "does `r` have index I".
-    fn secondary(&mut self, r: RegId, by_idx: &mut Vec<bool>) -> Result<(), RegsError> {
+    /// "does `r` have index I" ([`OLD`]: in the map, [`NONE`]: no, else the
+    /// new sub-register), and the merge walks it in index order.
+    fn secondary(&mut self, r: RegId, by_idx: &mut Vec<u32>) -> Result<(), RegsError> {
         let ri = r as usize;
         let mut new_sub_regs: Vec<(IdxId, RegId)> = Vec::new();
         let mut queue: Vec<RegId> = self.bank.registers[ri].sub_regs.values().copied().collect();
         by_idx.clear();
-        by_idx.resize(self.bank.sub_reg_indices.len(), false);
+        by_idx.resize(self.bank.sub_reg_indices.len(), NONE);
         for &i in self.bank.registers[ri].sub_regs.keys() {
-            by_idx[i as usize] = true;
+            by_idx[i as usize] = OLD;
         }
         let mut head = 0;
         let mut parts: Vec<IdxId> = Vec::new();
@@ -552,9 +659,9 @@ impl Builder<'_> {
                 }
                 let concat = self.concat_index(&parts, r);
                 if by_idx.len() <= concat as usize {
-                    by_idx.resize(concat as usize + 1, false);
+                    by_idx.resize(concat as usize + 1, NONE);
                 }
-                if std::mem::replace(&mut by_idx[concat as usize], true) {
+                if std::mem::replace(&mut by_idx[concat as usize], cand) != NONE {
                     continue;
                 }
                 self.inv[cand as usize] = concat;
@@ -566,52 +673,36 @@ impl Builder<'_> {
             return Ok(());
         }
         let mut missing = None;
-        'new: for &(new_idx, new_sub) in &new_sub_regs {
+        for &(new_idx, new_sub) in &new_sub_regs {
             // Borrow registers and indices separately: no copies in this hot loop.
-            let regs = &self.bank.registers;
+            let subs = self.bank.registers[new_sub as usize].sub_regs.as_slice();
             let idxs = &mut self.bank.sub_reg_indices;
-            for &(si, s) in regs[new_sub as usize].sub_regs.as_slice() {
-                let sub_idx = self.inv[s as usize];
-                if sub_idx == NONE {
-                    missing = Some((new_sub, s));
-                    break 'new;
-                }
-                self.compose.add(idxs, new_idx, si, sub_idx);
+            if let Err(s) = self.compose.add_all(idxs, new_idx, subs, &self.inv) {
+                missing = Some((new_sub, s));
+                break;
             }
         }
-        self.merge_sub_regs(r, new_sub_regs);
+        self.merge_sub_regs(r, new_sub_regs.len(), by_idx);
         match missing {
             Some((via, s)) => Err(self.no_sub_reg_index(r, via, s)),
             None => Ok(()),
         }
     }
 
-    /// Adds `new` (indices not in `r`'s map) to `r`'s map.
-    fn merge_sub_regs(&mut self, r: RegId, mut new: Vec<(IdxId, RegId)>) {
-        new.sort_unstable();
+    /// Adds `r`'s new sub-registers (`added` of them, in `by_idx`) to its
+    /// map, in index order.
+    fn merge_sub_regs(&mut self, r: RegId, added: usize, by_idx: &[u32]) {
         let old = std::mem::take(&mut self.bank.registers[r as usize].sub_regs);
-        let mut merged = Vec::with_capacity(old.len() + new.len());
-        let mut new = new.into_iter().peekable();
-        for &(i, s) in old.as_slice() {
-            while let Some(&(ni, ns)) = new.peek() {
-                if ni > i {
-                    break;
-                }
-                merged.push((ni, ns));
-                new.next();
+        let mut merged = Vec::with_capacity(old.len() + added);
+        let mut old = old.as_slice().iter();
+        for (i, &at) in by_idx.iter().enumerate() {
+            match at {
+                NONE => {}
+                OLD => merged.extend(old.next()),
+                s => merged.push((i as IdxId, s)),
             }
-            merged.push((i, s));
         }
-        merged.extend(new);
         self.bank.registers[r as usize].sub_regs = VecMap::from_sorted(merged);
-    }
-
-    /// Every register's inverse map ([`Register::sub_reg_to_idx`]), from its
-    /// map as it stands (also in a bank an error left incomplete).
-    pub(super) fn inverses(&mut self) {
-        for reg in &mut self.bank.registers {
-            reg.sub_reg_to_idx = inverse(&reg.sub_regs);
-        }
     }
 
     pub(super) fn no_sub_reg_index(&self, r: RegId, via: RegId, s: RegId) -> RegsError {
@@ -646,6 +737,7 @@ impl Builder<'_> {
 
     /// Super-register lists and topological signatures, sub-registers
     /// first.
+    #[inline(never)]
     pub(super) fn super_regs(&mut self) {
         let n = self.bank.registers.len();
         let mut done = vec![false; n];
@@ -659,15 +751,20 @@ impl Builder<'_> {
             done[root] = true;
             stack.push((root as RegId, 0));
             while let Some(top) = stack.last_mut() {
-                let (r, k) = *top;
+                let (r, mut k) = *top;
                 let subs = self.bank.registers[r as usize].sub_regs.as_slice();
-                if k < subs.len() {
-                    let c = subs[k].1;
-                    top.1 += 1;
+                let mut next = None;
+                while let Some(&(_, c)) = subs.get(k) {
+                    k += 1;
                     if !done[c as usize] {
                         done[c as usize] = true;
-                        stack.push((c, 0));
+                        next = Some(c);
+                        break;
                     }
+                }
+                top.1 = k;
+                if let Some(c) = next {
+                    stack.push((c, 0));
                     continue;
                 }
                 stack.pop();
@@ -696,6 +793,7 @@ impl Builder<'_> {
         self.bank.num_topo_sigs = self.topo_sig_ids.len();
     }
 
+    #[inline(never)]
     pub(super) fn artificial_indices(&mut self) {
         let b = &mut self.bank;
         for r in 0..b.registers.len() {

@@ -14,7 +14,7 @@ use crate::regs::{ClassId, RegBank, RegId};
 use super::IncError;
 
 /// A value type: LLVM's `MVT` enumerator name and number.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Vt {
     /// `MVT::SimpleValueType`, which orders the shared lists.
     pub value: i64,
@@ -116,6 +116,7 @@ impl Facts {
 /// of the leaf it composes to. In coverage mode the lane pairs come from
 /// [`Lanes::lane_map`]. Steps with the same rotation merge; a single step
 /// takes every lane, and no step becomes "every lane, no rotation".
+#[inline(never)]
 fn transforms(bank: &RegBank, lanes: &Lanes) -> Vec<Vec<MaskRol>> {
     let leaves: Vec<(usize, u32)> = bank
         .sub_reg_indices
@@ -219,6 +220,7 @@ fn simple_vt(rk: &RecordKeeper, names: &HashMap<i64, String>, id: RecId) -> Resu
 
 /// Each class's value types in each HW mode (`ValueTypeByHwMode::get`: the
 /// mode's own, else the default mode's).
+#[inline(never)]
 fn value_types(rk: &RecordKeeper, bank: &RegBank) -> Result<Vec<Vec<Vec<Vt>>>, IncError> {
     let modes = bank.hw_modes.len();
     let mode_id = |name: &str| -> Option<usize> {
@@ -275,6 +277,7 @@ fn value_types(rk: &RecordKeeper, bank: &RegBank) -> Result<Vec<Vec<Vec<Vt>>>, I
 
 /// Each class's `TSFlags`; a synthesized class takes its smallest
 /// super-class's.
+#[inline(never)]
 fn ts_flags(rk: &RecordKeeper, bank: &RegBank) -> Vec<u8> {
     fn of(rk: &RecordKeeper, bank: &RegBank, c: ClassId, depth: usize) -> u8 {
         let rc = bank.class(c);
@@ -297,6 +300,7 @@ fn ts_flags(rk: &RecordKeeper, bank: &RegBank) -> Vec<u8> {
 
 /// `DwarfNumbers` and `DwarfAlias` of every register (registers made by
 /// tuples have neither).
+#[inline(never)]
 fn dwarf_numbers(
     rk: &RecordKeeper,
     bank: &RegBank,
@@ -323,6 +327,7 @@ fn dwarf_numbers(
 }
 
 /// Every `CalleeSavedRegs` def, in name order.
+#[inline(never)]
 fn saved_regs(
     rk: &RecordKeeper,
     bank: &RegBank,
@@ -376,11 +381,12 @@ fn saved_regs(
 fn covered(bank: &RegBank, regs: &[RegId]) -> Vec<bool> {
     let mut set: Vec<RegId> = Vec::new();
     let mut seen = vec![false; bank.registers.len()];
+    let mut pre = super::PreOrder::new(bank);
     for &r in regs {
         if !seen[r as usize] {
             seen[r as usize] = true;
             set.push(r);
-            for s in super::sub_regs_pre_order(bank, r) {
+            for &s in pre.of(bank, r) {
                 if !seen[s as usize] {
                     seen[s as usize] = true;
                     set.push(s);

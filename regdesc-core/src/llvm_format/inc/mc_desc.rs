@@ -7,22 +7,33 @@ use std::fmt::Write;
 use crate::regs::{RegId, RegUnitId};
 
 use super::out::Out;
-use super::seq_table::SeqTable;
-use super::{print_mask, source_file_header, sub_regs_pre_order, Ctx};
+use super::seq_table::{SeqId, SeqTable};
+use super::{print_mask, source_file_header, Ctx, PreOrder};
 
 /// `diffEncode`: each element minus the one before, from `init`, in 16 bits.
-fn diff_encode(init: u32, list: impl IntoIterator<Item = u32>) -> Vec<u16> {
+fn diff_encode(init: u32, list: impl IntoIterator<Item = u32>) -> impl Iterator<Item = u16> {
     let mut val = init as u16;
-    list.into_iter()
-        .map(|cur| {
-            let cur = cur as u16;
-            let d = cur.wrapping_sub(val);
-            val = cur;
-            d
-        })
-        .collect()
+    list.into_iter().map(move |cur| {
+        let cur = cur as u16;
+        let d = cur.wrapping_sub(val);
+        val = cur;
+        d
+    })
 }
 
+/// One register's entries in the shared tables.
+struct RegLists {
+    name: SeqId,
+    subs: SeqId,
+    supers: SeqId,
+    idxs: SeqId,
+    units: SeqId,
+    scale: u32,
+    masks: SeqId,
+}
+
+/// `GET_REGINFO_MC_DESC` up to the register class table (the rest is
+/// [`write_rest`]).
 pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let t = &cx.facts.target;
@@ -34,28 +45,29 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let mut masks: SeqTable<u64> = SeqTable::default();
     let mut idx_lists: SeqTable<u32> = SeqTable::default();
     let mut strings: SeqTable<u8> = SeqTable::default();
-    let mut sub_lists = Vec::with_capacity(n);
-    let mut super_lists = Vec::with_capacity(n);
-    let mut unit_lists = Vec::with_capacity(n);
-    let mut scales = Vec::with_capacity(n);
-    let mut sub_idx = Vec::with_capacity(n);
+    let no_name = strings.add(b"");
+    let mut lists = Vec::with_capacity(n);
+    let mut pre = PreOrder::new(bank);
+    // For the register at hand: one more than the index of each of its
+    // sub-registers (the lowest, were there two), 0 elsewhere.
+    let mut idx_of = vec![0u32; n];
     let units = |r: usize| -> &[RegUnitId] { &bank.registers[r].units };
     for (i, reg) in bank.registers.iter().enumerate() {
         let ev = i as u32 + 1;
-        strings.add(reg.name.as_bytes());
-        let sr = sub_regs_pre_order(bank, i as RegId);
-        let subs = diff_encode(ev, sr.iter().map(|&s| s + 1));
-        diffs.add(&subs);
-        sub_lists.push(subs);
-        let idxs: Vec<u32> = sr
-            .iter()
-            .map(|&s| reg.sub_reg_index(s).map_or(0, |x| x + 1))
-            .collect();
-        idx_lists.add(&idxs);
-        sub_idx.push(idxs);
-        let supers = diff_encode(ev, reg.super_regs.iter().map(|&s| s + 1));
-        diffs.add(&supers);
-        super_lists.push(supers);
+        let name = strings.add(reg.name.as_bytes());
+        let sr = pre.of(bank, i as RegId);
+        let subs = diffs.add_iter(diff_encode(ev, sr.iter().map(|&s| s + 1)));
+        for (&x, &s) in &reg.sub_regs {
+            let slot = &mut idx_of[s as usize];
+            if *slot == 0 {
+                *slot = x + 1;
+            }
+        }
+        let idxs = idx_lists.add_iter(sr.iter().map(|&s| idx_of[s as usize]));
+        for &s in reg.sub_regs.values() {
+            idx_of[s as usize] = 0;
+        }
+        let supers = diffs.add_iter(diff_encode(ev, reg.super_regs.iter().map(|&s| s + 1)));
         // A scale lets neighbours with units in arithmetic progression share
         // a list.
         let ru = units(i);
@@ -71,11 +83,16 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         if scale >= 16 {
             scale = 0;
         }
-        scales.push(scale);
-        let list = diff_encode(scale.wrapping_mul(ev), ru.iter().copied());
-        diffs.add(&list);
-        unit_lists.push(list);
-        masks.add(&cx.facts.unit_masks[i]);
+        let unit_list = diffs.add_iter(diff_encode(scale.wrapping_mul(ev), ru.iter().copied()));
+        lists.push(RegLists {
+            name,
+            subs,
+            supers,
+            idxs,
+            units: unit_list,
+            scale,
+            masks: masks.add(&cx.facts.unit_masks[i]),
+        });
     }
     diffs.layout();
     masks.layout();
@@ -83,13 +100,13 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
 
     o.push_str("namespace llvm {\n\n");
     let _ = writeln!(o, "extern const MCPhysReg {t}RegDiffLists[] = {{");
-    diffs.emit(o, |o, d| write_num(o, *d as i64), "0");
+    diffs.emit(o, |o, d| o.num(*d as u64), "0");
     o.push_str("};\n\n");
     let _ = writeln!(o, "extern const LaneBitmask {t}LaneMaskLists[] = {{");
     masks.emit(o, |o, m| print_mask(o, *m), "LaneBitmask::getAll()");
     o.push_str("};\n\n");
     let _ = writeln!(o, "extern const uint16_t {t}SubRegIdxLists[] = {{");
-    idx_lists.emit(o, |o, x| write_num(o, *x as i64), "0");
+    idx_lists.emit(o, |o, x| o.num(*x as u64), "0");
     o.push_str("};\n\n");
     let _ = writeln!(
         o,
@@ -107,18 +124,26 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         o,
         "extern const MCRegisterDesc {t}RegDesc[] = {{ // Descriptors"
     );
-    let _ = writeln!(o, "  {{ {}, 0, 0, 0, 0, 0 }},", strings.get(b""));
-    for (i, reg) in bank.registers.iter().enumerate() {
-        let _ = writeln!(
-            o,
-            "  {{ {}, {}, {}, {}, {}, {} }},",
-            strings.get(reg.name.as_bytes()),
-            diffs.get(&sub_lists[i]),
-            diffs.get(&super_lists[i]),
-            idx_lists.get(&sub_idx[i]),
-            diffs.get(&unit_lists[i]) * 16 + scales[i],
-            masks.get(&cx.facts.unit_masks[i])
-        );
+    o.push_str("  { ");
+    o.num(strings.get(no_name) as u64);
+    o.push_str(", 0, 0, 0, 0, 0 },\n");
+    for l in &lists {
+        let fields = [
+            strings.get(l.name),
+            diffs.get(l.subs),
+            diffs.get(l.supers),
+            idx_lists.get(l.idxs),
+            diffs.get(l.units) * 16 + l.scale,
+            masks.get(l.masks),
+        ];
+        o.push_str("  { ");
+        for (k, v) in fields.into_iter().enumerate() {
+            if k > 0 {
+                o.push_str(", ");
+            }
+            o.num(v as u64);
+        }
+        o.push_str(" },\n");
     }
     o.push_str("};\n\n");
 
@@ -137,8 +162,9 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
 
     o.push_str("namespace {     // Register classes...\n");
     let mut class_strings: SeqTable<u8> = SeqTable::default();
+    let mut class_names = Vec::with_capacity(bank.classes.len());
     for rc in bank.classes_in_order() {
-        class_strings.add(rc.name.as_bytes());
+        class_names.push(class_strings.add(rc.name.as_bytes()));
         let _ = write!(
             o,
             "  // {0} Register Class...\n  const MCPhysReg {0}[] = {{\n    ",
@@ -153,15 +179,18 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
             "\n  }};\n\n  // {0} Bit set.\n  const uint8_t {0}Bits[] = {{\n    ",
             rc.name
         );
-        let mut bits: Vec<bool> = Vec::new();
+        // Bit `r + 1` for each member `r`, in bytes up to the last member's.
+        let len = rc.order.iter().map(|&r| (r as usize + 1) / 8 + 1).max();
+        let mut bytes = vec![0u8; len.unwrap_or(0)];
         for &r in &rc.order {
             let v = r as usize + 1;
-            if v >= bits.len() {
-                bits.resize((v / 8 + 1) * 8, false);
-            }
-            bits[v] = true;
+            bytes[v / 8] |= 1 << (v % 8);
         }
-        super::bits_as_hex(o, &bits, 8);
+        for b in bytes {
+            o.push_str("0x");
+            o.hex(b as u64, 2, false);
+            o.push_str(", ");
+        }
         o.push_str("\n  };\n\n");
     }
     o.push_str("} // end anonymous namespace\n\n");
@@ -172,7 +201,7 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         o,
         "extern const MCRegisterClass {t}MCRegisterClasses[] = {{"
     );
-    for rc in bank.classes_in_order() {
+    for (rc, &name) in bank.classes_in_order().zip(&class_names) {
         let reg_size = if rc.rsi.map.len() == 1 && rc.rsi.map.contains_key(&0) {
             rc.rsi.get(0).reg_size
         } else {
@@ -182,7 +211,7 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
             o,
             "  {{ {0}, {0}Bits, {1}, {2}, sizeof({0}Bits), {3}RegClassID, {4}, {5}, {6} }},",
             rc.name,
-            class_strings.get(rc.name.as_bytes()),
+            class_strings.get(name),
             rc.order.len(),
             cx.class_qualified(rc),
             reg_size,
@@ -191,13 +220,22 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         );
     }
     o.push_str("};\n\n");
+}
 
+/// The rest of `GET_REGINFO_MC_DESC` after [`write`]: the DWARF tables, the
+/// encodings and `Init<Target>MCRegisterInfo`.
+pub(super) fn write_rest(o: &mut Out, cx: &Ctx) {
+    let bank = cx.bank;
+    let t = &cx.facts.target;
+    let n = bank.registers.len();
     dwarf_tables(o, cx, false);
 
     let _ = writeln!(o, "extern const uint16_t {t}RegEncodingTable[] = {{");
     o.push_str("  0,\n");
     for reg in &bank.registers {
-        let _ = writeln!(o, "  {},", reg.hw_encoding);
+        o.push_str("  ");
+        o.num(reg.hw_encoding as u64);
+        o.push_str(",\n");
     }
     o.push_str("};\n");
     let nidx = bank.sub_reg_indices.len() + 1;
@@ -214,25 +252,15 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
     o.push_str("}\n\n} // end namespace llvm\n\n#endif // GET_REGINFO_MC_DESC\n\n");
 }
 
-fn write_num(o: &mut Out, v: i64) {
-    let _ = write!(o, "{v}");
-}
-
-/// The registers' DWARF numbers, sorted by name as LLVM's
-/// `LessRecordRegister` sorts them, without duplicate names; and the
-/// longest list's length.
-fn dwarf_numbers(cx: &Ctx) -> (Vec<(RegId, Vec<i64>)>, usize) {
+/// The registers sorted by name as LLVM's `LessRecordRegister` sorts them,
+/// without duplicate names.
+fn by_name(cx: &Ctx) -> Vec<RegId> {
     let bank = cx.bank;
-    let max = cx.facts.dwarf.iter().map(Vec::len).max().unwrap_or(0);
-    let mut v: Vec<(RegId, Vec<i64>)> = (0..bank.registers.len() as RegId)
-        .map(|r| (r, cx.facts.dwarf[r as usize].clone()))
-        .collect();
-    v.sort_by_cached_key(|(r, _)| crate::regs::RegisterNameKey::new(&bank.reg(*r).name));
-    v.dedup_by(|b, a| bank.reg(a.0).name == bank.reg(b.0).name);
-    for (_, nums) in &mut v {
-        nums.resize(max, -1);
-    }
-    (v, max)
+    let mut v: Vec<RegId> = (0..bank.registers.len() as RegId).collect();
+    let name = |r: RegId| bank.reg(r).name.as_str();
+    crate::regs::sort_by_register_name(&mut v, name);
+    v.dedup_by(|b, a| name(*a) == name(*b));
+    v
 }
 
 fn flavour(j: usize) -> &'static str {
@@ -246,7 +274,8 @@ fn flavour(j: usize) -> &'static str {
 /// `EmitRegMappingTables`: DWARF ↔ LLVM tables (definitions, or with
 /// `decl_only` the declarations the constructor needs).
 pub(super) fn dwarf_tables(o: &mut Out, cx: &Ctx, decl_only: bool) {
-    let (mut nums, max) = dwarf_numbers(cx);
+    let dwarf = &cx.facts.dwarf;
+    let max = dwarf.iter().map(Vec::len).max().unwrap_or(0);
     if max == 0 {
         return;
     }
@@ -272,32 +301,56 @@ pub(super) fn dwarf_tables(o: &mut Out, cx: &Ctx, decl_only: bool) {
             }
         }
     };
+    if decl_only {
+        table(o, "Dwarf2L", &|_, _| {});
+        table(o, "L2Dwarf", &|_, _| {});
+        return;
+    }
+    let regs = by_name(cx);
+    // Number `i` of the register whose numbers `r` carries (-1 past its
+    // list).
+    let number = |r: RegId, i: usize| dwarf[r as usize].get(i).map_or(-1, |&d| d as i32);
     table(o, "Dwarf2L", &|o, i| {
-        let mut map = std::collections::BTreeMap::new();
-        for (r, n) in &nums {
-            let d = n[i] as i32;
-            if d >= 0 {
-                map.insert(d as u64, *r);
+        // By number; of registers with the same number, the last by name.
+        let mut pairs: Vec<(u32, RegId)> = regs
+            .iter()
+            .filter_map(|&r| u32::try_from(number(r, i)).ok().map(|d| (d, r)))
+            .collect();
+        pairs.sort_by_key(|&(d, _)| d);
+        for (k, &(d, r)) in pairs.iter().enumerate() {
+            if pairs.get(k + 1).is_some_and(|&(next, _)| next == d) {
+                continue;
             }
-        }
-        for (d, r) in map {
-            let _ = writeln!(o, "  {{ {d}U, {} }},", cx.reg_qualified(r));
+            o.push_str("  { ");
+            o.num(d as u64);
+            o.push_str("U, ");
+            cx.push_reg(o, r);
+            o.push_str(" },\n");
         }
     });
-    // A register with a `DwarfAlias` takes its alias's numbers.
-    let pos: std::collections::HashMap<RegId, usize> =
-        nums.iter().enumerate().map(|(k, (r, _))| (*r, k)).collect();
+    // A register with a `DwarfAlias` takes its alias's numbers (as they
+    // stand when its turn comes).
+    let mut pos = vec![usize::MAX; cx.bank.registers.len()];
+    for (k, &r) in regs.iter().enumerate() {
+        pos[r as usize] = k;
+    }
+    let mut source = regs.clone();
     for (r, alias) in cx.facts.dwarf_alias.iter().enumerate() {
         let Some(a) = alias else { continue };
-        if let (Some(&ri), Some(&ai)) = (pos.get(&(r as RegId)), pos.get(a)) {
-            nums[ri].1 = nums[ai].1.clone();
+        let (ri, ai) = (pos[r], pos[*a as usize]);
+        if ri != usize::MAX && ai != usize::MAX {
+            source[ri] = source[ai];
         }
     }
     table(o, "L2Dwarf", &|o, i| {
-        for (r, n) in &nums {
-            let d = n[i] as i32;
+        for (&r, &src) in regs.iter().zip(&source) {
+            let d = number(src, i);
             if d != -1 {
-                let _ = writeln!(o, "  {{ {}, {d}U }},", cx.reg_qualified(*r));
+                o.push_str("  { ");
+                cx.push_reg(o, r);
+                o.push_str(", ");
+                o.int(d as i64);
+                o.push_str("U },\n");
             }
         }
     });

@@ -22,8 +22,6 @@ mod target_fns;
 
 use std::fmt::Write;
 
-use rustc_hash::FxHashSet as HashSet;
-
 use crate::diag::Diagnostic;
 use crate::eval::RecordKeeper;
 use crate::lanes::{LaneMode, Lanes};
@@ -89,12 +87,6 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// `Namespace::Name` of a register.
-    pub fn reg_qualified(&self, r: RegId) -> Qualified<'_> {
-        let reg = self.bank.reg(r);
-        Qualified(&reg.namespace, &reg.name)
-    }
-
     /// Writes `Namespace::Name` of a register.
     pub fn push_reg(&self, o: &mut Out, r: RegId) {
         let reg = self.bank.reg(r);
@@ -131,17 +123,20 @@ pub fn register_info_inc(
     lanes: &Lanes,
 ) -> Result<String, IncError> {
     let cx = context(rk, bank, lanes)?;
-    // Room for the whole file up front: growing a string of tens of
-    // megabytes copies it into fresh pages again and again. Pages reserved
-    // but never written cost nothing, so the estimate is generous.
-    let members: usize = bank.classes.iter().map(|c| c.order.len()).sum();
-    let estimate = bank.classes.len() * bank.sub_reg_indices.len() * 96
-        + members * 64
-        + bank.registers.len() * 400
-        + (1 << 20);
-    let mut o = Out::string(estimate);
+    let mut o = Out::string(size_estimate(bank));
     write_parts(&mut o, &cx);
     Ok(o.into_string())
+}
+
+/// Room for the whole file (or its last parts) up front: growing a string of
+/// tens of megabytes copies it into fresh pages again and again. Pages
+/// reserved but never written cost nothing, so the estimate is generous.
+fn size_estimate(bank: &RegBank) -> usize {
+    let members: usize = bank.classes.iter().map(|c| c.order.len()).sum();
+    bank.classes.len() * bank.sub_reg_indices.len() * 96
+        + members * 64
+        + bank.registers.len() * 400
+        + (1 << 20)
 }
 
 /// [`register_info_inc`], ready to be written a chunk at a time as it is
@@ -166,10 +161,26 @@ impl<'a> IncWriter<'a> {
 
     /// Writes the whole file to `out` (in chunks of 64 KiB), then flushes
     /// it: the first write error stops the output.
+    ///
+    /// The file from the DWARF tables of `GET_REGINFO_MC_DESC` on (12 of
+    /// AMDGPU's 17 MB, half of the work) is made on a second thread, into
+    /// memory, while the register and class tables before it stream out.
     pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut o = Out::to_writer(out);
-        write_parts(&mut o, &self.cx);
-        o.finish()
+        let cx = &self.cx;
+        std::thread::scope(|s| {
+            let later = std::thread::Builder::new()
+                .name("regdesc inc writer".into())
+                .spawn_scoped(s, || later_parts(cx));
+            let mut o = Out::to_writer(out);
+            first_parts(&mut o, cx);
+            let rest = match later {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: here, then.
+                Err(_) => later_parts(cx),
+            };
+            o.push_made(&rest);
+            o.finish()
+        })
     }
 }
 
@@ -188,10 +199,29 @@ fn context<'a>(rk: &RecordKeeper, bank: &'a RegBank, lanes: &Lanes) -> Result<Ct
 
 /// The four parts, in LLVM's order.
 fn write_parts(o: &mut Out, cx: &Ctx) {
+    first_parts(o, cx);
+    later_parts_to(o, cx);
+}
+
+/// `GET_REGINFO_ENUM` and `GET_REGINFO_MC_DESC` up to the class table.
+fn first_parts(o: &mut Out, cx: &Ctx) {
     enums(o, cx);
     mc_desc::write(o, cx);
+}
+
+/// The rest of `GET_REGINFO_MC_DESC` (from the DWARF tables on),
+/// `GET_REGINFO_HEADER` and `GET_REGINFO_TARGET_DESC`.
+fn later_parts_to(o: &mut Out, cx: &Ctx) {
+    mc_desc::write_rest(o, cx);
     header(o, cx);
     target_desc::write(o, cx);
+}
+
+/// [`later_parts_to`], as text.
+fn later_parts(cx: &Ctx) -> Vec<u8> {
+    let mut o = Out::string(size_estimate(cx.bank));
+    later_parts_to(&mut o, cx);
+    o.into_bytes()
 }
 
 /// `emitSourceFileHeader`: the banner at the top of each part.
@@ -238,6 +268,7 @@ fn open_ns(o: &mut Out, ns: &str) {
 
 /// `GET_REGINFO_ENUM`: registers, classes, alternate names, indices,
 /// pressure sets.
+#[inline(never)]
 fn enums(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let ns = cx.namespace.as_str();
@@ -311,6 +342,7 @@ fn enums(o: &mut Out, cx: &Ctx) {
 }
 
 /// `GET_REGINFO_HEADER`: the `<Target>GenRegisterInfo` declaration.
+#[inline(never)]
 fn header(o: &mut Out, cx: &Ctx) {
     let t = &cx.facts.target;
     let class = format!("{t}GenRegisterInfo");
@@ -358,35 +390,79 @@ fn header(o: &mut Out, cx: &Ctx) {
 }
 
 /// LLVM's `addSubRegsPreOrder`: explicit sub-registers depth first, then
-/// the remaining sub-registers in index order, each once.
-pub(crate) fn sub_regs_pre_order(bank: &RegBank, r: RegId) -> Vec<RegId> {
-    fn walk(bank: &RegBank, r: RegId, out: &mut Vec<RegId>, seen: &mut HashSet<RegId>) {
-        for &s in &bank.reg(r).explicit_sub_regs {
-            if seen.insert(s) {
-                out.push(s);
-                walk(bank, s, out, seen);
-            }
-        }
-        for &s in bank.reg(r).sub_regs.values() {
-            if seen.insert(s) {
-                out.push(s);
-            }
+/// the remaining sub-registers in index order, each once. One walker serves
+/// every register: its buffers and its "seen" marks (a stamp per register,
+/// not a set cleared each time) are reused.
+pub(crate) struct PreOrder {
+    /// By register: the walk that last reached it.
+    seen: Vec<u32>,
+    walk: u32,
+    out: Vec<RegId>,
+    /// (register, next explicit sub-register to visit).
+    stack: Vec<(RegId, usize)>,
+}
+
+impl PreOrder {
+    pub fn new(bank: &RegBank) -> PreOrder {
+        PreOrder {
+            seen: vec![0; bank.registers.len()],
+            walk: 0,
+            out: Vec::new(),
+            stack: Vec::new(),
         }
     }
-    let (mut out, mut seen) = (Vec::new(), HashSet::default());
-    walk(bank, r, &mut out, &mut seen);
-    out
+
+    /// `r`'s sub-registers in pre-order.
+    pub fn of(&mut self, bank: &RegBank, r: RegId) -> &[RegId] {
+        self.walk += 1;
+        let walk = self.walk;
+        self.out.clear();
+        self.stack.clear();
+        self.stack.push((r, 0));
+        while let Some(top) = self.stack.last_mut() {
+            let (reg, k) = *top;
+            let reg = bank.reg(reg);
+            if let Some(&s) = reg.explicit_sub_regs.get(k) {
+                top.1 += 1;
+                if self.seen[s as usize] != walk {
+                    self.seen[s as usize] = walk;
+                    self.out.push(s);
+                    self.stack.push((s, 0));
+                }
+                continue;
+            }
+            self.stack.pop();
+            for &s in reg.sub_regs.values() {
+                if self.seen[s as usize] != walk {
+                    self.seen[s as usize] = walk;
+                    self.out.push(s);
+                }
+            }
+        }
+        &self.out
+    }
+}
+
+/// `printBitVectorAsHex` of 32-bit words: `0x%08x, ` each.
+pub(crate) fn words_as_hex(o: &mut Out, words: impl Iterator<Item = u32>) {
+    for w in words {
+        o.push_str("0x");
+        o.hex(w as u64, 8, false);
+        o.push_str(", ");
+    }
 }
 
 /// `printBitVectorAsHex`: `bits` as `0x...` words of `width` bits.
 pub(crate) fn bits_as_hex(o: &mut Out, bits: &[bool], width: usize) {
     let digits = width.div_ceil(4);
     for chunk in bits.chunks(width) {
-        let mut v = 0u32;
+        let mut v = 0u64;
         for (j, &b) in chunk.iter().enumerate() {
-            v |= (b as u32) << j;
+            v |= (b as u64) << j;
         }
-        let _ = write!(o, "0x{v:0digits$x}, ");
+        o.push_str("0x");
+        o.hex(v, digits, false);
+        o.push_str(", ");
     }
 }
 
@@ -403,5 +479,7 @@ pub(crate) fn minimal_type(range: u64) -> &'static str {
 
 /// `LaneBitmask(0x...)`.
 pub(crate) fn print_mask(o: &mut Out, m: u64) {
-    let _ = write!(o, "LaneBitmask(0x{m:016X})");
+    o.push_str("LaneBitmask(0x");
+    o.hex(m, 16, true);
+    o.push(')');
 }

@@ -7,8 +7,8 @@ use std::fmt::Write;
 
 use super::facts::Vt;
 use super::out::Out;
-use super::seq_table::SeqTable;
-use super::{bits_as_hex, print_mask, source_file_header, Ctx};
+use super::seq_table::{SeqId, SeqTable};
+use super::{print_mask, source_file_header, words_as_hex, Ctx};
 
 pub(super) fn write(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
@@ -21,11 +21,15 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
 
     let modes = bank.hw_modes.len();
     let mut vts: SeqTable<Vt> = SeqTable::default();
-    for m in 0..modes {
-        for &c in &bank.class_order {
-            vts.add(&cx.facts.vts[c as usize][m]);
-        }
-    }
+    // By mode, by class in enum order.
+    let vt_lists: Vec<Vec<SeqId>> = (0..modes)
+        .map(|m| {
+            bank.class_order
+                .iter()
+                .map(|&c| vts.add(&cx.facts.vts[c as usize][m]))
+                .collect()
+        })
+        .collect();
     vts.layout();
     o.push_str("\nstatic const MVT::SimpleValueType VTLists[] = {\n");
     vts.emit(o, |o, v| o.push_str(&v.name), "MVT::Other");
@@ -48,13 +52,14 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
     o.push_str(" };\n\n\n");
 
     let nclasses = bank.classes.len();
-    let mut super_idx_lists: Vec<Vec<u32>> = vec![Vec::new(); nclasses];
     let mut super_idx: SeqTable<u32> = SeqTable::default();
+    // By class in enum order.
+    let mut super_idx_lists: Vec<SeqId> = Vec::with_capacity(nclasses);
     if !bank.classes.is_empty() {
         o.push_str("\nstatic const TargetRegisterInfo::RegClassInfo RegClassInfos[] = {\n");
-        for m in 0..modes {
+        for (m, mode_vts) in vt_lists.iter().enumerate() {
             let _ = writeln!(o, "  // Mode = {m} ({})", bank.hw_modes[m]);
-            for &c in &bank.class_order {
+            for (&c, &vt_list) in bank.class_order.iter().zip(mode_vts) {
                 let rc = bank.class(c);
                 let ri = rc.rsi.get(m as u32);
                 let _ = writeln!(
@@ -63,7 +68,7 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
                     ri.reg_size,
                     ri.spill_size,
                     ri.spill_alignment,
-                    vts.get(&cx.facts.vts[c as usize][m]),
+                    vts.get(vt_list),
                     rc.name
                 );
             }
@@ -71,40 +76,42 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
         o.push_str("};\n");
         o.push_str("\nstatic const TargetRegisterClass *const NullRegClasses[] = { nullptr };\n\n");
 
+        // Class masks: 32-bit words over enum values.
+        let words = nclasses.div_ceil(32);
+        let mut bits: Vec<u32> = Vec::with_capacity(words);
         for rc in bank.classes_in_order() {
             let _ = write!(
                 o,
                 "static const uint32_t {}SubClassMask[] = {{\n  ",
                 rc.name
             );
-            let sub: Vec<bool> = (0..nclasses as u32).map(|e| rc.has_sub_class(e)).collect();
-            bits_as_hex(o, &sub, 32);
-            let list = &mut super_idx_lists[rc.enum_value as usize];
+            // The sub-classes are a bit set over enum values already.
+            let word =
+                |w: usize| (rc.sub_classes.get(w / 2).map_or(0, |&x| x >> (w % 2 * 32))) as u32;
+            words_as_hex(o, (0..words).map(word));
+            let mut list = Vec::new();
             for (&i, supers) in &rc.super_reg_classes {
-                let mut bits = vec![false; nclasses];
+                bits.clear();
+                bits.resize(words, 0);
                 for &s in supers {
-                    bits[bank.class(s).enum_value as usize] = true;
+                    let e = bank.class(s).enum_value as usize;
+                    bits[e / 32] |= 1 << (e % 32);
                 }
-                if !bits.contains(&true) {
+                if bits.iter().all(|&w| w == 0) {
                     continue;
                 }
                 list.push(i + 1);
                 o.push_str("\n  ");
-                bits_as_hex(o, &bits, 32);
-                let _ = write!(o, "// {}", bank.idx(i).name);
+                words_as_hex(o, bits.iter().copied());
+                o.push_str("// ");
+                o.push_str(&bank.idx(i).name);
             }
-            super_idx.add(list);
+            super_idx_lists.push(super_idx.add(&list));
             o.push_str("\n};\n\n");
         }
         o.push_str("static const uint16_t SuperRegIdxSeqs[] = {\n");
         super_idx.layout();
-        super_idx.emit(
-            o,
-            |o, x| {
-                let _ = write!(o, "{x}");
-            },
-            "0",
-        );
+        super_idx.emit(o, |o, x| o.num(*x as u64), "0");
         o.push_str("};\n\n");
 
         for rc in bank.classes_in_order() {
@@ -172,7 +179,7 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
                 o,
                 "  extern const TargetRegisterClass {0}RegClass = {{\n    &{t}MCRegisterClasses[{0}RegClassID],\n    {0}SubClassMask,\n    SuperRegIdxSeqs + {1},\n    ",
                 rc.name,
-                super_idx.get(&super_idx_lists[rc.enum_value as usize])
+                super_idx.get(super_idx_lists[rc.enum_value as usize])
             );
             let cid = bank.class_order[rc.enum_value as usize];
             print_mask(o, cx.facts.class_masks[cid as usize]);
@@ -210,6 +217,7 @@ pub(super) fn write(o: &mut Out, cx: &Ctx) {
 }
 
 /// `CostPerUseTable`, `InAllocatableClassTable` and `<Target>RegInfoDesc`.
+#[inline(never)]
 fn costs(o: &mut Out, cx: &Ctx) {
     let bank = cx.bank;
     let ncosts = bank
@@ -232,13 +240,14 @@ fn costs(o: &mut Out, cx: &Ctx) {
         o.push_str("0, ");
         for r in &bank.registers {
             let c = r.cost_per_use.get(k).copied().unwrap_or(0);
-            let _ = write!(o, "{}, ", c as u32);
+            o.num(c as u32 as u64);
+            o.push_str(", ");
         }
     }
     o.push_str("};\n\n");
     o.push_str("\nstatic const bool InAllocatableClassTable[] = { \n");
     for b in in_alloc {
-        let _ = write!(o, "{b}, ");
+        o.push_str(if b { "true, " } else { "false, " });
     }
     o.push_str("};\n\n");
     let _ = write!(

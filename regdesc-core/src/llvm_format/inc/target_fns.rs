@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::facts::MaskRol;
 use super::out::Out;
-use super::seq_table::SeqTable;
+use super::seq_table::{SeqId, SeqTable};
 use super::{bits_as_hex, minimal_type, print_mask, Ctx};
 
 pub(super) fn write(o: &mut Out, cx: &Ctx) {
@@ -118,6 +118,7 @@ fn array_ref_fn(o: &mut Out, class: &str, ty: &str, func: &str, array: &str, ite
 
 /// `composeSubRegIndicesImpl`: indices whose compositions agree share a
 /// row of the table.
+#[inline(never)]
 fn compose(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let n = bank.sub_reg_indices.len();
@@ -189,6 +190,7 @@ fn compose(o: &mut Out, cx: &Ctx, class: &str) {
 
 /// `composeSubRegIndexLaneMaskImpl` and its reverse: each index's
 /// mask-and-rotate steps, equal sequences shared.
+#[inline(never)]
 fn compose_lane_masks(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let n = bank.sub_reg_indices.len();
@@ -266,6 +268,7 @@ fn compose_lane_masks(o: &mut Out, cx: &Ctx, class: &str) {
 }
 
 /// `getSubClassWithSubReg`: a table by class and index.
+#[inline(never)]
 fn sub_class_with_sub_reg(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let n = bank.sub_reg_indices.len();
@@ -311,6 +314,7 @@ fn sub_class_with_sub_reg(o: &mut Out, cx: &Ctx, class: &str) {
 }
 
 /// `EmitRegUnitPressure`: weights, pressure sets and their limits.
+#[inline(never)]
 fn pressure(o: &mut Out, cx: &Ctx, class: &str) {
     let bank = cx.bank;
     let p = &bank.pressure;
@@ -368,42 +372,36 @@ fn pressure(o: &mut Out, cx: &Ctx, class: &str) {
     }
     o.push_str("  };\n  return PressureLimitTable[Idx];\n}\n\n");
 
-    let mut seqs: SeqTable<i64> = SeqTable::default();
-    let as_i64 = |v: &[u32]| v.iter().map(|&x| x as i64).collect::<Vec<i64>>();
-    let class_lists: Vec<Vec<i64>> = bank
+    // Set numbers are small and not negative: as u32 they sort as LLVM's
+    // ints do.
+    let mut seqs: SeqTable<u32> = SeqTable::default();
+    let class_ids: Vec<SeqId> = bank
         .class_order
         .iter()
-        .map(|&c| as_i64(&p.class_sets[c as usize]))
+        .map(|&c| seqs.add(&p.class_sets[c as usize]))
         .collect();
-    let unit_lists: Vec<Vec<i64>> = p.unit_sets.iter().map(|l| as_i64(l)).collect();
-    for l in class_lists.iter().chain(&unit_lists) {
-        seqs.add(l);
-    }
+    let unit_ids: Vec<SeqId> = p.unit_sets.iter().map(|l| seqs.add(l)).collect();
     seqs.layout();
     o.push_str("/// Table of pressure sets per register class or unit.\nstatic const int RCSetsTable[] = {\n");
-    seqs.emit(
-        o,
-        |o, x| {
-            let _ = write!(o, "{x}");
-        },
-        "-1",
-    );
+    seqs.emit(o, |o, x| o.num(*x as u64), "-1");
     o.push_str("};\n\n");
     let ty = minimal_type(seqs.size().saturating_sub(1) as u64);
     let _ = write!(
         o,
         "/// Get the dimensions of register pressure impacted by this register class.\n/// Returns a -1 terminated array of pressure set IDs\nconst int *{class}::\ngetRegClassPressureSets(const TargetRegisterClass *RC) const {{\n  static const {ty} RCSetStartTable[] = {{\n    "
     );
-    for l in &class_lists {
-        let _ = write!(o, "{},", seqs.get(l));
+    for &l in &class_ids {
+        o.num(seqs.get(l) as u64);
+        o.push(',');
     }
     o.push_str("};\n  return &RCSetsTable[RCSetStartTable[RC->getID()]];\n}\n\n");
     let _ = write!(
         o,
         "/// Get the dimensions of register pressure impacted by this register unit.\n/// Returns a -1 terminated array of pressure set IDs\nconst int *{class}::\ngetRegUnitPressureSets(unsigned RegUnit) const {{\n  assert(RegUnit < {nunits} && \"invalid register unit\");\n  static const {ty} RUSetStartTable[] = {{\n    "
     );
-    for l in &unit_lists {
-        let _ = write!(o, "{},", seqs.get(l));
+    for &l in &unit_ids {
+        o.num(seqs.get(l) as u64);
+        o.push(',');
     }
     o.push_str("};\n  return &RCSetsTable[RUSetStartTable[RegUnit]];\n}\n\n");
 }

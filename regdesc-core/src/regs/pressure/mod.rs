@@ -9,8 +9,12 @@
 //! result in the canonical text `regdesc dump --format pressure` shows and
 //! the oracle test compares with llvm-tblgen's tables.
 
+mod graph;
 mod unit_sets;
 mod weights;
+
+pub(crate) use graph::Graph;
+pub(crate) use weights::{UnitWeights, Unsettled};
 
 use std::fmt::Write;
 
@@ -103,7 +107,22 @@ impl Pressure {
 /// Computes the pressure model of a complete bank, failing where
 /// llvm-tblgen 14 fails (no pressure set; weights that never settle).
 pub fn compute(rk: &RecordKeeper, bank: &RegBank) -> Result<Pressure, RegsError> {
-    let w = weights::compute(bank)?;
+    finish(rk, bank, unit_weights(&Graph::of(bank)))
+}
+
+/// The register unit weights of the registers of `g` (computed on their
+/// own, on another thread, by [`super::bank`]).
+pub(crate) fn unit_weights(g: &Graph) -> Result<UnitWeights, Unsettled> {
+    weights::compute(g)
+}
+
+/// [`compute`], given the unit weights of the bank.
+pub(crate) fn finish(
+    rk: &RecordKeeper,
+    bank: &RegBank,
+    w: Result<UnitWeights, Unsettled>,
+) -> Result<Pressure, RegsError> {
+    let w = w.map_err(|e| e.into_error(bank))?;
     let generates = generate_pressure_set(rk, bank)?;
     let class_units = unit_sets::class_units(bank, &w);
     let sets = unit_sets::unit_sets(bank, &w, &class_units, &generates)?;
@@ -169,6 +188,7 @@ pub fn compute(rk: &RecordKeeper, bank: &RegBank) -> Result<Pressure, RegsError>
 /// Each class's `GeneratePressureSet`, by [`ClassId`](super::ClassId): a defined class's
 /// own; a synthesized class takes its closest super-class's, in enum order
 /// (as LLVM's `inheritProperties` does).
+#[inline(never)]
 fn generate_pressure_set(rk: &RecordKeeper, bank: &RegBank) -> Result<Vec<bool>, RegsError> {
     let mut generates = vec![false; bank.classes.len()];
     for (c, rc) in bank.classes.iter().enumerate() {

@@ -48,6 +48,7 @@ impl UnitSet {
 }
 
 /// The non-artificial units of each class's members, by [`ClassId`].
+#[inline(never)]
 pub(super) fn class_units(bank: &RegBank, w: &UnitWeights) -> Vec<FixedBitSet> {
     let n = w.weights.len();
     bank.classes
@@ -68,6 +69,7 @@ pub(super) fn class_units(bank: &RegBank, w: &UnitWeights) -> Vec<FixedBitSet> {
 
 /// Steps 1 to 3: the unit sets in LLVM's creation order (before numbering
 /// by size). `generates[c]` is `c`'s `GeneratePressureSet`.
+#[inline(never)]
 pub(super) fn unit_sets(
     bank: &RegBank,
     w: &UnitWeights,
@@ -186,6 +188,7 @@ fn empty_sets_error(bank: &RegBank, generates: &[bool]) -> RegsError {
 /// Step 4 for classes: for each class (by [`ClassId`]), the indices into
 /// `sets` of the sets containing all its units (allocatable classes with
 /// units only).
+#[inline(never)]
 pub(super) fn class_sets(
     bank: &RegBank,
     class_units: &[FixedBitSet],
@@ -206,6 +209,7 @@ pub(super) fn class_sets(
 
 /// Step 4 for native units: the indices into `sets` of the sets holding
 /// each.
+#[inline(never)]
 pub(super) fn unit_set_lists(bank: &RegBank, sets: &[UnitSet]) -> Vec<Vec<usize>> {
     (0..bank.num_native_reg_units)
         .map(|u| {

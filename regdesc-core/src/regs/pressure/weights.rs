@@ -27,14 +27,18 @@
 //! nothing again.
 //! An artificial single unit cannot take weight: llvm-tblgen then loops
 //! forever, which is reported as [`RegsError::UnitWeights`].
+//!
+//! The weights read the bank through a [`Graph`] (a copy of what they need),
+//! so that they can be computed while class inference changes the bank.
 
 use rustc_hash::FxHashSet as HashSet;
 
 use super::super::{RegBank, RegId, RegUnitId, RegsError};
+use super::graph::Graph;
 
 /// The weights of every unit and the units each register ends up with.
 #[derive(Clone, Debug, Default)]
-pub(super) struct UnitWeights {
+pub(crate) struct UnitWeights {
     /// Weight of each unit: the native units, then the adopted ones.
     pub weights: Vec<u32>,
     /// Whether each native unit is artificial (one of its roots is).
@@ -65,10 +69,35 @@ impl UnitWeights {
 
     /// The sum of `r`'s unit weights (LLVM's `CodeGenRegister::getWeight`).
     pub fn reg_weight(&self, bank: &RegBank, r: RegId) -> u32 {
+        self.weight_of(&bank.reg(r).units, r)
+    }
+
+    /// [`UnitWeights::reg_weight`] of `r`, whose native units are `native`.
+    fn weight_of(&self, native: &[RegUnitId], r: RegId) -> u32 {
         // 32-bit sums that wrap, as LLVM's `unsigned` ones do: some inputs
         // only settle once their weights wrap.
-        self.units(bank, r)
-            .fold(0u32, |a, u| a.wrapping_add(self.weights[u as usize]))
+        native
+            .iter()
+            .chain(&self.extra[r as usize])
+            .fold(0u32, |a, &u| a.wrapping_add(self.weights[u as usize]))
+    }
+}
+
+/// Unit weights that never settle: the register to blame, and why.
+#[derive(Debug)]
+pub(crate) struct Unsettled {
+    pub register: RegId,
+    pub why: String,
+}
+
+impl Unsettled {
+    pub fn into_error(self, bank: &RegBank) -> RegsError {
+        let reg = bank.reg(self.register);
+        RegsError::UnitWeights {
+            register: reg.name.clone(),
+            why: self.why,
+            span: reg.span,
+        }
     }
 }
 
@@ -84,7 +113,17 @@ struct UberSet {
 }
 
 struct Normalizer<'a> {
-    bank: &'a RegBank,
+    /// The registers. Their sub-registers are flat lists: the walks scan
+    /// millions of them, mostly to skip ones already visited.
+    g: &'a Graph,
+    /// The walk's stack: (register, next place in the sub-register lists).
+    stack: Vec<(RegId, usize)>,
+    /// By unit: the `mark` of the last [`Normalizer::inherit_units`] that
+    /// saw it.
+    unit_mark: Vec<u32>,
+    mark: u32,
+    /// The units [`Normalizer::inherit_units`] adds.
+    add: Vec<RegUnitId>,
     w: UnitWeights,
     /// Per register: native units of its sub-registers that its own native
     /// list lacks (alias units added to a sub-register after it was built).
@@ -120,22 +159,25 @@ struct Normalizer<'a> {
     inherited_at: Vec<Option<u64>>,
 }
 
-/// Computes the weight of every unit of a complete bank.
-pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
-    let n = bank.registers.len();
-    let artificial: Vec<bool> = bank
-        .reg_units
-        .iter()
-        .map(|u| u.roots.iter().flatten().any(|&r| bank.reg(r).artificial))
+/// Computes the weight of every unit of the registers of `g`.
+#[inline(never)]
+pub(super) fn compute(g: &Graph) -> Result<UnitWeights, Unsettled> {
+    let n = g.len();
+    let artificial: Vec<bool> = (0..g.num_units() as RegUnitId)
+        .map(|u| g.roots(u).any(|r| g.artificial(r)))
         .collect();
     let mut nz = Normalizer {
-        bank,
+        g,
+        stack: Vec::new(),
+        unit_mark: Vec::new(),
+        mark: 0,
+        add: Vec::new(),
         w: UnitWeights {
-            weights: vec![0; bank.reg_units.len()],
+            weights: vec![0; g.num_units()],
             artificial,
             extra: vec![Vec::new(); n],
         },
-        missing: missing_units(bank),
+        missing: missing_units(g),
         uber_of: Vec::new(),
         ubers: Vec::new(),
         visit_of: vec![0; n],
@@ -160,7 +202,7 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
     // wrap to zero in 32 bits, after a few dozen rounds more. Weights that
     // grow by a constant (or cycle) never settle: past this many rounds,
     // regdesc reports the register instead of looping.
-    let limit = bank.num_native_reg_units + 1024;
+    let limit = g.num_native_units + 1024;
     let mut rounds = 0;
     loop {
         nz.changed = false;
@@ -173,17 +215,14 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
         }
         rounds += 1;
         if !nz.progressed || rounds > limit {
-            let r = nz.stuck.unwrap_or(0);
-            let reg = bank.reg(r);
             let why = if nz.progressed {
                 format!("still changing after {rounds} rounds")
             } else {
                 "its only register unit is artificial, so its weight cannot grow".to_string()
             };
-            return Err(RegsError::UnitWeights {
-                register: reg.name.clone(),
+            return Err(Unsettled {
+                register: nz.stuck.unwrap_or(0),
                 why,
-                span: reg.span,
             });
         }
     }
@@ -193,16 +232,16 @@ pub(super) fn compute(bank: &RegBank) -> Result<UnitWeights, RegsError> {
 /// For each register, the native units of its sub-registers it lacks. Only
 /// alias units (two roots) can be missing: they are added to a register
 /// after its super-registers took its units.
-fn missing_units(bank: &RegBank) -> Vec<Vec<RegUnitId>> {
-    let mut missing = vec![Vec::new(); bank.registers.len()];
-    for (u, unit) in bank.reg_units.iter().enumerate() {
-        if unit.roots[1].is_none() {
+#[inline(never)]
+fn missing_units(g: &Graph) -> Vec<Vec<RegUnitId>> {
+    let mut missing = vec![Vec::new(); g.len()];
+    for u in 0..g.num_units() as RegUnitId {
+        if g.roots(u).count() < 2 {
             continue;
         }
-        let u = u as RegUnitId;
-        for &root in unit.roots.iter().flatten() {
-            for &sup in &bank.reg(root).super_regs {
-                if bank.reg(sup).units.binary_search(&u).is_err() {
+        for root in g.roots(u) {
+            for &sup in g.supers(root) {
+                if g.units(sup).binary_search(&u).is_err() {
                     missing[sup as usize].push(u);
                 }
             }
@@ -226,19 +265,19 @@ fn find(parent: &mut [usize], mut x: usize) -> usize {
 
 impl Normalizer<'_> {
     /// Partitions the registers into uber sets (LLVM's `computeUberSets`).
+    #[inline(never)]
     fn uber_sets(&mut self) {
-        let bank = self.bank;
-        let n = bank.registers.len();
+        let g = self.g;
+        let n = g.len();
         let mut parent: Vec<usize> = (0..n).collect();
         let mut allocatable = vec![false; n];
-        for c in bank.classes_in_order() {
-            if !c.allocatable {
-                continue;
-            }
-            let Some(&first) = c.members.first() else {
+        // The sets do not depend on the order of the classes: a set's leader
+        // is its lowest register.
+        for members in g.allocatable_classes() {
+            let Some(&first) = members.first() else {
                 continue;
             };
-            for &m in &c.members {
+            for &m in members {
                 allocatable[m as usize] = true;
                 let (a, b) = (
                     find(&mut parent, first as usize),
@@ -272,11 +311,11 @@ impl Normalizer<'_> {
     /// Recomputes the weight of set `s` (LLVM's `computeUberWeights` for one
     /// set): non-artificial units still weighing 0 get weight 1.
     fn set_weight(&mut self, s: usize) {
-        let (bank, w) = (self.bank, &mut self.w);
+        let (g, w) = (self.g, &mut self.w);
         let mut max = 0;
         let mut mutated = false;
         for &r in &self.ubers[s].regs {
-            let units = bank.reg(r).units.iter().chain(&w.extra[r as usize]);
+            let units = g.units(r).iter().chain(&w.extra[r as usize]);
             let mut sum = 0;
             for &u in units {
                 if w.is_artificial(u) {
@@ -298,8 +337,8 @@ impl Normalizer<'_> {
         }
         for &r in &set.regs {
             let extra = &w.extra[r as usize];
-            let native = &bank.reg(r).units;
-            if native.len() + extra.len() == 1 && w.reg_weight(bank, r) == set.weight {
+            let native = g.units(r);
+            if native.len() + extra.len() == 1 && w.weight_of(native, r) == set.weight {
                 for &u in native.iter().chain(extra) {
                     mutated |= set.singular.insert(u);
                 }
@@ -335,7 +374,7 @@ impl Normalizer<'_> {
         if mutated {
             self.mutated();
         }
-        let now = self.w.reg_weight(self.bank, r);
+        let now = self.w.weight_of(self.g.units(r), r);
         if now > self.ubers[s].weight || now < was {
             self.set_weight(s);
         }
@@ -352,50 +391,63 @@ impl Normalizer<'_> {
         if self.subtree_clean_at[top as usize] == Some(self.generation) {
             return;
         }
-        let bank = self.bank;
-        self.visit_of[top as usize] = self.visit;
-        let mut stack: Vec<(RegId, usize)> = vec![(top, 0)];
-        while let Some(&mut (r, ref mut next)) = stack.last_mut() {
-            let subs = bank.reg(r).sub_regs.as_slice();
-            if let Some(&(_, s)) = subs.get(*next) {
-                *next += 1;
-                if s != r && self.visit_of[s as usize] != self.visit {
-                    self.visit_of[s as usize] = self.visit;
-                    if self.subtree_clean_at[s as usize] == Some(self.generation) {
-                        self.finished.push(s);
-                    } else {
-                        stack.push((s, 0));
-                    }
+        let visit = self.visit;
+        self.visit_of[top as usize] = visit;
+        let g = self.g;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.push((top, g.subs_range(top).0));
+        while let Some(entry) = stack.last_mut() {
+            let (r, mut k) = *entry;
+            let end = g.subs_range(r).1;
+            // The next sub-register not visited yet; a clean one is
+            // finished on the spot.
+            let mut child = None;
+            while k < end {
+                let s = g.sub_at(k);
+                k += 1;
+                if self.visit_of[s as usize] == visit {
+                    continue;
                 }
+                self.visit_of[s as usize] = visit;
+                if self.subtree_clean_at[s as usize] == Some(self.generation) {
+                    self.finished.push(s);
+                } else {
+                    child = Some(s);
+                    break;
+                }
+            }
+            entry.1 = k;
+            if let Some(s) = child {
+                stack.push((s, g.subs_range(s).0));
                 continue;
             }
             stack.pop();
             self.finish(r);
-            let g = Some(self.generation);
-            let clean = self.clean_at[r as usize] == g
-                && subs
+            let now = Some(self.generation);
+            let clean = self.clean_at[r as usize] == now
+                && g.subs(r)
                     .iter()
-                    .all(|&(_, s)| s == r || self.subtree_clean_at[s as usize] == g);
+                    .all(|&s| self.subtree_clean_at[s as usize] == now);
             if clean {
-                self.subtree_clean_at[r as usize] = g;
+                self.subtree_clean_at[r as usize] = now;
             }
         }
+        self.stack = stack;
     }
 
     /// The post-order step of `normalize` for `r`.
     fn finish(&mut self, r: RegId) {
-        let bank = self.bank;
+        let native = self.g.units(r);
         let before = self.generation;
-        let was = self.w.reg_weight(bank, r);
+        let was = self.w.weight_of(native, r);
         if self.inherit_units(r) && self.uber_of[r as usize] != 0 {
             self.reg_grew(r, was);
         }
         let s = self.uber_of[r as usize];
-        let reg_weight = self.w.reg_weight(bank, r);
+        let reg_weight = self.w.weight_of(native, r);
         let set_weight = self.ubers[s].weight;
         if set_weight > reg_weight {
             let diff = set_weight.wrapping_sub(reg_weight);
-            let native = &bank.reg(r).units;
             let extra = &self.w.extra[r as usize];
             let count = native.len() + extra.len();
             let first = native
@@ -436,44 +488,56 @@ impl Normalizer<'_> {
     /// Whether `u` is a unit of a register finished in this visit.
     fn in_finished(&self, u: RegUnitId) -> bool {
         self.finished.iter().any(|&f| {
-            self.bank.reg(f).units.binary_search(&u).is_ok()
+            self.g.units(f).binary_search(&u).is_ok()
                 || self.w.extra[f as usize].binary_search(&u).is_ok()
         })
     }
 
     /// Takes on the units of `r`'s sub-registers it lacks; whether any.
     /// Only sub-registers whose extra units grew since `r` last took them
-    /// are looked at.
+    /// are looked at. The units `r` has are marked (a stamp per unit), so
+    /// that the sub-registers' lists, long in wide tuples and mostly alike,
+    /// are merged without sorting them.
     fn inherit_units(&mut self, r: RegId) -> bool {
-        let bank = self.bank;
-        let reg = bank.reg(r);
+        let g = self.g;
         let since = self.inherited_at[r as usize];
-        let mut add: Vec<RegUnitId> = match since {
-            None => self.missing[r as usize].clone(),
-            Some(_) => Vec::new(),
+        if self.unit_mark.len() < self.w.weights.len() {
+            self.unit_mark.resize(self.w.weights.len(), 0);
+        }
+        self.mark += 1;
+        let (mark, unit_mark) = (self.mark, &mut self.unit_mark);
+        let extra = &self.w.extra;
+        for &u in g.units(r).iter().chain(&extra[r as usize]) {
+            unit_mark[u as usize] = mark;
+        }
+        let mut add = std::mem::take(&mut self.add);
+        add.clear();
+        let mut take = |units: &[RegUnitId]| {
+            for &u in units {
+                if unit_mark[u as usize] != mark {
+                    unit_mark[u as usize] = mark;
+                    add.push(u);
+                }
+            }
         };
-        for &s in reg.sub_regs.values() {
-            if since.is_none_or(|g| self.grown_at[s as usize] > g) {
-                add.extend(&self.w.extra[s as usize]);
+        if since.is_none() {
+            take(&self.missing[r as usize]);
+        }
+        // (`r`'s own units are marked: were it its own sub-register, it
+        // would add nothing.)
+        for &s in g.subs(r) {
+            if since.is_none_or(|at| self.grown_at[s as usize] > at) {
+                take(&extra[s as usize]);
             }
         }
-        let mut changed = false;
-        if !add.is_empty() {
-            add.sort_unstable();
-            add.dedup();
-            let extra = &mut self.w.extra[r as usize];
-            let before = extra.len();
-            extra.extend(
-                add.into_iter()
-                    .filter(|u| reg.units.binary_search(u).is_err()),
-            );
-            extra.sort_unstable();
-            extra.dedup();
-            changed = extra.len() != before;
-        }
+        let changed = !add.is_empty();
         if changed {
+            let extra = &mut self.w.extra[r as usize];
+            extra.extend_from_slice(&add);
+            extra.sort_unstable();
             self.extra_grew(r);
         }
+        self.add = add;
         self.inherited_at[r as usize] = Some(self.generation);
         changed
     }
@@ -487,10 +551,10 @@ impl Normalizer<'_> {
     /// Recomputes the sets of every register holding native unit `u`: its
     /// roots and their super-registers.
     fn unit_weight_changed(&mut self, u: RegUnitId) {
-        let bank = self.bank;
+        let g = self.g;
         let mut sets: Vec<usize> = Vec::new();
-        for &root in bank.reg_units[u as usize].roots.iter().flatten() {
-            let regs = std::iter::once(root).chain(bank.reg(root).super_regs.iter().copied());
+        for root in g.roots(u) {
+            let regs = std::iter::once(root).chain(g.supers(root).iter().copied());
             sets.extend(regs.map(|x| self.uber_of[x as usize]));
         }
         sets.sort_unstable();
