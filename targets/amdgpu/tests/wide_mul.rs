@@ -88,23 +88,11 @@ fn bench_counts() {
 /// longer than the best llc (14 and 19, SelectionDAG and GlobalISel), on
 /// one CPU, and why. A shape that becomes longer goes here with its
 /// reason, or gets fixed; one that stops being longer fails the test.
-const LONGER: &[(&str, &str, &str)] = &[
-    (
-        "s11_f18_128_zext32_sext32_mad",
-        "gfx90a",
-        "a sign limb times a 32-bit factor with a fused addend: llc 19 GlobalISel 10, regdesc 11 (the split chains' final additions)",
-    ),
-    (
-        "s11_f2_64_sext32_const32_mad_u",
-        "gfx90a",
-        "`inreg` arguments: LLVM 19 passes them in SGPRs from s6 and the addend in v[0:1]; regdesc keeps LLVM 14's convention (addend in v[1:2], odd), where llc 14 takes 4 like regdesc",
-    ),
-    (
-        "s12_f36_224_sext128_const32_mad",
-        "gfx90a",
-        "a sign-extended i128 times a 32-bit constant with a fused addend: llc 19 GlobalISel 19, regdesc 21",
-    ),
-];
+const LONGER: &[(&str, &str, &str)] = &[(
+    "s11_f2_64_sext32_const32_mad_u",
+    "gfx90a",
+    "`inreg` arguments: LLVM 19 passes them in SGPRs from s6 and the addend in v[0:1]; regdesc keeps LLVM 14's convention (addend in v[1:2], odd), where llc 14 takes 4 like regdesc",
+)];
 
 /// llc's assembly for `file` on `cpu` (`-O2`, SelectionDAG or
 /// `-global-isel`). Where GlobalISel fails on the file (llc 19 crashes in
