@@ -5,6 +5,10 @@ from the LLVM 14 corpus. Called by bench/records.sh; can run alone:
 
     python3 bench/full_targets.py REGDESC LLVM_TBLGEN LLVM_INCLUDE CORPUS [RUNS]
 
+The first row is LLVM's own `llvm/Target/Target.td` (under LLVM_INCLUDE),
+measured the same way. `REGDESC_TARGETS="Mips PowerPC ..."` times other
+targets of the corpus instead of the five.
+
 Each run of a tool is one process under getrusage (RUSAGE_CHILDREN, read
 around it: wall, user, sys and the peak resident set as the kernel counts
 it). The two tools alternate run by run on each target, the outputs are
@@ -18,7 +22,7 @@ import subprocess
 import sys
 import time
 
-TARGETS = ["AMDGPU", "X86", "AArch64", "ARM", "RISCV"]
+TARGETS = os.environ.get("REGDESC_TARGETS", "AMDGPU X86 AArch64 ARM RISCV").split()
 
 
 def measure(cmd, cwd):
@@ -58,9 +62,10 @@ def main():
     print("| target | output | llvm-tblgen wall / user / sys / peak | regdesc wall / user / sys / peak "
           "| ratio wall | ratio CPU (user + sys) | ratio peak |")
     print("| --- | ---: | --- | --- | ---: | ---: | ---: |")
+    rows = [("Target.td", include, ["-I", include, "llvm/Target/Target.td"])]
     for t in TARGETS:
-        cwd = os.path.join(corpus, "llvm", "lib", "Target", t)
-        args = ["-I", include, "-I", ".", f"{t}.td"]
+        rows.append((t, os.path.join(corpus, "llvm", "lib", "Target", t), ["-I", include, "-I", ".", f"{t}.td"]))
+    for t, cwd, args in rows:
         theirs = [tblgen, "--print-records", *args]
         ours = [regdesc, "records", *args]
         same, size = same_output(theirs, ours, cwd)

@@ -324,6 +324,7 @@ fn main() -> ExitCode {
 }
 
 fn run_records(args: &InputArgs) -> ExitCode {
+    regdesc_alloc::return_freed_memory_at_once();
     let run = driver::records(&args.input());
     if !run.diagnostics.is_empty() {
         eprint!("{}", run.render(color()));

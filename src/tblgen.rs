@@ -137,7 +137,10 @@ pub fn run(args: &[String]) -> ExitCode {
     input.warn_unused_template_args = args.warn_unused_template_args;
     let start = std::time::Instant::now();
     let run = match args.action {
-        Action::PrintRecords => driver::records(&input),
+        Action::PrintRecords => {
+            regdesc_alloc::return_freed_memory_at_once();
+            driver::records(&input)
+        }
         Action::RegisterInfo => driver::register_info(&input, args.lanes),
     };
     let start_out = std::time::Instant::now();

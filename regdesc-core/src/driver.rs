@@ -287,7 +287,7 @@ pub fn records(input: &Input) -> Run {
     };
     run.timings.push(("evaluate", start.elapsed()));
     // Part of it: evaluation waiting for files still being parsed.
-    run.timings.push(("evaluate/parse-wait", waited));
+    run.timings.push(("evaluate/parse", waited));
     run
 }
 

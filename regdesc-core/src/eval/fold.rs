@@ -157,8 +157,8 @@ fn fold_unop(
                                 None => return me.clone(),
                             }
                         }
-                        _ => match ctx.def_ids.get(&*name) {
-                            Some(&d) => d,
+                        _ => match ctx.def_ids.get(&ctx.rk, &name) {
+                            Some(d) => d,
                             None => {
                                 if is_final {
                                     let e = EvalError::UndefinedRecord {

@@ -54,10 +54,10 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         is_class: false,
         is_anonymous: true,
         span: cls_span,
-        template_args: Vec::new(),
-        fields: cls.fields.clone(),
-        superclasses: Vec::new(),
-        instantiated_from: Vec::new(),
+        template_args: ThinVec::new(),
+        fields: Fields::Open(cls.fields.to_open()),
+        superclasses: ThinVec::new(),
+        instantiated_from: ThinVec::new(),
         assertions: cls.assertions.clone(),
     };
     rec.name = unquoted(&ctx.rk, &name);
@@ -89,8 +89,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         span: cls_span,
     };
     resolve_record_final(ctx, id, None, cur);
-    let final_name = ctx.rk.records[id as usize].name.clone();
-    ctx.def_ids.insert(final_name, id);
+    ctx.def_ids.insert(&ctx.rk, id);
     ctx.vardef_cache.insert(key, id);
     check_record_assertions(ctx, id);
     ctx.rk.pack_fields(id);

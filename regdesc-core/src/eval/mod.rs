@@ -70,8 +70,16 @@ pub fn evaluate_with(loaded: &Loaded, opts: &EvalOptions) -> Result<EvalOutput, 
     ev.warn_unused_targs = opts.warn_unused_template_args;
     ev.release_memory = opts.release_memory;
     ev.run();
-    let mut ctx = ev.ctx;
-    ctx.rk.defs = std::mem::take(&mut ctx.def_ids).into_iter().collect();
+    // The evaluator's own state (multiclasses and the defs they keep, the
+    // caches) goes before the sorted maps are built: the end of evaluation
+    // is the peak.
+    let mut ctx = ev.into_ctx();
+    ctx.vardef_cache = Default::default();
+    let defs: Vec<RecId> = std::mem::take(&mut ctx.def_ids).ids().collect();
+    ctx.rk.defs = defs
+        .into_iter()
+        .map(|id| (ctx.rk.name(id).to_string(), id))
+        .collect();
     ctx.rk.classes = std::mem::take(&mut ctx.class_ids).into_iter().collect();
     let located = |errors: &[EvalError]| -> Vec<Diagnostic> {
         errors.iter().map(EvalError::to_diagnostic).collect()

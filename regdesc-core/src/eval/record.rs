@@ -11,6 +11,11 @@ use std::rc::Rc;
 
 use crate::syntax::Span;
 
+/// The record's lists are most often empty or short (a full target has a
+/// hundred thousand records): a `ThinVec` is one pointer where a `Vec` is
+/// three, which takes a record from 192 to 128 bytes.
+pub use thin_vec::ThinVec;
+
 /// Index of a record (class or def) in [`RecordKeeper::records`].
 pub type RecId = u32;
 
@@ -343,6 +348,19 @@ pub enum Fields {
     Packed(PackedFields),
 }
 
+impl PackedFields {
+    /// Where field `k`'s value was written.
+    fn span(&self, k: usize) -> SpanId {
+        if self.spans.is_empty() {
+            return self.layout.spans.get(k).copied().unwrap_or_default();
+        }
+        match self.spans.binary_search_by_key(&(k as u32), |s| s.0) {
+            Ok(i) => self.spans[i].1,
+            Err(_) => self.layout.spans.get(k).copied().unwrap_or_default(),
+        }
+    }
+}
+
 impl Default for Fields {
     fn default() -> Fields {
         Fields::Open(Vec::new())
@@ -369,24 +387,35 @@ impl Fields {
                 value: &f.value,
                 span: f.span,
             }),
-            Fields::Packed(p) => {
-                let value = p.values.get(k)?;
-                let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
-                    Ok(i) => p.spans[i].1,
-                    Err(_) => p.layout.spans[k],
-                };
-                Some(FieldRef {
-                    decl: &p.layout.decls[k],
-                    value,
-                    span,
-                })
-            }
+            Fields::Packed(p) => Some(FieldRef {
+                decl: p.layout.decls.get(k)?,
+                value: p.values.get(k)?,
+                span: p.span(k),
+            }),
         }
     }
 
     /// Every field, in order.
     pub fn iter(&self) -> impl Iterator<Item = FieldRef<'_>> + '_ {
-        (0..self.len()).filter_map(move |k| self.at(k))
+        let (open, packed) = match self {
+            Fields::Open(v) => (v.as_slice(), None),
+            Fields::Packed(p) => (&[][..], Some(p)),
+        };
+        let open = open.iter().map(|f| FieldRef {
+            decl: &f.decl,
+            value: &f.value,
+            span: f.span,
+        });
+        let packed = packed.into_iter().flat_map(|p| {
+            (p.layout.decls.iter().zip(p.values.iter()))
+                .enumerate()
+                .map(move |(k, (decl, value))| FieldRef {
+                    decl,
+                    value,
+                    span: p.span(k),
+                })
+        });
+        open.chain(packed)
     }
 
     /// The index of field `name`.
@@ -404,25 +433,27 @@ impl Fields {
 
     /// The fields as a vector to change (unpacking packed ones).
     pub fn open(&mut self) -> &mut Vec<RecordVal> {
-        if let Fields::Packed(p) = self {
-            let v: Vec<RecordVal> = (0..p.values.len())
-                .map(|k| {
-                    let span = match p.spans.binary_search_by_key(&(k as u32), |s| s.0) {
-                        Ok(i) => p.spans[i].1,
-                        Err(_) => p.layout.spans[k],
-                    };
-                    RecordVal {
-                        decl: p.layout.decls[k].clone(),
-                        value: p.values[k].clone(),
-                        span,
-                    }
-                })
-                .collect();
-            *self = Fields::Open(v);
+        if let Fields::Packed(_) = self {
+            *self = Fields::Open(self.to_open());
         }
         match self {
             Fields::Open(v) => v,
             Fields::Packed(_) => unreachable!("unpacked just above"),
+        }
+    }
+
+    /// A copy of the fields as a vector to change.
+    pub fn to_open(&self) -> Vec<RecordVal> {
+        match self {
+            Fields::Open(v) => v.clone(),
+            Fields::Packed(_) => self
+                .iter()
+                .map(|f| RecordVal {
+                    decl: f.decl.clone(),
+                    value: f.value.clone(),
+                    span: f.span,
+                })
+                .collect(),
         }
     }
 }
@@ -433,6 +464,8 @@ impl Fields {
 struct Layouts {
     /// The address of each declaration of a layout, in order → the layout.
     by_decls: rustc_hash::FxHashMap<Box<[usize]>, Rc<Layout>>,
+    /// The layout found last: defs come in runs from the same classes.
+    last: Option<Rc<Layout>>,
     /// Every [`shareable`] value of a packed def.
     finals: rustc_hash::FxHashSet<Init>,
 }
@@ -462,9 +495,12 @@ fn shareable(v: &Init) -> bool {
 }
 
 impl Layouts {
-    /// The shared copy of `v`, if it is [`shareable`].
+    /// The shared copy of `v`, if it is [`shareable`]. A value already
+    /// held elsewhere (most often by the class it was inherited from) is
+    /// kept as it is: it is shared already, and hashing it would cost more
+    /// than the copy it could save.
     fn share(&mut self, v: Init) -> Init {
-        if !shareable(&v) {
+        if Rc::strong_count(&v.0) > 1 || !shareable(&v) {
             return v;
         }
         if let Some(c) = self.finals.get(&v) {
@@ -474,7 +510,18 @@ impl Layouts {
         v
     }
 
-    fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
+    /// The shared layout of `fields`.
+    fn layout(&mut self, fields: &[RecordVal]) -> Rc<Layout> {
+        let same = |l: &Layout| {
+            l.decls.len() == fields.len()
+                && l.decls
+                    .iter()
+                    .zip(fields)
+                    .all(|(d, f)| Rc::ptr_eq(d, &f.decl))
+        };
+        if let Some(l) = self.last.as_ref().filter(|l| same(l)) {
+            return l.clone();
+        }
         let key: Box<[usize]> = fields
             .iter()
             .map(|f| Rc::as_ptr(&f.decl) as usize)
@@ -490,6 +537,12 @@ impl Layouts {
                 l
             }
         };
+        self.last = Some(layout.clone());
+        layout
+    }
+
+    fn pack(&mut self, fields: Vec<RecordVal>) -> PackedFields {
+        let layout = self.layout(&fields);
         let spans = fields
             .iter()
             .enumerate()
@@ -527,19 +580,37 @@ pub struct Record {
     /// Where it was defined.
     pub span: Span,
     /// Template argument names (`Class:arg`), in order.
-    pub template_args: Vec<Rc<str>>,
+    pub template_args: ThinVec<Rc<str>>,
     /// All fields, in declaration order (template arguments included).
     pub fields: Fields,
     /// Every superclass, direct and indirect, in llvm-tblgen's order (4
     /// bytes each: a full target's defs have tens of them).
-    pub superclasses: Vec<RecId>,
+    pub superclasses: ThinVec<RecId>,
     /// Where the def was instantiated from (multiclass / foreach expansion).
-    pub instantiated_from: Vec<Span>,
+    pub instantiated_from: ThinVec<Span>,
     /// Assertions still to check.
-    pub assertions: Vec<AssertionInfo>,
+    pub assertions: ThinVec<AssertionInfo>,
 }
 
 impl Record {
+    /// A copy to change, its fields unpacked (one copy of them, where
+    /// `clone` and then unpacking would make two).
+    pub fn clone_open(&self) -> Record {
+        Record {
+            id: self.id,
+            name: self.name.clone(),
+            name_init: self.name_init.clone(),
+            is_class: self.is_class,
+            is_anonymous: self.is_anonymous,
+            span: self.span,
+            template_args: self.template_args.clone(),
+            fields: Fields::Open(self.fields.to_open()),
+            superclasses: self.superclasses.clone(),
+            instantiated_from: self.instantiated_from.clone(),
+            assertions: self.assertions.clone(),
+        }
+    }
+
     /// Field `name`.
     pub fn value(&self, name: &str) -> Option<FieldRef<'_>> {
         self.fields.find(name)
@@ -874,15 +945,25 @@ impl RecordKeeper {
         id
     }
 
-    /// Packs the fields of record `id`, a finished def: they share the
-    /// declarations of every def with the same fields.
+    /// Packs the fields of record `id`, a finished def or class: they
+    /// share the declarations of every record with the same fields.
     pub fn pack_fields(&mut self, id: RecId) {
         let Some(rec) = self.records.get_mut(id as usize) else {
             return;
         };
-        if let Fields::Open(v) = &mut rec.fields {
+        let mut fields = std::mem::take(&mut rec.fields);
+        self.pack(&mut fields);
+        if let Some(rec) = self.records.get_mut(id as usize) {
+            rec.fields = fields;
+        }
+    }
+
+    /// Packs `fields` (of a record that is kept but no longer built: a
+    /// finished def or class, or a def of a multiclass body).
+    pub fn pack(&mut self, fields: &mut Fields) {
+        if let Fields::Open(v) = fields {
             let v = std::mem::take(v);
-            rec.fields = Fields::Packed(self.layouts.pack(v));
+            *fields = Fields::Packed(self.layouts.pack(v));
         }
     }
 
@@ -904,3 +985,4 @@ impl RecordKeeper {
 const _: () = assert!(std::mem::size_of::<RecTy>() == 16);
 const _: () = assert!(std::mem::size_of::<InitKind>() <= 56);
 const _: () = assert!(std::mem::size_of::<RecordVal>() == 24);
+const _: () = assert!(std::mem::size_of::<Record>() <= 128);

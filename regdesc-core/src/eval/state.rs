@@ -36,10 +36,54 @@ pub struct Ctx {
     pub resolve_depth: u32,
     /// Defs and classes by name, for lookups while evaluating; the sorted
     /// maps of the [`RecordKeeper`] are built from these at the end.
-    pub def_ids: HashMap<String, RecId>,
+    pub def_ids: DefIndex,
     pub class_ids: HashMap<String, RecId>,
     /// Records made by expansion so far (bounded by [`MAX_RECORDS`]).
     pub expanded: u64,
+}
+
+/// Defs by name: an index of ids hashed by their records' own names,
+/// where a map would keep a copy of each name (a full target has tens of
+/// thousands of defs, and the index is alive at the peak, the end of
+/// evaluation).
+#[derive(Default)]
+pub struct DefIndex {
+    table: hashbrown::HashTable<RecId>,
+}
+
+fn name_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(name)
+}
+
+impl DefIndex {
+    /// The def named `name`.
+    pub fn get(&self, rk: &RecordKeeper, name: &str) -> Option<RecId> {
+        self.table
+            .find(name_hash(name), |&id| rk.name(id) == name)
+            .copied()
+    }
+
+    /// Indexes def `id` under its name (replacing a def of the same name).
+    pub fn insert(&mut self, rk: &RecordKeeper, id: RecId) {
+        let name = rk.name(id);
+        let entry = self.table.entry(
+            name_hash(name),
+            |&other| rk.name(other) == name,
+            |&other| name_hash(rk.name(other)),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(mut e) => *e.get_mut() = id,
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(id);
+            }
+        }
+    }
+
+    /// Every def indexed, in no particular order.
+    pub fn ids(&self) -> impl Iterator<Item = RecId> + '_ {
+        self.table.iter().copied()
+    }
 }
 
 /// Most errors reported before evaluation stops: one mistake early in a

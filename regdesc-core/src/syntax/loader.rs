@@ -29,8 +29,8 @@ struct Loader<'o> {
     opts: &'o LoadOptions,
     /// Where preprocessed files go to be parsed right away
     /// ([`load_file_then`]); without it they wait in `preprocessed`.
-    queue: Option<&'o ParseQueue>,
-    /// The AST of each file, filled by the queue's workers.
+    queue: Option<&'o Arc<ParseQueue>>,
+    /// The AST of each file, filled when the queue parses it.
     slots: Vec<Slot>,
     sources: SourceMap,
     asts: Vec<SourceFileAst>,
@@ -102,7 +102,11 @@ type LoadResult = Result<Loaded, (SourceMap, Vec<Diagnostic>)>;
 /// Reads the root file and preprocesses it with everything it includes.
 type Started<'o> = Result<(Loader<'o>, FileId), (SourceMap, Vec<Diagnostic>)>;
 
-fn start<'o>(path: &Path, opts: &'o LoadOptions, queue: Option<&'o ParseQueue>) -> Started<'o> {
+fn start<'o>(
+    path: &Path,
+    opts: &'o LoadOptions,
+    queue: Option<&'o Arc<ParseQueue>>,
+) -> Started<'o> {
     let mut l = Loader::new(opts);
     l.queue = queue;
     match read_text(path) {
@@ -137,29 +141,20 @@ pub(crate) fn load_file_then<R>(
     opts: &LoadOptions,
     consume: impl FnOnce(&Loaded) -> R,
 ) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
-    let queue = ParseQueue::default();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let outcome = std::thread::scope(|s| {
-        let mut spawned = 0;
-        for _ in 0..workers {
-            let ok = std::thread::Builder::new()
-                .name("regdesc-parse".into())
-                .stack_size(256 << 20)
-                .spawn_scoped(s, || queue.work())
-                .is_ok();
-            spawned += usize::from(ok);
-        }
+    let queue = Arc::new(ParseQueue::default());
+    let outcome = (|| {
         let started = start(path, opts, Some(&queue));
-        let ok = matches!(&started, Ok((l, _)) if l.errors.is_empty());
-        // Failed: what is still queued is not worth parsing.
-        queue.close(!ok);
-        if spawned == 0 {
-            queue.work();
+        if !matches!(&started, Ok((l, _)) if l.errors.is_empty()) {
+            // Failed: what is still queued is not worth parsing.
+            queue.drop_pending();
         }
         let (l, root) = started?;
-        l.finish_then(root, consume)
-    });
-    let (failures, panicked) = queue.into_results();
+        let done = l.finish_then(root, &queue, consume);
+        // The files the consumer did not ask for, for their errors.
+        queue.work();
+        done
+    })();
+    let (failures, panicked) = queue.take_results();
     match outcome {
         Ok(done) if failures.is_empty() && !panicked => Ok(done),
         Ok((loaded, _)) => {
@@ -314,13 +309,15 @@ impl<'o> Loader<'o> {
             root,
             diagnostics: self.notes,
             waited: Default::default(),
+            queue: None,
         })
     }
 
-    /// Runs `consume` on the files the queue's workers are parsing.
+    /// Runs `consume`, which has each file parsed as it asks for it.
     fn finish_then<R>(
         mut self,
         root: FileId,
+        queue: &Arc<ParseQueue>,
         consume: impl FnOnce(&Loaded) -> R,
     ) -> Result<(Loaded, R), (SourceMap, Vec<Diagnostic>)> {
         if !self.errors.is_empty() {
@@ -334,6 +331,7 @@ impl<'o> Loader<'o> {
             root,
             diagnostics: std::mem::take(&mut self.notes),
             waited: Default::default(),
+            queue: Some(queue.clone()),
         };
         let r = consume(&loaded);
         Ok((loaded, r))

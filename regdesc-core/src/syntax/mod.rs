@@ -7,8 +7,9 @@
 //! How a load goes: the root file is read and preprocessed; the
 //! preprocessor reports each active `include "path"` as it meets it, and the
 //! loader reads and preprocesses that file right away (so `#define`s are
-//! seen in include order, across files). Each file is parsed once it is
-//! preprocessed (files are independent by then), in parallel, and
+//! seen in include order, across files). Files are independent once
+//! preprocessed: each is parsed when its consumer first asks for it
+//! ([`load_file_then`]; [`load_file`] parses them all, in parallel), and
 //! `IncludeStmt::file` is linked to the included file. Errors: every
 //! preprocessor error, the first syntax error of each file, and what the
 //! AST builder finds (unknown operators, operand counts, keywords used as
@@ -24,6 +25,7 @@
 //! `foreach`/`if` bodies and multiclasses.
 
 pub mod ast;
+mod descent;
 pub mod error;
 mod loader;
 mod parse_queue;
@@ -32,6 +34,7 @@ pub mod preprocess;
 
 pub use ast::*;
 pub use error::SyntaxError;
+pub use parse_queue::Statements;
 pub use parser::{parse, parse_value};
 
 use std::path::PathBuf;
@@ -60,19 +63,21 @@ pub struct Loaded {
     pub sources: SourceMap,
     /// The AST of each file, indexed by [`FileId`], until it is taken
     /// ([`Loaded::take_ast`]). While a [`load_file_then`] consumer runs,
-    /// later files may still be parsing; [`Loaded::take_ast`] waits for them.
+    /// the files it has not asked for are not parsed yet.
     asts: Vec<parse_queue::Slot>,
     /// The file named on the command line.
     pub root: FileId,
     /// Notes and warnings from loading (for example "used the built-in prelude").
     pub diagnostics: Vec<Diagnostic>,
-    /// How long [`Loaded::ast`] waited for files still being parsed.
+    /// How long [`Loaded::take_ast`] spent parsing files on demand.
     pub waited: std::cell::Cell<std::time::Duration>,
+    /// The files still to parse, while a [`load_file_then`] consumer runs.
+    queue: Option<std::sync::Arc<parse_queue::ParseQueue>>,
 }
 
 impl Loaded {
-    /// Takes the AST of file `id` (waiting for it if it is still being
-    /// parsed): its consumer owns it and can drop each statement once done
+    /// Takes the AST of file `id` (parsing it now if it is not parsed
+    /// yet): its consumer owns it and can drop each statement once done
     /// with it. A file's AST is taken once; later calls get an empty one.
     pub fn take_ast(&self, id: FileId) -> SourceFileAst {
         let Some(slot) = self.asts.get(id as usize) else {
@@ -82,15 +87,30 @@ impl Loaded {
             Some(cell) => cell,
             None => {
                 let start = std::time::Instant::now();
-                let cell = slot.wait();
+                if let Some(q) = &self.queue {
+                    q.parse_now(id);
+                }
                 self.waited.set(self.waited.get() + start.elapsed());
-                cell
+                match slot.get() {
+                    Some(cell) => cell,
+                    None => return SourceFileAst::default(),
+                }
             }
         };
-        // A poisoned lock means a parse worker panicked, which the loader
-        // reports; its AST (if any) is still whole.
+        // A poisoned lock means a parse panicked, which the loader reports;
+        // its AST (if any) is still whole.
         let mut guard = cell.lock().unwrap_or_else(|p| p.into_inner());
         guard.take().unwrap_or_default()
+    }
+
+    /// The top-level statements of file `id`, parsed one at a time as they
+    /// are taken when the file is still waiting to be parsed (see
+    /// [`Statements`]), else those of its tree ([`Loaded::take_ast`]).
+    /// Like the tree, they can be taken once.
+    pub fn statements(&self, id: FileId) -> Statements<'_> {
+        let queue = self.queue.as_deref();
+        let job = queue.and_then(|q| q.take_job(id));
+        Statements::new(queue, id, job, || self.take_ast(id))
     }
 
     /// The number of files.
@@ -105,10 +125,10 @@ pub fn load_file(path: &Path, opts: &LoadOptions) -> Result<Loaded, (SourceMap, 
     loader::load_file(path, opts)
 }
 
-/// Loads `path` like [`load_file`], but runs `consume` on this thread while
-/// the files are still being parsed on another: `consume` sees every AST,
-/// in include order, as soon as it is ready. A syntax error anywhere wins
-/// over whatever `consume` returned.
+/// Loads `path` like [`load_file`], but runs `consume` once the files are
+/// preprocessed, parsing each file when `consume` first asks for its AST
+/// (and the rest after it returns). A syntax error anywhere wins over
+/// whatever `consume` returned.
 pub fn load_file_then<R>(
     path: &Path,
     opts: &LoadOptions,

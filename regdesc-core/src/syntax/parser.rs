@@ -40,6 +40,15 @@ pub(crate) fn parse_preprocessed(
     file: FileId,
     text: &str,
 ) -> Result<SourceFileAst, Vec<SyntaxError>> {
+    match crate::syntax::descent::parse(file, text) {
+        Some(ast) => Ok(ast),
+        None => parse_with_pest(file, text),
+    }
+}
+
+/// [`parse_preprocessed`] by the pest grammar alone: the definition of
+/// the language and of its syntax errors, which the fast path defers to.
+pub(crate) fn parse_with_pest(file: FileId, text: &str) -> Result<SourceFileAst, Vec<SyntaxError>> {
     let pairs = match TdParser::parse(Rule::file, text) {
         Ok(p) => p,
         Err(e) => return Err(vec![convert_error(file, text, e)]),
@@ -167,9 +176,9 @@ fn shift(e: &mut Expr, by: u32) {
 
 /// Where a statement is, for the checks llvm-tblgen makes while parsing.
 #[derive(Clone, Copy, Default)]
-struct Ctx {
-    in_multiclass: bool,
-    in_loop: bool,
+pub(crate) struct Ctx {
+    pub(crate) in_multiclass: bool,
+    pub(crate) in_loop: bool,
 }
 
 pub(crate) struct Builder<'t> {
@@ -903,22 +912,7 @@ impl Builder<'_> {
     fn simple(&mut self, p: P) -> Expr {
         let span = self.span(&p);
         let kind = match p.as_rule() {
-            Rule::dec_lit => {
-                let t = p.as_str();
-                let digits = t.trim_start_matches(['+', '-']);
-                let neg = t.starts_with('-');
-                let v = digits
-                    .parse::<i64>()
-                    .map(|v| if neg { -v } else { v })
-                    .unwrap_or(if neg { i64::MIN } else { i64::MAX });
-                // `-9223372036854775808` does not fit as a positive i64 first.
-                let v = if neg && digits.parse::<i64>().is_err() {
-                    i64::MIN
-                } else {
-                    v
-                };
-                ExprKind::Int(v)
-            }
+            Rule::dec_lit => ExprKind::Int(dec_value(p.as_str())),
             Rule::hex_lit => match u64::from_str_radix(&p.as_str()[2..], 16) {
                 Ok(v) => ExprKind::Int(v as i64),
                 Err(_) => {
@@ -1047,7 +1041,7 @@ impl Builder<'_> {
             }
             Some(op) => op,
         };
-        self.check_bang(op, op_span, &type_arg, &args);
+        bang_errors(op, op_span, &type_arg, &args, &mut self.errors);
         ExprKind::Bang {
             op,
             op_span,
@@ -1056,91 +1050,126 @@ impl Builder<'_> {
         }
     }
 
-    fn check_bang(&mut self, op: BangOp, op_span: Span, type_arg: &Option<Type>, args: &[Expr]) {
-        use BangOp::*;
-        let opname = op.to_string();
-        match (op, type_arg) {
-            (Cast | IsA, None) => self.err(SyntaxError::MissingTypeArgument {
-                op: opname.clone(),
-                span: op_span,
-            }),
-            (Cast | IsA | GetDagOp, _) | (_, None) => {}
-            (_, Some(t)) => self.err(SyntaxError::UnexpectedTypeArgument {
-                op: opname.clone(),
-                span: t.span,
-            }),
-        }
-        let (min, max, words): (usize, usize, &'static str) = match op {
-            Head | Tail | Size | Empty | Not | Cast | IsA | GetDagOp => (1, 1, "one operand"),
-            Add | Mul | And | Or | Xor | ListConcat | StrConcat | Con => {
-                (2, usize::MAX, "two or more operands")
-            }
-            Sub | Shl | Sra | Srl | Eq | Ne | Lt | Le | Gt | Ge | ListSplat | SetDagOp
-            | Interleave => (2, 2, "two operands"),
-            If | Subst | Dag | Foreach | Filter => (3, 3, "three operands"),
-            Substr | Find => (2, 3, "two or three operands"),
-            Foldl => (5, 5, "five operands"),
-            Cond => (1, usize::MAX, "at least one clause"),
-        };
-        if args.len() < min || args.len() > max {
-            let span = match (args.first(), args.last()) {
-                (Some(a), Some(b)) => op_span.to(a.span).to(b.span),
-                _ => op_span,
-            };
-            self.err(SyntaxError::OperandCount {
-                op: opname,
-                expected: words,
-                found: args.len(),
-                span,
-            });
-            return;
-        }
-        let must_be_id = |this: &mut Self, e: &Expr, what: &'static str| {
-            if !matches!(e.kind, ExprKind::Id(_)) {
-                this.err(SyntaxError::ExpectedIdentifier { what, span: e.span });
-            }
-        };
-        match op {
-            Foreach => must_be_id(self, &args[0], "the first operand of `!foreach`"),
-            Filter => must_be_id(self, &args[0], "the first operand of `!filter`"),
-            Foldl => {
-                must_be_id(self, &args[2], "the third operand of `!foldl`");
-                must_be_id(self, &args[3], "the fourth operand of `!foldl`");
-            }
-            _ => {}
-        }
-    }
-
     /// Unescapes one string literal token (with its quotes).
     fn string_lit(&mut self, p: &P) -> String {
         let t = p.as_str();
         let start = p.as_span().start();
         let body = &t[1..t.len().saturating_sub(1).max(1)];
-        if !body.contains('\\') {
-            return body.to_string();
+        let file = self.file;
+        let errors = &mut self.errors;
+        unescape(body, |i, j, c| {
+            let s = Span::new(file, start + 1 + i, start + 1 + j + c.len_utf8());
+            errors.push(SyntaxError::InvalidEscape {
+                text: format!("\\{c}"),
+                span: s,
+            });
+        })
+    }
+}
+
+/// The value of a decimal literal (`-5`, `+5`, `5`), saturating.
+pub(crate) fn dec_value(t: &str) -> i64 {
+    let digits = t.trim_start_matches(['+', '-']);
+    let neg = t.starts_with('-');
+    let v = digits
+        .parse::<i64>()
+        .map(|v| if neg { -v } else { v })
+        .unwrap_or(if neg { i64::MIN } else { i64::MAX });
+    // `-9223372036854775808` does not fit as a positive i64 first.
+    if neg && digits.parse::<i64>().is_err() {
+        i64::MIN
+    } else {
+        v
+    }
+}
+
+/// Unescapes the body of a string literal (between its quotes): `\t`,
+/// `\n`, `\\`, `\'` and `\"`. Any other escape is reported to `bad` (the
+/// byte offsets of the backslash and of the escaped char in `body`, and the
+/// char) and left out.
+pub(crate) fn unescape(body: &str, mut bad: impl FnMut(usize, usize, char)) -> String {
+    if !body.contains('\\') {
+        return body.to_string();
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut it = body.char_indices();
+    while let Some((i, c)) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
         }
-        let mut out = String::with_capacity(body.len());
-        let mut it = body.char_indices();
-        while let Some((i, c)) = it.next() {
-            if c != '\\' {
-                out.push(c);
-                continue;
-            }
-            match it.next() {
-                Some((_, 't')) => out.push('\t'),
-                Some((_, 'n')) => out.push('\n'),
-                Some((_, c @ ('\\' | '\'' | '"'))) => out.push(c),
-                Some((j, c)) => {
-                    let s = Span::new(self.file, start + 1 + i, start + 1 + j + c.len_utf8());
-                    self.err(SyntaxError::InvalidEscape {
-                        text: format!("\\{c}"),
-                        span: s,
-                    });
-                }
-                None => {}
-            }
+        match it.next() {
+            Some((_, 't')) => out.push('\t'),
+            Some((_, 'n')) => out.push('\n'),
+            Some((_, c @ ('\\' | '\'' | '"'))) => out.push(c),
+            Some((j, c)) => bad(i, j, c),
+            None => {}
         }
-        out
+    }
+    out
+}
+
+/// The errors the builder finds in a bang operator: its type argument and
+/// operand count, and the operands that must be identifiers.
+pub(crate) fn bang_errors(
+    op: BangOp,
+    op_span: Span,
+    type_arg: &Option<Type>,
+    args: &[Expr],
+    errors: &mut Vec<SyntaxError>,
+) {
+    use BangOp::*;
+    let opname = op.to_string();
+    match (op, type_arg) {
+        (Cast | IsA, None) => errors.push(SyntaxError::MissingTypeArgument {
+            op: opname.clone(),
+            span: op_span,
+        }),
+        (Cast | IsA | GetDagOp, _) | (_, None) => {}
+        (_, Some(t)) => errors.push(SyntaxError::UnexpectedTypeArgument {
+            op: opname.clone(),
+            span: t.span,
+        }),
+    }
+    let (min, max, words): (usize, usize, &'static str) = match op {
+        Head | Tail | Size | Empty | Not | Cast | IsA | GetDagOp => (1, 1, "one operand"),
+        Add | Mul | And | Or | Xor | ListConcat | StrConcat | Con => {
+            (2, usize::MAX, "two or more operands")
+        }
+        Sub | Shl | Sra | Srl | Eq | Ne | Lt | Le | Gt | Ge | ListSplat | SetDagOp | Interleave => {
+            (2, 2, "two operands")
+        }
+        If | Subst | Dag | Foreach | Filter => (3, 3, "three operands"),
+        Substr | Find => (2, 3, "two or three operands"),
+        Foldl => (5, 5, "five operands"),
+        Cond => (1, usize::MAX, "at least one clause"),
+    };
+    if args.len() < min || args.len() > max {
+        let span = match (args.first(), args.last()) {
+            (Some(a), Some(b)) => op_span.to(a.span).to(b.span),
+            _ => op_span,
+        };
+        errors.push(SyntaxError::OperandCount {
+            op: opname,
+            expected: words,
+            found: args.len(),
+            span,
+        });
+        return;
+    }
+    let mut must_be_id = |e: &Expr, what: &'static str| {
+        if !matches!(e.kind, ExprKind::Id(_)) {
+            errors.push(SyntaxError::ExpectedIdentifier { what, span: e.span });
+        }
+    };
+    match op {
+        Foreach => must_be_id(&args[0], "the first operand of `!foreach`"),
+        Filter => must_be_id(&args[0], "the first operand of `!filter`"),
+        Foldl => {
+            must_be_id(&args[2], "the third operand of `!foldl`");
+            must_be_id(&args[3], "the fourth operand of `!foldl`");
+        }
+        _ => {}
     }
 }
 

@@ -109,14 +109,6 @@ fn timing_breakdown() {
     let Ok(loaded) = load_file(&root, &llvm_opts()) else {
         return;
     };
-    struct H;
-    impl preprocess::PreprocessHost for H {
-        fn is_defined(&self, _: &str) -> bool {
-            false
-        }
-        fn define(&mut self, _: &str) {}
-        fn include(&mut self, _: &str, _: Span) {}
-    }
     let runs = if cfg!(debug_assertions) { 1 } else { 7 };
     // Results are dropped after the clock stops (freeing the ASTs is not
     // part of loading).
@@ -133,15 +125,9 @@ fn timing_breakdown() {
             .unwrap_or_default()
     };
     let files = &loaded.sources.files;
-    let pres: Vec<String> = files
-        .iter()
-        .map(|f| preprocess::preprocess(0, &f.text, &mut H).text)
-        .collect();
+    let pres: Vec<String> = files.iter().map(|f| preprocessed(&f.text).text).collect();
     let tp = best(&|| {
-        let v: Vec<_> = files
-            .iter()
-            .map(|f| preprocess::preprocess(0, &f.text, &mut H).text)
-            .collect();
+        let v: Vec<_> = files.iter().map(|f| preprocessed(&f.text).text).collect();
         Box::new(v)
     });
     let tpest = best(&|| {
@@ -159,7 +145,7 @@ fn timing_breakdown() {
     });
     let tload = best(&|| Box::new(load_file(&root, &llvm_opts())));
     eprintln!(
-        "Target.td + includes ({} files): preprocess {tp:?}, pest {tpest:?}, pest+build {tfull:?}, load_file {tload:?}",
+        "Target.td + includes ({} files): preprocess {tp:?}, pest alone {tpest:?}, parse (fast path) {tfull:?}, load_file {tload:?}",
         files.len()
     );
 }
@@ -1063,4 +1049,158 @@ fn odd_inputs() {
     assert!(e[0].contains("found `@`"), "{e:?}");
     let e = parse_err("def Aé;");
     assert!(e[0].contains("found `é`"), "{e:?}");
+}
+
+/// Preprocesses `text` with no macros defined (includes left unresolved).
+fn preprocessed(text: &str) -> preprocess::Preprocessed {
+    struct H;
+    impl preprocess::PreprocessHost for H {
+        fn is_defined(&self, _: &str) -> bool {
+            false
+        }
+        fn define(&mut self, _: &str) {}
+        fn include(&mut self, _: &str, _: Span) {}
+    }
+    preprocess::preprocess(0, text, &mut H)
+}
+
+/// Whether the fast parser keeps its promise on preprocessed `text`: what
+/// it accepts, pest accepts with the same tree. Returns whether it took
+/// the text.
+fn descent_agrees(text: &str, what: &str) -> bool {
+    let fast = descent::parse(0, text);
+    let Some(fast) = fast else {
+        return false;
+    };
+    match parser::parse_with_pest(0, text) {
+        Ok(slow) => assert!(fast == slow, "{what}: the two parsers' trees differ"),
+        Err(e) => panic!("{what}: the fast parser accepted what pest rejects: {e:?}"),
+    }
+    true
+}
+
+/// Every `.td` file of LLVM's include directory, of the repository's
+/// fixtures and (when prepared) of the LLVM 14 corpus: the fast parser
+/// gives pest's tree, and takes every file pest accepts but a known few.
+#[test]
+fn fast_parser_matches_pest_on_every_td_file() {
+    let mut files = Vec::new();
+    td_files(Path::new(LLVM_INCLUDE), &mut files);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    td_files(&root.join("tests/fixtures"), &mut files);
+    td_files(&root.join("examples"), &mut files);
+    td_files(&root.join("targets"), &mut files);
+    let corpus = std::env::var_os("REGDESC_LLVM_SRC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/llvm-14-src"));
+    td_files(&corpus.join("llvm/lib/Target"), &mut files);
+    td_files(&corpus.join("llvm/test/TableGen"), &mut files);
+    files.sort();
+    let mut left_to_pest = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let pre = preprocessed(&text);
+        if !pre.errors.is_empty() {
+            continue;
+        }
+        let what = f.display().to_string();
+        if !descent_agrees(&pre.text, &what) && parser::parse_with_pest(0, &pre.text).is_ok() {
+            left_to_pest.push(what);
+        }
+    }
+    eprintln!(
+        "{} files; left to pest though valid: {left_to_pest:#?}",
+        files.len()
+    );
+    assert!(files.len() > 100 || !Path::new(LLVM_INCLUDE).exists());
+    assert!(left_to_pest.is_empty(), "{left_to_pest:#?}");
+}
+
+/// Mutated inputs (bytes deleted, repeated or replaced by TableGen's
+/// punctuation, from a fixed seed): whatever the fast parser accepts, pest
+/// accepts with the same tree.
+#[test]
+fn fast_parser_never_accepts_what_pest_rejects() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    td_files(&root.join("tests/fixtures/pass"), &mut files);
+    td_files(&root.join("tests/fixtures/fail"), &mut files);
+    files.sort();
+    const PUNCT: &[u8] = b" :;,<>{}[]()#.!?$=-+\"0x1bai_";
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let (mut taken, mut tried) = (0, 0);
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let pre = preprocessed(&text);
+        if !pre.errors.is_empty() || pre.text.is_empty() {
+            continue;
+        }
+        let base = pre.text.into_bytes();
+        for _ in 0..60 {
+            let mut m = base.clone();
+            for _ in 0..1 + next(3) {
+                let at = next(m.len());
+                match next(3) {
+                    0 => {
+                        let len = 1 + next(4);
+                        m.drain(at..(at + len).min(m.len()));
+                    }
+                    1 => {
+                        let len = 1 + next(6);
+                        let piece: Vec<u8> = m[at..(at + len).min(m.len())].to_vec();
+                        m.splice(at..at, piece);
+                    }
+                    _ => m.insert(at, PUNCT[next(PUNCT.len())]),
+                }
+            }
+            let Ok(text) = String::from_utf8(m) else {
+                continue;
+            };
+            tried += 1;
+            if descent_agrees(&text, &format!("{} mutated: {text:?}", f.display())) {
+                taken += 1;
+            }
+        }
+    }
+    eprintln!("{tried} mutations, {taken} taken by the fast parser");
+    assert!(tried > 1000);
+}
+
+/// A file read statement by statement ([`Loaded::statements`]) gives the
+/// statements of its whole tree, also where the fast parser hands over to
+/// pest after the first statement (`{}` after `foreach i =` is an empty
+/// bits value to pest, which the fast parser leaves to it).
+#[test]
+fn statements_one_at_a_time_are_the_whole_tree() {
+    let dir = temp_dir("statements");
+    for (k, text) in [
+        "class Z;\ndef A;\nforeach i = {} in def B;\ndef C : Z;\n",
+        "class Z;\ndef A : Z;\nlet x = 1 in { def C; }\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let root = dir.join(format!("s{k}.td"));
+        write(&root, text);
+        let (loaded, streamed) = match load_file_then(&root, &LoadOptions::default(), |l| {
+            l.statements(l.root).collect::<Vec<_>>()
+        }) {
+            Ok(r) => r,
+            Err((s, d)) => panic!("{}", first_errors(&s, &d)),
+        };
+        let pre = preprocessed(&loaded.sources.file(loaded.root).text);
+        let whole = parser::parse_with_pest(loaded.root, &pre.text).expect("pest parses it");
+        assert_eq!(streamed, whole.stmts, "{text}");
+        assert_eq!(descent::parse(loaded.root, &pre.text).is_some(), k == 1);
+    }
 }

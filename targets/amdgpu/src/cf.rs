@@ -216,16 +216,14 @@ impl Lower<'_> {
         let d = self.isa.instrs.desc(op);
         let mut ops = ops;
         for r in &d.implicit_uses {
-            ops.push(Operand::Reg(RegOperand {
-                implicit: true,
-                ..RegOperand::use_of(RegRef::Phys(*r), None)
-            }));
+            ops.push(Operand::Reg(
+                RegOperand::use_of(RegRef::Phys(*r), None).implicit_(),
+            ));
         }
         for r in &d.implicit_defs {
-            ops.push(Operand::Reg(RegOperand {
-                implicit: true,
-                ..RegOperand::def_of(RegRef::Phys(*r), None)
-            }));
+            ops.push(Operand::Reg(
+                RegOperand::def_of(RegRef::Phys(*r), None).implicit_(),
+            ));
         }
         MInst::new(op, ops)
     }
@@ -243,7 +241,7 @@ fn temporal_divergence(f: &mut MFunction, loops: &Loops, isa: &Isa, cls: Classes
     for (b, blk) in f.blocks.iter().enumerate() {
         for i in &blk.insts {
             for (_, r) in i.reg_ops() {
-                if let (true, Some(v)) = (r.is_def, r.vreg()) {
+                if let (true, Some(v)) = (r.is_def(), r.vreg()) {
                     if f.class_of(v) == Some(cls.sgpr) {
                         def_blocks.entry(v).or_default().push(b);
                     }
@@ -282,7 +280,7 @@ fn temporal_divergence(f: &mut MFunction, loops: &Loops, isa: &Isa, cls: Classes
                 }
             }
             for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     if r.sub.is_none() && outside(v, u) && !wanted.contains_key(&v) {
                         wanted.insert(v, VReg(0));
                     }
@@ -314,7 +312,7 @@ fn temporal_divergence(f: &mut MFunction, loops: &Loops, isa: &Isa, cls: Classes
                 if vgpr_copy_ok {
                     for o in i.ops.iter_mut() {
                         if let Operand::Reg(r) = o {
-                            if let (false, Some(v), None) = (r.is_def, r.vreg(), r.sub) {
+                            if let (false, Some(v), None) = (r.is_def(), r.vreg(), r.sub) {
                                 if let Some(&pv) = wanted.get(&v) {
                                     if outside(v, u) {
                                         r.reg = RegRef::Virt(pv);
@@ -327,7 +325,7 @@ fn temporal_divergence(f: &mut MFunction, loops: &Loops, isa: &Isa, cls: Classes
             }
             let defs: Vec<VReg> = i
                 .reg_ops()
-                .filter(|(_, r)| r.is_def)
+                .filter(|(_, r)| r.is_def())
                 .filter_map(|(_, r)| r.vreg())
                 .filter(|v| wanted.contains_key(v))
                 .collect();

@@ -47,7 +47,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     for b in &f.blocks {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     *uses.entry(v).or_default() += 1;
                 }
             }
@@ -197,7 +197,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
         for i in &b.insts {
             read.extend(
                 i.reg_ops()
-                    .filter(|(_, r)| !r.is_def)
+                    .filter(|(_, r)| !r.is_def())
                     .filter_map(|(_, r)| r.vreg()),
             );
         }
@@ -206,7 +206,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
         b.insts.retain(|i| {
             let mut defs = i
                 .reg_ops()
-                .filter(|(_, r)| r.is_def)
+                .filter(|(_, r)| r.is_def())
                 .filter_map(|(_, r)| r.vreg());
             let first = i.ops.first().and_then(Operand::vreg);
             !(first.is_some_and(|d| folded.binary_search(&d).is_ok())

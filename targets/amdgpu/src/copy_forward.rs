@@ -44,7 +44,7 @@ fn access(ri: &Gfx, i: &MInst, r: Reg) -> (bool, bool) {
             return (true, true);
         };
         if overlap(ri, p, r) {
-            if op.is_def {
+            if op.is_def() {
                 wr = true;
             } else {
                 rd = true;
@@ -111,7 +111,7 @@ pub fn forward_copies(f: &mut MFunction, isa: &Isa, ri: &Gfx) {
                             == Some(s)
                         && i.ops.iter().skip(1).all(|o| {
                             o.reg().is_none_or(|r| {
-                                !r.is_def || r.phys().is_none_or(|p| !overlap(ri, p, s))
+                                !r.is_def() || r.phys().is_none_or(|p| !overlap(ri, p, s))
                             })
                         });
                     // A definition that also reads `s` (an SDWA
@@ -122,7 +122,7 @@ pub fn forward_copies(f: &mut MFunction, isa: &Isa, ri: &Gfx) {
                         .iter()
                         .skip(1)
                         .filter_map(Operand::reg)
-                        .any(|r| !r.is_def && r.phys().is_some_and(|p| overlap(ri, p, s)));
+                        .any(|r| !r.is_def() && r.phys().is_some_and(|p| overlap(ri, p, s)));
                     only_def
                         && !reads_s
                         && !matches!(desc.sem, Sem::Copy | Sem::Phi)
@@ -134,7 +134,7 @@ pub fn forward_copies(f: &mut MFunction, isa: &Isa, ri: &Gfx) {
                             .iter()
                             .skip(1)
                             .filter_map(Operand::reg)
-                            .any(|r| r.is_def && r.phys().is_some_and(|p| overlap(ri, p, d)))
+                            .any(|r| r.is_def() && r.phys().is_some_and(|p| overlap(ri, p, d)))
                 })
                 && dead_after(ri, &b.insts, c, s, returns);
             match (ok, def_at) {

@@ -44,7 +44,7 @@ pub fn register_counts(t: &Amdgpu, f: &MFunction) -> (u32, u32) {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
                 let RegRef::Phys(p) = r.reg else { continue };
-                if r.implicit {
+                if r.implicit() {
                     continue;
                 }
                 for q in tables.sub_regs_inclusive(p) {

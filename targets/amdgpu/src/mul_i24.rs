@@ -45,7 +45,7 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
                 narrow.insert(v);
             }
             for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     *uses.entry(v).or_default() += 1;
                 }
             }

@@ -74,10 +74,10 @@ pub fn run(f: &mut MFunction, instrs: &InstrSet, gfx: Gfx) {
     for bi in f.blocks.ids() {
         for i in &f.blocks[bi].insts {
             for (_, r) in i.reg_ops() {
-                if let (true, Some(v)) = (r.is_def, r.vreg()) {
+                if let (true, Some(v)) = (r.is_def(), r.vreg()) {
                     def_block[v.index()] = Some(bi);
                 }
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     uses[v.index()] += 1;
                 }
             }

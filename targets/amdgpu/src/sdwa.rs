@@ -410,7 +410,7 @@ pub fn fields(op: SdwaOp, i: &MInst) -> Option<Fields> {
     }
     let preserved = i.ops.iter().position(|o| {
         o.reg()
-            .is_some_and(|r| r.implicit && !r.is_def && r.tied_def == Some(0))
+            .is_some_and(|r| r.implicit() && !r.is_def() && r.tied_def() == Some(0))
     });
     Some(Fields {
         dst_sel,

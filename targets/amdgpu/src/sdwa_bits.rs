@@ -154,7 +154,7 @@ pub fn analyze(f: &MFunction, isa: &Isa, words: &SubWords) -> Facts {
     for b in f.blocks.ids() {
         for (k, i) in f.blocks[b].insts.iter().enumerate() {
             for (_, r) in i.reg_ops() {
-                match (r.is_def, r.vreg()) {
+                match (r.is_def(), r.vreg()) {
                     (true, Some(v)) => {
                         facts.def_at.insert(v, (b, k));
                     }
@@ -180,7 +180,7 @@ pub fn analyze(f: &MFunction, isa: &Isa, words: &SubWords) -> Facts {
                 .ops
                 .first()
                 .and_then(Operand::reg)
-                .filter(|r| r.is_def && r.sub.is_none())
+                .filter(|r| r.is_def() && r.sub.is_none())
                 .and_then(|r| r.vreg())
             else {
                 continue;
@@ -198,7 +198,7 @@ pub fn analyze(f: &MFunction, isa: &Isa, words: &SubWords) -> Facts {
                     .ops
                     .first()
                     .and_then(Operand::reg)
-                    .filter(|r| r.is_def)
+                    .filter(|r| r.is_def())
                     .and_then(|r| r.vreg())
                     .map_or(u32::MAX, |d| facts.demanded(d));
                 for (k, r) in i.reg_ops() {

@@ -173,14 +173,14 @@ impl Peep<'_> {
     /// The VGPR def of `i` (operand 0).
     fn vdef(&self, f: &MFunction, i: &MInst) -> Option<VReg> {
         let r = i.ops.first()?.reg()?;
-        let v = r.vreg().filter(|_| r.is_def && r.sub.is_none())?;
+        let v = r.vreg().filter(|_| r.is_def() && r.sub.is_none())?;
         self.is_vgpr(f, v).then_some(v)
     }
 
     /// A whole virtual VGPR read by operand `o`.
     fn vuse(&self, f: &MFunction, o: Option<&Operand>) -> Option<VReg> {
         let r = o?.reg()?;
-        let v = r.vreg().filter(|_| !r.is_def && r.sub.is_none())?;
+        let v = r.vreg().filter(|_| !r.is_def() && r.sub.is_none())?;
         self.is_vgpr(f, v).then_some(v)
     }
 
@@ -245,7 +245,7 @@ impl Peep<'_> {
         for o in srcs {
             match o {
                 Operand::Imm(x) if crate::isa::is_inline_int(*x) => {}
-                Operand::Reg(r) if r.sub.is_none() && !r.is_def => match r.reg {
+                Operand::Reg(r) if r.sub.is_none() && !r.is_def() => match r.reg {
                     RegRef::Virt(v) if self.is_vgpr(f, v) => {}
                     RegRef::Virt(v) => {
                         if !sgprs.contains(&v) {
@@ -317,11 +317,9 @@ impl Peep<'_> {
             let Operand::Reg(r) = use_of(p) else {
                 return None;
             };
-            ops.push(Operand::Reg(RegOperand {
-                implicit: true,
-                tied_def: Some(0),
-                ..r
-            }));
+            let mut r = r.implicit_();
+            r.set_tied_def(Some(0));
+            ops.push(Operand::Reg(r));
         }
         Some(MInst::new(opc, ops))
     }
@@ -405,7 +403,7 @@ impl Peep<'_> {
             for i in f.blocks[ub].insts.iter_mut() {
                 let phi = i.opcode == self.isa.instrs.phi;
                 for o in i.ops.iter_mut() {
-                    let Some(r) = o.reg_mut().filter(|r| !r.is_def && r.sub.is_none()) else {
+                    let Some(r) = o.reg_mut().filter(|r| !r.is_def() && r.sub.is_none()) else {
                         continue;
                     };
                     let RegRef::Virt(mut v) = r.reg else { continue };

@@ -121,18 +121,16 @@ impl Sel<'_> {
     fn emit(&mut self, op: Opcode, mut ops: Vec<Operand>) {
         let d = self.isa.instrs.desc(op);
         for r in &d.implicit_uses {
-            ops.push(Operand::Reg(RegOperand {
-                implicit: true,
-                ..RegOperand::use_of(RegRef::Phys(*r), None)
-            }));
+            ops.push(Operand::Reg(
+                RegOperand::use_of(RegRef::Phys(*r), None).implicit_(),
+            ));
         }
         let mut clobbers_scc = false;
         for r in &d.implicit_defs {
             clobbers_scc |= *r == self.cls.scc;
-            ops.push(Operand::Reg(RegOperand {
-                implicit: true,
-                ..RegOperand::def_of(RegRef::Phys(*r), None)
-            }));
+            ops.push(Operand::Reg(
+                RegOperand::def_of(RegRef::Phys(*r), None).implicit_(),
+            ));
         }
         if clobbers_scc {
             self.scc_holds = None;
@@ -151,10 +149,9 @@ impl Sel<'_> {
         let op = self.op(key);
         let mut ops = vec![def(x)];
         for r in &self.isa.instrs.desc(op).implicit_uses {
-            ops.push(Operand::Reg(RegOperand {
-                implicit: true,
-                ..RegOperand::use_of(RegRef::Phys(*r), None)
-            }));
+            ops.push(Operand::Reg(
+                RegOperand::use_of(RegRef::Phys(*r), None).implicit_(),
+            ));
         }
         self.prologue.push(MInst::new(op, ops));
         self.ids.insert(key, x);
@@ -1024,7 +1021,7 @@ pub fn dead_code(f: &mut MFunction, isa: &Isa) {
         for b in &f.blocks {
             for i in &b.insts {
                 for (_, r) in i.reg_ops() {
-                    if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                    if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                         *uses.entry(v).or_default() += 1;
                     }
                 }

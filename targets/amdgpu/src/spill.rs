@@ -112,7 +112,7 @@ impl Amdgpu {
                 )
             } else {
                 let mut d = RegOperand::def_of(RegRef::Virt(v), sub);
-                d.undef = k == 0 && sub.is_some();
+                d.set_undef(k == 0 && sub.is_some());
                 (d, RegOperand::use_of(vgpr, None))
             };
             out.push(MInst::new(

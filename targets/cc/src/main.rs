@@ -32,7 +32,7 @@
 // machine instruction); mimalloc serves that much faster than the system
 // allocator, whose consolidation cost grows with the heap.
 // (See `regdesc_alloc` for its options.)
-regdesc_alloc::global_allocator!();
+regdesc_alloc::global_allocator!(whole_arenas);
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;

@@ -241,7 +241,7 @@ impl DefUse {
             for (k, i) in block.insts.iter().enumerate() {
                 for (_, r) in i.reg_ops() {
                     let Some(v) = r.vreg() else { continue };
-                    if r.is_def {
+                    if r.is_def() {
                         def.insert(v, (b, k));
                     } else {
                         uses.entry(v).or_default().push((b, k));
@@ -271,7 +271,7 @@ fn vreg_srcs(i: &MInst, defs: usize) -> Option<Vec<VReg>> {
     i.ops[defs..]
         .iter()
         .map(|o| match o {
-            Operand::Reg(r) if !r.is_def && r.sub.is_none() => r.vreg(),
+            Operand::Reg(r) if !r.is_def() && r.sub.is_none() => r.vreg(),
             _ => None,
         })
         .collect()

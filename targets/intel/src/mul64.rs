@@ -79,7 +79,7 @@ pub fn fuse_mul_add(f: &mut MFunction, s: &InstrSet, one_chunk: &dyn Fn(VReg) ->
     for b in f.blocks.iter() {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     *uses.entry(v).or_default() += 1;
                 }
             }
@@ -204,7 +204,7 @@ pub fn narrow(f: &mut MFunction, s: &InstrSet) {
     for b in f.blocks.iter() {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
-                if !r.is_def {
+                if !r.is_def() {
                     read.extend(r.vreg());
                 }
             }

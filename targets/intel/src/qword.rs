@@ -45,7 +45,7 @@ fn vreg(i: &MInst, k: usize) -> Option<VReg> {
 
 fn def(v: VReg, early_clobber: bool) -> Operand {
     let mut r = RegOperand::def_of(RegRef::Virt(v), None);
-    r.early_clobber = early_clobber;
+    r.set_early_clobber(early_clobber);
     Operand::Reg(r)
 }
 
@@ -85,7 +85,7 @@ pub fn run(f: &mut MFunction, s: &InstrSet, simd: crate::target::Simd) {
     for (b, blk) in f.blocks.iter().enumerate() {
         for (k, i) in blk.insts.iter().enumerate() {
             for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     readers.entry(v).or_default().push((b, k));
                 }
             }

@@ -189,7 +189,7 @@ pub fn select(
             let clobber = s.desc(op).early_clobber.clone();
             for k in clobber {
                 if let Some(r) = i.ops.get_mut(k).and_then(|o| o.reg_mut()) {
-                    r.early_clobber = true;
+                    r.set_early_clobber(true);
                 }
             }
         }

@@ -112,7 +112,7 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
     for b in &f.blocks {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                     if let Some(n) = uses.get_mut(v) {
                         *n += 1;
                     }
@@ -132,8 +132,8 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
     };
     let phys = |def: bool| {
         let mut r = RegOperand::use_of(RegRef::Phys(cf), None);
-        r.is_def = def;
-        r.implicit = true;
+        r.set_def(def);
+        r.set_implicit(true);
         Operand::Reg(r)
     };
     for b in &mut f.blocks {

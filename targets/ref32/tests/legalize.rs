@@ -118,11 +118,13 @@ fn count(f: &MFunction, t: &Ref32, names: &[&str]) -> usize {
 
 const MULS: [&str; 4] = ["G_MAD64", "MUL", "G_UMULH", "G_SMULH"];
 
-/// The demanded-bits worklist finds the same demands as passes to a fixed
-/// point, on every legalized function of the shared fixtures and of the
-/// opcode module (narrow and odd widths keep extensions in register).
+/// The worklists of demanded limbs (on the IR) and demanded bits (on the
+/// legalized code) find the same demands as passes to a fixed point, on
+/// every function of the shared fixtures and of the opcode module (narrow
+/// and odd widths keep extensions in register).
 #[test]
-fn demanded_bits_worklist_equals_the_fixed_point() {
+fn demand_worklists_equal_the_fixed_points() {
+    use regdesc_codegen::legalize::demand::Demand;
     use regdesc_codegen::legalize::demanded_bits::{demanded_bits, demanded_bits_by_passes};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../codegen/tests/fixtures");
     let mut files: Vec<(String, String)> = vec![("opcodes.ll".into(), opcode_module())];
@@ -148,6 +150,13 @@ fn demanded_bits_worklist_equals_the_fixed_point() {
             let Ok(c) = compile_function(f, &target, &opts) else {
                 continue;
             };
+            let limbs = Demand::analyze(f);
+            assert_eq!(
+                limbs,
+                Demand::analyze_by_passes(f),
+                "{name} @{} (limbs)",
+                f.name
+            );
             let fast = demanded_bits(&c.mir, target.instrs());
             let slow = demanded_bits_by_passes(&c.mir, target.instrs());
             assert_eq!(fast, slow, "{name} @{}", f.name);
@@ -303,7 +312,7 @@ fn a_broken_pass_is_caught_at_the_next_stage_boundary() {
                 i.ops
                     .first()
                     .and_then(Operand::reg)
-                    .is_some_and(|r| r.is_def && r.vreg().is_some())
+                    .is_some_and(|r| r.is_def() && r.vreg().is_some())
             }) {
                 b.insts.remove(k);
                 return;

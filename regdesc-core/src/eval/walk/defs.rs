@@ -66,12 +66,20 @@ impl<'a> Evaluator<'a> {
                     if is_final { None } else { Some(&mut dest) },
                     None,
                 );
+                if self.cur_mc.is_some() {
+                    for e in dest.iter_mut() {
+                        self.pack_entry(e);
+                    }
+                }
                 if let Some(mc) = self.cur_mc.as_mut() {
                     mc.2.extend(dest);
                 }
                 r
             }
-            e => {
+            mut e => {
+                if self.cur_mc.is_some() {
+                    self.pack_entry(&mut e);
+                }
                 if let Some(mc) = self.cur_mc.as_mut() {
                     mc.2.push(e);
                     return Ok(());
@@ -88,16 +96,26 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Packs the records of an entry a multiclass keeps (each `defm` of it
+    /// copies them out again, unpacked: [`Record::clone_open`]).
+    fn pack_entry(&mut self, e: &mut Entry) {
+        match e {
+            Entry::Rec(r) => self.ctx.rk.pack(&mut r.fields),
+            Entry::Loop(l) => l.entries.iter_mut().for_each(|e| self.pack_entry(e)),
+            Entry::Assert(_) => {}
+        }
+    }
+
     pub(super) fn add_def_one(&mut self, mut rec: Record) -> R<()> {
         let mut new_name = None;
-        if let Some(&prev) = self.ctx.def_ids.get(&rec.name) {
+        if let Some(prev) = self.ctx.def_ids.get(&self.ctx.rk, &rec.name) {
             if !rec.is_anonymous {
                 let previous = self.rec(prev).span;
                 return self.fail(EvalError::DefRedefined {
                     name: rec.name,
                     span: rec.span,
                     previous,
-                    instantiated_from: rec.instantiated_from,
+                    instantiated_from: rec.instantiated_from.to_vec(),
                 });
             }
             new_name = Some(self.ctx.new_anonymous_name());
@@ -130,24 +148,32 @@ impl<'a> Evaluator<'a> {
             r.superclasses.shrink_to_fit();
         }
         self.ctx.rk.pack_fields(id);
-        let def = Init::def(id);
-        let dt = def_type(self.rk(), id);
-        for k in 0..self.defsets.len() {
-            if !type_is_a(self.rk(), &dt, &self.defsets[k].elt_ty) {
-                return self.fail(EvalError::DefsetType {
-                    ty: self.ty_str(&dt),
-                    span: self.rec(id).span,
-                    defset: self.defsets[k].span,
-                });
+        // The def's value and type only for the defsets it goes into: both
+        // are kept once made (for every def of a full target otherwise).
+        if !self.defsets.is_empty() {
+            let def = Init::def(id);
+            let dt = def_type(self.rk(), id);
+            for k in 0..self.defsets.len() {
+                if !type_is_a(self.rk(), &dt, &self.defsets[k].elt_ty) {
+                    return self.fail(EvalError::DefsetType {
+                        ty: self.ty_str(&dt),
+                        span: self.rec(id).span,
+                        defset: self.defsets[k].span,
+                    });
+                }
+                self.defsets[k].elems.push(def.clone());
             }
-            self.defsets[k].elems.push(def.clone());
         }
-        let name = self.rec(id).name.clone();
-        if self.ctx.def_ids.contains_key(&name) {
-            let span = self.rec(id).span;
+        if self
+            .ctx
+            .def_ids
+            .get(&self.ctx.rk, self.rk().name(id))
+            .is_some()
+        {
+            let (name, span) = (self.rec(id).name.clone(), self.rec(id).span);
             return self.fail(EvalError::DefNameTaken { name, span });
         }
-        self.ctx.def_ids.insert(name, id);
+        self.ctx.def_ids.insert(&self.ctx.rk, id);
         if self.ctx.errors.len() > nerr {
             return Err(Reported);
         }
@@ -185,7 +211,7 @@ impl<'a> Evaluator<'a> {
                     value: to_string(&self.ctx.rk, rv.value),
                     span: self.rk().span(rv.span),
                     record_span: rec.span,
-                    instantiated_from: rec.instantiated_from.clone(),
+                    instantiated_from: rec.instantiated_from.to_vec(),
                 });
             }
         }

@@ -96,7 +96,7 @@ impl<'a> Evaluator<'a> {
                             span: rec.span,
                         });
                     }
-                    let mut rec: Record = (**rec).clone();
+                    let mut rec: Record = rec.clone_open();
                     if let Some(l) = loc {
                         rec.instantiated_from.push(l);
                     }

@@ -128,6 +128,11 @@ pub struct Evaluator<'a> {
 }
 
 impl<'a> Evaluator<'a> {
+    /// The evaluation state, the rest of the evaluator dropped.
+    pub fn into_ctx(self) -> Ctx {
+        self.ctx
+    }
+
     pub fn new(loaded: &'a Loaded) -> Self {
         Evaluator {
             ctx: Ctx::default(),
@@ -232,8 +237,13 @@ impl<'a> Evaluator<'a> {
     /// what a statement defines lives on in records, so the AST of a full
     /// target (tens of megabytes) never stays whole through evaluation.
     fn top_file(&mut self, f: syntax::FileId) {
-        let ast = self.loaded.take_ast(f);
-        for s in ast.stmts {
+        let loaded = self.loaded;
+        let mut stmts = loaded.statements(f);
+        loop {
+            let start = std::time::Instant::now();
+            let next = stmts.next();
+            loaded.waited.set(loaded.waited.get() + start.elapsed());
+            let Some(s) = next else { break };
             self.top_stmt(&s);
         }
         if let Some(release) = self.release_memory {

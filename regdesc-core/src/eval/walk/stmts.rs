@@ -55,7 +55,7 @@ impl<'a> Evaluator<'a> {
     }
 
     pub(super) fn get_global(&self, name: &str) -> Option<Init> {
-        if let Some(&d) = self.ctx.def_ids.get(name) {
+        if let Some(d) = self.ctx.def_ids.get(&self.ctx.rk, name) {
             return Some(Init::def(d));
         }
         self.extra_globals.get(name).cloned()

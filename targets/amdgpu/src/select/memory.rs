@@ -125,10 +125,7 @@ impl Sel<'_> {
                 def(t),
                 Operand::Reg(RegOperand::use_of(RegRef::Phys(self.cls.kernarg_ptr), None)),
                 Operand::Imm(i64::from(w.offset)),
-                Operand::Reg(RegOperand {
-                    implicit: true,
-                    ..RegOperand::use_of(RegRef::Phys(w.reg), None)
-                }),
+                Operand::Reg(RegOperand::use_of(RegRef::Phys(w.reg), None).implicit_()),
             ],
         ));
         let u = if full {

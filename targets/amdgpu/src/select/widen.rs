@@ -317,7 +317,7 @@ fn uniform_address(
             i.ops
                 .first()
                 .and_then(Operand::reg)
-                .is_some_and(|r| r.is_def && r.vreg() == Some(v))
+                .is_some_and(|r| r.is_def() && r.vreg() == Some(v))
         })
     };
     let seq = def_of(addr).filter(|i| i.opcode == isa.instrs.reg_sequence)?;

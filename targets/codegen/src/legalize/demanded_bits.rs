@@ -42,7 +42,7 @@ pub fn demanded_bits(f: &MFunction, instrs: &InstrSet) -> Vec<u32> {
             // later rise of their demand finds it.
             for o in i.ops.iter() {
                 if let Operand::Reg(r) = o {
-                    if let (true, Some(v)) = (r.is_def, r.vreg()) {
+                    if let (true, Some(v)) = (r.is_def(), r.vreg()) {
                         if let Some(first) = d.first_def.get_mut(v.index()) {
                             // `next` of the new site: the register's
                             // previous chain (rare: SSA has one def).
@@ -180,7 +180,7 @@ fn raise(i: &MInst, k: usize, n: u32, d: &mut Demands) {
     let Some(Operand::Reg(r)) = i.ops.get(k) else {
         return;
     };
-    if r.is_def {
+    if r.is_def() {
         return;
     }
     let Some(v) = r.vreg() else { return };
@@ -249,13 +249,13 @@ pub fn remove_undemanded_extensions(f: &mut MFunction, instrs: &InstrSet) -> usi
     };
     for b in f.blocks.iter_mut() {
         b.insts.retain(|i| {
-            !matches!(i.ops.first(), Some(Operand::Reg(r)) if r.is_def
+            !matches!(i.ops.first(), Some(Operand::Reg(r)) if r.is_def()
                 && r.vreg().is_some_and(|d| source[d.index()].is_some()))
         });
         for i in b.insts.iter_mut() {
             for o in i.ops.iter_mut() {
                 if let Operand::Reg(r) = o {
-                    if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                    if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                         let s = resolve(v);
                         if s != v {
                             r.reg = crate::mir::RegRef::Virt(s);

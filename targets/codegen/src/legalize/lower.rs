@@ -20,6 +20,9 @@ use crate::value::Value;
 
 type Res<T> = Result<T, LegalizeError>;
 
+/// A value's limbs, inline up to four.
+type Limbs = crate::mir::SmallVec<[Limb; 4]>;
+
 /// Legalizes `f` for `target`: generic machine IR in SSA form whose
 /// values are 32-bit registers of the target's classes.
 pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MFunction> {
@@ -62,7 +65,7 @@ pub fn legalize<T: Target>(f: &Function, uni: &Uniformity, target: &T) -> Res<MF
                 *one = cx.b.zext_inreg(*one, bits);
             }
         }
-        cx.vals[p.index()] = Some(limbs);
+        cx.vals[p.index()] = Some(limbs.into());
     }
     // Unreachable blocks after the reachable ones (a flag per block: a
     // search of `order` for each block is quadratic).
@@ -179,7 +182,9 @@ struct Lower<'a, T: Target> {
     kb: KnownBits,
     demand: Demand,
     b: MirBuilder<'a>,
-    vals: Vec<Option<Vec<Limb>>>,
+    /// Each value's limbs (inline up to an `i128`: `get` copies them for
+    /// every use).
+    vals: Vec<Option<Limbs>>,
     fused: HashSet<ValueId>,
     /// PHIs to complete: (block, instruction index, IR instruction).
     phis: Vec<(MBlockId, usize, InstId)>,
@@ -192,9 +197,9 @@ struct Lower<'a, T: Target> {
 }
 
 impl<T: Target> Lower<'_, T> {
-    fn get(&mut self, o: &Operand) -> Res<Vec<Limb>> {
+    fn get(&mut self, o: &Operand) -> Res<Limbs> {
         match &o.kind {
-            OperandKind::Const(c) => Ok(const_limbs(c, o.ty)),
+            OperandKind::Const(c) => Ok(const_limbs(c, o.ty).into()),
             OperandKind::Value(v) => {
                 self.vals[v.index()]
                     .clone()
@@ -217,7 +222,7 @@ impl<T: Target> Lower<'_, T> {
         } else {
             limbs
         };
-        self.vals[v.index()] = Some(limbs);
+        self.vals[v.index()] = Some(limbs.into());
     }
 
     fn unsupported(&self, what: impl Into<String>, span: &Span) -> LegalizeError {
@@ -366,7 +371,7 @@ impl<T: Target> Lower<'_, T> {
                         GepStep::Field(0) => p,
                         GepStep::Field(off) => {
                             let c = [Limb::Const(off as u32), Limb::Const((off >> 32) as u32)];
-                            wide::add(&mut self.b, &p, &c, 64)
+                            wide::add(&mut self.b, &p, &c, 64).into()
                         }
                         GepStep::Scaled(size) => {
                             let Type::Int(w) = i.index.ty else {
@@ -383,13 +388,14 @@ impl<T: Target> Lower<'_, T> {
                                 vec![Limb::Const(size as u32), Limb::Const((size >> 32) as u32)];
                             // A signed index of up to 32 bits is the sign
                             // extension of its low limb.
-                            let plan = MulPlan::new(idx64, scale, Some(p), 2, self.b.uniform)
-                                .with_sext32(signed && w <= 32, false);
-                            self.mul(&plan)
+                            let plan =
+                                MulPlan::new(idx64, scale, Some(p.into_vec()), 2, self.b.uniform)
+                                    .with_sext32(signed && w <= 32, false);
+                            self.mul(&plan).into()
                         }
                     };
                 }
-                p
+                p.into_vec()
             }
             Op::Call {
                 callee,
@@ -520,10 +526,16 @@ impl<T: Target> Lower<'_, T> {
                         let uniform = self.uni.is_uniform(v);
                         let over = self.result_over_factor(result, [a, b]);
                         let signs = (self.sign_limbs(a, x.len()), self.sign_limbs(b, y.len()));
-                        let plan = MulPlan::new(x, y, Some(z), keep, uniform)
-                            .with_sext32(self.kb.fits_i32(a), self.kb.fits_i32(b))
-                            .with_sign_limbs(signs.0, signs.1)
-                            .with_result_over_factor(over);
+                        let plan = MulPlan::new(
+                            x.into_vec(),
+                            y.into_vec(),
+                            Some(z.into_vec()),
+                            keep,
+                            uniform,
+                        )
+                        .with_sext32(self.kb.fits_i32(a), self.kb.fits_i32(b))
+                        .with_sign_limbs(signs.0, signs.1)
+                        .with_result_over_factor(over);
                         let r = pad(self.mul(&plan), full);
                         return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
                     }
@@ -534,8 +546,8 @@ impl<T: Target> Lower<'_, T> {
                     let over = self.result_over_factor(result, [lhs, rhs]);
                     let signs = [self.sign_limbs(lhs, x.len()), self.sign_limbs(rhs, y.len())];
                     let plan = MulPlan::new(
-                        x.clone(),
-                        y.clone(),
+                        x.to_vec(),
+                        y.to_vec(),
                         None,
                         keep.min(x.len()),
                         self.b.uniform,
@@ -642,7 +654,7 @@ impl<T: Target> Lower<'_, T> {
     fn cast(&mut self, op: CastOp, val: &Operand, to: Type, span: &Span) -> Res<Vec<Limb>> {
         let v = self.get(val)?;
         match (op, val.ty, to) {
-            (CastOp::Bitcast, _, _) => Ok(v),
+            (CastOp::Bitcast, _, _) => Ok(v.into_vec()),
             (_, Type::Int(a), Type::Int(b)) => Ok(wide::resize(
                 &mut self.b,
                 &v,

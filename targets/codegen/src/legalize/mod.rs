@@ -28,7 +28,7 @@
 //! with the calling convention's copies from and to physical registers.
 
 pub mod builder;
-mod demand;
+pub mod demand;
 pub mod demanded_bits;
 pub mod known_bits;
 mod lower;

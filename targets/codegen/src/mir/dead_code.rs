@@ -19,7 +19,7 @@ pub fn remove_unread(f: &mut MFunction, s: &InstrSet, pure: impl Fn(&MInst, &Ins
         for b in f.blocks.iter() {
             for i in &b.insts {
                 for (_, r) in i.reg_ops() {
-                    if let (false, Some(v)) = (r.is_def, r.vreg()) {
+                    if let (false, Some(v)) = (r.is_def(), r.vreg()) {
                         if let Some(x) = read.get_mut(v.index()) {
                             *x = true;
                         }
@@ -34,7 +34,7 @@ pub fn remove_unread(f: &mut MFunction, s: &InstrSet, pure: impl Fn(&MInst, &Ins
                 let Some(d) = s.get(i.opcode) else {
                     return true;
                 };
-                let mut defs = i.reg_ops().filter(|(_, r)| r.is_def).peekable();
+                let mut defs = i.reg_ops().filter(|(_, r)| r.is_def()).peekable();
                 if defs.peek().is_none() || !d.implicit_defs.is_empty() || !pure(i, d) {
                     return true;
                 }

@@ -588,7 +588,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
             && i.ops
                 .iter()
                 .filter_map(Operand::reg)
-                .filter(|r| !r.implicit)
+                .filter(|r| !r.implicit())
                 .any(|r| self.is_per_lane(r));
         if per_lane {
             (0..self.lanes()).filter(|&l| self.active(l)).collect()
@@ -616,7 +616,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
         let mut out = Vec::new();
         for o in &i.ops {
             if let Operand::Reg(r) = o {
-                if !r.implicit && !r.is_def {
+                if !r.implicit() && !r.is_def() {
                     let vals = self.read_all(r)?;
                     out.push(if vals.len() == 1 {
                         vec![vals[0].clone(); self.lanes() as usize]
@@ -666,7 +666,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
         if !matches!(desc.sem, Sem::Target(_)) {
             for o in &i.ops {
                 if let Operand::Reg(r) = o {
-                    if r.implicit && r.is_def {
+                    if r.implicit() && r.is_def() {
                         if let RegRef::Phys(p) = r.reg {
                             let w = phys_width(self.ri, p).unwrap_or(64);
                             let g = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834u128
@@ -750,7 +750,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
                 let mut v = Bits::zero(self.width(d)?);
                 for pair in i.ops[1..].chunks(2) {
                     if let [Operand::Reg(r), Operand::SubIdx(s)] = pair {
-                        if r.undef {
+                        if r.undef() {
                             continue;
                         }
                         let x = self.read(r, lane)?;
@@ -811,7 +811,7 @@ impl<'a, R: RegisterInfo> Machine<'a, R> {
         for o in &i.ops[defs.min(i.ops.len())..] {
             match o {
                 Operand::Imm(v) => s.push(*v as u64),
-                Operand::Reg(r) if !r.implicit => s.push(self.read(r, lane)?.to_u128() as u64),
+                Operand::Reg(r) if !r.implicit() => s.push(self.read(r, lane)?.to_u128() as u64),
                 _ => {}
             }
         }

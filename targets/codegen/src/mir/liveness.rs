@@ -127,7 +127,7 @@ fn op_lanes<L: LaneBits>(
     r: &RegOperand,
 ) -> (LaneMask<L>, LaneMask<L>) {
     let named = operand_lanes(t, rc, r.sub);
-    if r.is_def && r.undef {
+    if r.is_def() && r.undef() {
         (named, class_lanes(t, rc) & !named)
     } else {
         (named, LaneMask::NONE)
@@ -274,8 +274,8 @@ fn for_each_event<L: LaneBits>(f: &MFunction, t: &Tables<L>, mut each: impl FnMu
                     let Some(r) = o.reg() else { continue };
                     let (is_def, slot) = match pass {
                         0 if r.reads() => (false, Slots::use_slot(n)),
-                        1 if r.is_def && r.early_clobber => (true, Slots::use_slot(n)),
-                        2 if r.is_def && !r.early_clobber => (true, Slots::def_slot(n)),
+                        1 if r.is_def() && r.early_clobber() => (true, Slots::use_slot(n)),
+                        2 if r.is_def() && !r.early_clobber() => (true, Slots::def_slot(n)),
                         _ => continue,
                     };
                     match r.reg {

@@ -388,7 +388,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
             .collect();
         let mut seen_implicit = false;
         for (o, s) in ops {
-            let implicit = o.reg().is_some_and(|r| r.implicit);
+            let implicit = o.reg().is_some_and(|r| r.implicit());
             if seen_implicit && !implicit {
                 return Err(Diag::new(
                     "mir::operand-order",
@@ -402,7 +402,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
         }
         let explicit = all
             .iter()
-            .filter(|(o, _)| !o.reg().is_some_and(|r| r.implicit))
+            .filter(|(o, _)| !o.reg().is_some_and(|r| r.implicit()))
             .count();
         let fixed = desc.num_fixed_operands();
         if explicit < fixed || (explicit > fixed && !desc.variadic) {
@@ -422,7 +422,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
             let i = desc.num_defs + k;
             let (o, s) = &all[i];
             let ok = match kind {
-                OpKind::Reg => matches!(o, Operand::Reg(r) if !r.is_def),
+                OpKind::Reg => matches!(o, Operand::Reg(r) if !r.is_def()),
                 OpKind::Imm => matches!(o, Operand::Imm(_)),
                 OpKind::Block => matches!(o, Operand::Block(_)),
                 OpKind::Frame => matches!(o, Operand::Frame(_)),
@@ -445,11 +445,11 @@ impl<L: LaneBits> Builder<'_, '_, L> {
         // Ties and early-clobber from the description.
         for (i, (o, s)) in all.iter_mut().enumerate() {
             let Operand::Reg(r) = o else { continue };
-            if r.implicit {
+            if r.implicit() {
                 continue;
             }
             let want_tie = desc.tied_def_of(i);
-            match (r.tied_def, want_tie) {
+            match (r.tied_def(), want_tie) {
                 (Some(t), Some(w)) if t as usize != w => {
                     return Err(Diag::new(
                         "mir::tied-operand",
@@ -466,11 +466,11 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                     )
                     .label("no tie here"))
                 }
-                (None, Some(w)) => r.tied_def = Some(w as u8),
+                (None, Some(w)) => r.set_tied_def(Some(w as u8)),
                 _ => {}
             }
             let want_ec = desc.early_clobber.contains(&i);
-            if r.early_clobber && !want_ec {
+            if r.early_clobber() && !want_ec {
                 return Err(Diag::new(
                     "mir::early-clobber",
                     format!("operand {i} of {name} is not an early-clobber def"),
@@ -478,7 +478,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                 )
                 .label("not early-clobber"));
             }
-            r.early_clobber |= want_ec && r.is_def;
+            r.set_early_clobber(r.early_clobber() | (want_ec && r.is_def()));
         }
         let mut ops: Vec<Operand> = all.into_iter().map(|(o, _)| o).collect();
         // Implicit registers of the description that were left out.
@@ -489,8 +489,9 @@ impl<L: LaneBits> Builder<'_, '_, L> {
             .chain(desc.implicit_uses.iter().map(|r| (r, false)))
         {
             let present = ops.iter().any(|o| {
-                o.reg()
-                    .is_some_and(|x| x.implicit && x.is_def == is_def && x.reg == RegRef::Phys(r))
+                o.reg().is_some_and(|x| {
+                    x.implicit() && x.is_def() == is_def && x.reg == RegRef::Phys(r)
+                })
             });
             if !present {
                 let mut op = if is_def {
@@ -498,7 +499,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                 } else {
                     RegOperand::use_of(RegRef::Phys(r), None)
                 };
-                op.implicit = true;
+                op.set_implicit(true);
                 ops.push(Operand::Reg(op));
             }
         }
@@ -561,7 +562,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
         is_def: bool,
     ) -> Result<RegOperand, Diag> {
         let mut op = RegOperand::use_of(RegRef::Virt(VReg(0)), None);
-        op.is_def = is_def;
+        op.set_def(is_def);
         let mut reg_span = span(&p);
         let mut class: Option<(RegClass, Span)> = None;
         let mut vreg: Option<u32> = None;
@@ -576,28 +577,28 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                         )
                         .label("written before `=`"));
                     }
-                    op.implicit = true;
-                    op.is_def = part.as_str() == "implicit-def";
+                    op.set_implicit(true);
+                    op.set_def(part.as_str() == "implicit-def");
                 }
                 Rule::flag => {
                     let ok = match part.as_str() {
                         "undef" | "renamable" => true,
                         "dead" => {
-                            op.dead = true;
-                            op.is_def
+                            op.set_dead(true);
+                            op.is_def()
                         }
                         "killed" => {
-                            op.kill = true;
-                            !op.is_def
+                            op.set_kill(true);
+                            !op.is_def()
                         }
                         "early-clobber" => {
-                            op.early_clobber = true;
-                            op.is_def
+                            op.set_early_clobber(true);
+                            op.is_def()
                         }
                         _ => true,
                     };
                     if part.as_str() == "undef" {
-                        op.undef = true;
+                        op.set_undef(true);
                     }
                     if !ok {
                         return Err(Diag::new(
@@ -605,7 +606,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                             format!(
                                 "`{}` does not apply to a {}",
                                 part.as_str(),
-                                if op.is_def { "def" } else { "use" }
+                                if op.is_def() { "def" } else { "use" }
                             ),
                             span(&part),
                         )
@@ -669,7 +670,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                     class = Some((c, span(&name)));
                 }
                 Rule::tied => {
-                    if op.is_def {
+                    if op.is_def() {
                         return Err(Diag::new(
                             "mir::tied-operand",
                             "`tied-def` goes on the use, not the def",
@@ -679,7 +680,7 @@ impl<L: LaneBits> Builder<'_, '_, L> {
                     }
                     let n_pair = part.clone().into_inner().next().unwrap_or(part.clone());
                     let n: u8 = number(&n_pair, "operand number")?;
-                    op.tied_def = Some(n);
+                    op.set_tied_def(Some(n));
                 }
                 _ => {}
             }
@@ -747,14 +748,14 @@ pub fn infer_props(f: &MFunction, instrs: &InstrSet) -> Props {
             for (_, r) in i.reg_ops() {
                 if let Some(v) = r.vreg() {
                     vregs = true;
-                    if r.is_def {
+                    if r.is_def() {
                         if let Some(n) = defs.get_mut(v.index()) {
                             *n += 1;
                         }
                         partial |= r.sub.is_some();
                     }
                 }
-                if let Some(d) = r.tied_def {
+                if let Some(d) = r.tied_def() {
                     let same = i
                         .ops
                         .get(d as usize)

@@ -82,7 +82,7 @@ fn phi_copy(
     let rc = f.class_of(d)?;
     let inc = f.new_vreg(rc);
     let mut def_op = RegOperand::def_of(RegRef::Virt(d), None);
-    def_op.dead = def.dead;
+    def_op.set_dead(def.dead());
     let mut copy = MInst::new(
         instrs.copy,
         vec![
@@ -99,11 +99,11 @@ fn phi_copy(
             continue;
         };
         let dst = Operand::Reg(RegOperand::def_of(RegRef::Virt(inc), None));
-        let inst = if v.undef {
+        let inst = if v.undef() {
             MInst::new(instrs.implicit_def, smallvec![dst])
         } else {
             let mut src = RegOperand::use_of(v.reg, v.sub);
-            src.kill = false;
+            src.set_kill(false);
             MInst::new(instrs.copy, smallvec![dst, Operand::Reg(src)])
         };
         list.push(inst);

@@ -17,7 +17,7 @@ pub fn print_function<R: RegisterInfo>(f: &MFunction, ri: &R, instrs: &InstrSet)
     for b in &f.blocks {
         for i in &b.insts {
             for (_, r) in i.reg_ops() {
-                if let (true, Some(v)) = (r.is_def, r.vreg()) {
+                if let (true, Some(v)) = (r.is_def(), r.vreg()) {
                     if let Some(h) = has_def.get_mut(v.index()) {
                         *h = true;
                     }
@@ -73,7 +73,7 @@ fn print_inst_into<L: LaneBits>(
     let num_defs = i
         .ops
         .iter()
-        .take_while(|o| o.reg().is_some_and(|r| r.is_def && !r.implicit))
+        .take_while(|o| o.reg().is_some_and(|r| r.is_def() && !r.implicit()))
         .count();
     for (k, o) in i.ops[..num_defs].iter().enumerate() {
         if k > 0 {
@@ -122,23 +122,23 @@ fn reg_operand<L: LaneBits>(
     tables: &Tables<L>,
     with_class: &mut dyn FnMut(usize, bool) -> bool,
 ) {
-    if r.implicit {
-        out.push_str(if r.is_def {
+    if r.implicit() {
+        out.push_str(if r.is_def() {
             "implicit-def "
         } else {
             "implicit "
         });
     }
-    if r.early_clobber {
+    if r.early_clobber() {
         out.push_str("early-clobber ");
     }
-    if r.undef {
+    if r.undef() {
         out.push_str("undef ");
     }
-    if r.dead {
+    if r.dead() {
         out.push_str("dead ");
     }
-    if r.kill {
+    if r.kill() {
         out.push_str("killed ");
     }
     match r.reg {
@@ -147,7 +147,7 @@ fn reg_operand<L: LaneBits>(
             if let Some(s) = r.sub {
                 let _ = write!(out, ".{}", tables.sub_reg_index_name(s));
             }
-            if with_class(v.index(), r.is_def) {
+            if with_class(v.index(), r.is_def()) {
                 if let Some(c) = f.class_of(v) {
                     let _ = write!(out, ":{}", tables.class_name(c));
                 }
@@ -157,7 +157,7 @@ fn reg_operand<L: LaneBits>(
             let _ = write!(out, "${}", tables.name(p));
         }
     }
-    if let Some(t) = r.tied_def {
+    if let Some(t) = r.tied_def() {
         let _ = write!(out, "(tied-def {t})");
     }
 }

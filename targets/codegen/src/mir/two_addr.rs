@@ -32,7 +32,7 @@ pub fn lower_two_address<R: RegisterInfo>(
                 || inst
                     .ops
                     .iter()
-                    .any(|o| o.reg().is_some_and(|r| r.tied_def.is_some()))
+                    .any(|o| o.reg().is_some_and(|r| r.tied_def().is_some()))
         });
         if !has_work {
             continue;
@@ -75,7 +75,7 @@ fn reg_sequence(f: &mut MFunction, instrs: &InstrSet, inst: MInst, out: &mut Vec
     let parts: Vec<(RegOperand, regdesc_runtime::SubRegIdx)> = inst.ops[1..]
         .chunks(2)
         .filter_map(|p| match p {
-            [Operand::Reg(r), Operand::SubIdx(s)] if !r.implicit => Some((r.clone(), *s)),
+            [Operand::Reg(r), Operand::SubIdx(s)] if !r.implicit() => Some((r.clone(), *s)),
             _ => None,
         })
         .collect();
@@ -88,14 +88,14 @@ fn reg_sequence(f: &mut MFunction, instrs: &InstrSet, inst: MInst, out: &mut Vec
     let mut n = 0;
     let mut first = true;
     for (r, s) in parts {
-        if r.undef {
+        if r.undef() {
             continue;
         }
         let mut dst = RegOperand::def_of(RegRef::Virt(target), Some(s));
-        dst.undef = first;
+        dst.set_undef(first);
         first = false;
         let mut src = r;
-        src.kill = false;
+        src.set_kill(false);
         out.push(copy(instrs, dst, src, &inst.span));
         n += 1;
     }
@@ -130,7 +130,7 @@ fn tied<R: RegisterInfo>(
         let Some(use_op) = inst.ops[j].reg().cloned() else {
             continue;
         };
-        let Some(d) = use_op.tied_def else { continue };
+        let Some(d) = use_op.tied_def() else { continue };
         let Some(def_op) = inst.ops.get(d as usize).and_then(Operand::reg).cloned() else {
             continue;
         };
@@ -177,14 +177,14 @@ fn tied<R: RegisterInfo>(
             if let Some(x) = inst.ops[k].reg_mut() {
                 x.reg = RegRef::Virt(t);
                 x.sub = None;
-                x.kill = false;
+                x.set_kill(false);
             }
         }
         let mut dst = RegOperand::def_of(def_op.reg, def_op.sub);
-        dst.undef = def_op.undef;
+        dst.set_undef(def_op.undef());
         let mut src = RegOperand::use_of(use_op.reg, use_op.sub);
-        src.undef = use_op.undef;
-        if use_op.undef {
+        src.set_undef(use_op.undef());
+        if use_op.undef() {
             out.push(MInst {
                 opcode: instrs.implicit_def,
                 ops: smallvec![Operand::Reg(dst)],
@@ -197,11 +197,11 @@ fn tied<R: RegisterInfo>(
         if let Some(x) = inst.ops[j].reg_mut() {
             x.reg = def_op.reg;
             x.sub = def_op.sub;
-            x.kill = false;
-            x.undef = false;
+            x.set_kill(false);
+            x.set_undef(false);
         }
         if let Some(x) = inst.ops[d as usize].reg_mut() {
-            x.undef = false;
+            x.set_undef(false);
         }
     }
     Ok(n)

@@ -169,13 +169,13 @@ impl<R: RegisterInfo> Verifier<'_, R> {
         let explicit: Vec<&Operand> = i
             .ops
             .iter()
-            .filter(|o| !o.reg().is_some_and(|r| r.implicit))
+            .filter(|o| !o.reg().is_some_and(|r| r.implicit()))
             .collect();
         let num_explicit = explicit.len();
         if let Some(p) = i
             .ops
             .iter()
-            .position(|o| o.reg().is_some_and(|r| r.implicit))
+            .position(|o| o.reg().is_some_and(|r| r.implicit()))
         {
             if p < num_explicit {
                 self.report(
@@ -189,7 +189,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             }
         }
         for d in 0..desc.num_defs {
-            if !matches!(explicit.get(d), Some(Operand::Reg(r)) if r.is_def) {
+            if !matches!(explicit.get(d), Some(Operand::Reg(r)) if r.is_def()) {
                 self.report(
                     b,
                     k,
@@ -214,7 +214,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
         for (j, kind) in desc.operands.iter().enumerate() {
             let o = explicit[desc.num_defs + j];
             let ok = match kind {
-                OpKind::Reg => matches!(o, Operand::Reg(r) if !r.is_def),
+                OpKind::Reg => matches!(o, Operand::Reg(r) if !r.is_def()),
                 OpKind::Imm => matches!(o, Operand::Imm(_)),
                 OpKind::Block => matches!(o, Operand::Block(_)),
                 OpKind::Frame => matches!(o, Operand::Frame(_)),
@@ -249,8 +249,8 @@ impl<R: RegisterInfo> Verifier<'_, R> {
                         format!("%stack.{} does not exist", s.0),
                     );
                 }
-                Operand::Reg(r) if !r.implicit => {
-                    if r.is_def && j >= desc.num_defs {
+                Operand::Reg(r) if !r.implicit() => {
+                    if r.is_def() && j >= desc.num_defs {
                         self.report(
                             b,
                             k,
@@ -260,7 +260,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
                         );
                     }
                     let want = desc.tied_def_of(j);
-                    if r.tied_def.map(usize::from) != want {
+                    if r.tied_def().map(usize::from) != want {
                         self.report(
                             b,
                             k,
@@ -268,7 +268,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
                             "mir::tied-operand",
                             format!(
                                 "operand {j} of {name} must be tied to {want:?}, is {:?}",
-                                r.tied_def
+                                r.tied_def()
                             ),
                         );
                     } else if let (Some(d), true) = (want, self.f.props.tied_lowered) {
@@ -281,7 +281,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
                             self.report(b, k, i, "mir::tied-operand", format!("tied operands {d} and {j} of {name} name different registers after two-address lowering"));
                         }
                     }
-                    if r.is_def && r.early_clobber != desc.early_clobber.contains(&j) {
+                    if r.is_def() && r.early_clobber() != desc.early_clobber.contains(&j) {
                         self.report(b, k, i, "mir::early-clobber", format!("operand {j} of {name}: early-clobber does not match the description"));
                     }
                 }
@@ -349,7 +349,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
                             );
                         }
                     }
-                    if r.is_def && r.early_clobber {
+                    if r.is_def() && r.early_clobber() {
                         early.push((v, r.sub));
                     }
                 }
@@ -394,7 +394,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             }
         }
         // After allocation: an early-clobber def overlaps no use.
-        for (_, d) in i.reg_ops().filter(|(_, r)| r.is_def && r.early_clobber) {
+        for (_, d) in i.reg_ops().filter(|(_, r)| r.is_def() && r.early_clobber()) {
             let Some(p) = d.phys() else { continue };
             for (_, u) in i.reg_ops().filter(|(_, r)| r.reads()) {
                 if let Some(q) = u.phys() {
@@ -521,7 +521,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
         }
         let rest: Vec<&Operand> = i.ops[1..]
             .iter()
-            .filter(|o| !o.reg().is_some_and(|r| r.implicit))
+            .filter(|o| !o.reg().is_some_and(|r| r.implicit()))
             .collect();
         if !rest.len().is_multiple_of(2) || rest.is_empty() {
             self.report(
@@ -618,7 +618,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
         let mut seen: Vec<MBlockId> = Vec::new();
         for pair in rest.chunks(2) {
             match (&pair[0], &pair[1]) {
-                (Operand::Reg(r), Operand::Block(p)) if !r.is_def => {
+                (Operand::Reg(r), Operand::Block(p)) if !r.is_def() => {
                     if seen.contains(p) {
                         self.report(b, k, i, "mir::phi", format!("%bb.{} appears twice", p.0));
                     }
@@ -666,7 +666,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             let bid = MBlockId(bi as u32);
             for (k, i) in b.insts.iter().enumerate() {
                 for (_, r) in i.reg_ops() {
-                    let (true, Some(v)) = (r.is_def, r.vreg()) else {
+                    let (true, Some(v)) = (r.is_def(), r.vreg()) else {
                         continue;
                     };
                     if r.sub.is_some() {
@@ -700,10 +700,10 @@ impl<R: RegisterInfo> Verifier<'_, R> {
             for (k, i) in b.insts.iter().enumerate() {
                 let is_phi = self.instrs.desc(i.opcode).sem == Sem::Phi;
                 for (j, r) in i.reg_ops() {
-                    let (false, Some(v)) = (r.is_def, r.vreg()) else {
+                    let (false, Some(v)) = (r.is_def(), r.vreg()) else {
                         continue;
                     };
-                    if r.undef {
+                    if r.undef() {
                         continue;
                     }
                     let Some((db, dk)) = def_at.get(v.index()).copied().flatten() else {
@@ -758,7 +758,7 @@ impl<R: RegisterInfo> Verifier<'_, R> {
                     break;
                 }
                 if i.reg_ops()
-                    .any(|(_, r)| r.is_def && r.vreg() == Some(u.vreg))
+                    .any(|(_, r)| r.is_def() && r.vreg() == Some(u.vreg))
                 {
                     break;
                 }

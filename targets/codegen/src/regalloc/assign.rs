@@ -10,7 +10,6 @@
 //! lanes that unit covers.
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
 
 use regdesc_runtime::{LaneBits, LaneMask, Reg, RegClass, RegUnit, RegisterInfo, SubRegIdx};
 
@@ -116,7 +115,8 @@ impl<L: LaneBits> Item<L> {
 /// each round comes back from the system as fresh pages to be zeroed.
 pub(crate) struct RoundScratch<L: LaneBits> {
     matrix: Matrix,
-    queue: Vec<(QueueKey, Reverse<u32>)>,
+    /// [`queue_entry`]s.
+    queue: Vec<u128>,
     by_id: Vec<(Option<LaneMask<L>>, u32, u32)>,
     by_id_segs: Vec<Segment>,
     items: Vec<Item<L>>,
@@ -331,9 +331,9 @@ pub(crate) fn run_round<R: RegisterInfo>(
     queue.clear();
     for (v, iv) in input.intervals.iter().enumerate() {
         if let Some(iv) = iv {
-            queue.push((
+            queue.push(queue_entry(
                 queue_key(t, input, VReg(v as u32), iv.class),
-                Reverse(v as u32),
+                v as u32,
             ));
         }
     }
@@ -388,6 +388,23 @@ pub(crate) fn reserved_units<L: LaneBits>(
 /// (cannot be spilled, placed by the calling convention, class priority,
 /// weight): the order of assignment, largest first.
 pub(crate) type QueueKey = (bool, u8, u8, u32);
+
+/// A queue entry: the key, then the lower id first, as one number that
+/// sorts as the pair does (largest first): a round sorts one per register,
+/// and comparing numbers is cheaper than comparing tuples.
+pub(crate) fn queue_entry(key: QueueKey, v: u32) -> u128 {
+    let (unspillable, pinned, prio, weight) = key;
+    (u128::from(unspillable) << 112)
+        | (u128::from(pinned) << 104)
+        | (u128::from(prio) << 96)
+        | (u128::from(weight) << 64)
+        | u128::from(u32::MAX - v)
+}
+
+/// The id of a [`queue_entry`].
+pub(crate) fn queued_id(entry: u128) -> u32 {
+    u32::MAX - entry as u32
+}
 
 /// The queue key of `v` (see [`run_round`]).
 pub(crate) fn queue_key<L: LaneBits>(
@@ -462,8 +479,8 @@ fn gather<L: LaneBits>(input: &RoundInput<'_, L>, scratch: &mut RoundScratch<L>)
     items.clear();
     segments.clear();
     hint_list.clear();
-    for &(_, Reverse(v)) in queue.iter() {
-        let v = VReg(v);
+    for &e in queue.iter() {
+        let v = VReg(queued_id(e));
         let Some(iv) = input.intervals[v.index()] else {
             continue;
         };
@@ -559,9 +576,12 @@ pub(crate) fn live_in_move<'i>(instrs: &InstrSet, i: &'i MInst) -> Option<(&'i R
     if desc.implicit_uses.len() != 1 || !desc.implicit_defs.is_empty() {
         return None;
     }
-    let mut explicit = i.ops.iter().filter(|o| o.reg().is_none_or(|r| !r.implicit));
+    let mut explicit = i
+        .ops
+        .iter()
+        .filter(|o| o.reg().is_none_or(|r| !r.implicit()));
     let d = explicit.next()?.reg()?;
-    (explicit.next().is_none() && d.is_def).then_some((d, desc.implicit_uses[0]))
+    (explicit.next().is_none() && d.is_def()).then_some((d, desc.implicit_uses[0]))
 }
 
 /// The def and the source of a copy.

@@ -51,6 +51,76 @@ impl<L: LaneBits> Info<L> {
     }
 }
 
+/// What coalescing knows of each register, made from its live interval
+/// when a copy or a sub-register operand first needs it: most registers
+/// are neither, and making one for every register of a large function (a
+/// 100k-instruction function has 400k) streamed twice its liveness
+/// through memory.
+struct Infos<L: LaneBits> {
+    intervals: Vec<Option<crate::mir::liveness::LiveInterval<L>>>,
+    /// Per register: its entry in `made`, [`UNMADE`], or [`GONE`] (merged
+    /// into another).
+    slot: Vec<u32>,
+    made: Vec<Info<L>>,
+}
+
+const UNMADE: u32 = u32::MAX;
+const GONE: u32 = u32::MAX - 1;
+
+impl<L: LaneBits> Infos<L> {
+    /// Makes `v`'s entry, when it has a class and a live interval.
+    fn make(&mut self, f: &MFunction, v: VReg) {
+        if self.slot.get(v.index()) != Some(&UNMADE) {
+            return;
+        }
+        let iv = self.intervals.get_mut(v.index()).and_then(Option::take);
+        let (Some(class), Some(iv)) = (f.class_of(v), iv) else {
+            return;
+        };
+        self.slot[v.index()] = self.made.len() as u32;
+        self.made.push(Info {
+            class,
+            defs: iv.defs,
+            parts: iv
+                .parts
+                .into_iter()
+                .map(|p| (p.lanes, p.segments))
+                .collect(),
+            subs: Vec::new(),
+            ends: Vec::new(),
+        });
+    }
+
+    fn get(&self, v: VReg) -> Option<&Info<L>> {
+        match self.slot.get(v.index()) {
+            Some(&k) if k < GONE => self.made.get(k as usize),
+            _ => None,
+        }
+    }
+
+    fn get_mut(&mut self, f: &MFunction, v: VReg) -> Option<&mut Info<L>> {
+        self.make(f, v);
+        match self.slot.get(v.index()) {
+            Some(&k) if k < GONE => self.made.get_mut(k as usize),
+            _ => None,
+        }
+    }
+
+    /// `v`'s entry, which it no longer has (merged into another).
+    fn take(&mut self, v: VReg) -> Option<Info<L>> {
+        let k = *self.slot.get(v.index()).filter(|&&k| k < GONE)?;
+        self.slot[v.index()] = GONE;
+        let blank = Info {
+            class: self.made[k as usize].class,
+            defs: SmallVec::new(),
+            ends: Vec::new(),
+            parts: SmallVec::new(),
+            subs: Vec::new(),
+        };
+        Some(std::mem::replace(&mut self.made[k as usize], blank))
+    }
+}
+
 /// An operand: its instruction's number in the function, and its index.
 type OperandAt = (u32, u32);
 
@@ -135,7 +205,7 @@ impl Undo {
             if let Some(r) = r {
                 r.reg = reg;
                 r.sub = sub;
-                r.undef = undef;
+                r.set_undef(undef);
             }
         }
     }
@@ -157,25 +227,11 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
         operands: Vec::new(),
     };
     let n = f.vregs.len();
-    let mut info: Vec<Option<Info<R::Lanes>>> = Vec::with_capacity(n);
-    let mut intervals = live.vregs.into_iter();
-    for v in 0..n {
-        let iv = intervals.next().flatten();
-        info.push(match (f.vregs[VReg::new(v)], iv) {
-            (Some(class), Some(iv)) => Some(Info {
-                class,
-                defs: iv.defs,
-                parts: iv
-                    .parts
-                    .into_iter()
-                    .map(|p| (p.lanes, p.segments))
-                    .collect(),
-                subs: Vec::new(),
-                ends: Vec::new(),
-            }),
-            _ => None,
-        });
-    }
+    let mut info = Infos {
+        intervals: live.vregs,
+        slot: vec![UNMADE; n],
+        made: Vec::new(),
+    };
     let mut copies: Vec<CopyInst> = Vec::new();
     let mut num = 0u32;
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -183,11 +239,11 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
         for (k, i) in b.insts.iter().enumerate() {
             for (o, r) in i.reg_ops() {
                 if let (Some(v), Some(s)) = (r.vreg(), r.sub) {
-                    if let Some(Some(x)) = info.get_mut(v.index()) {
+                    if let Some(x) = info.get_mut(f, v) {
                         if !x.subs.contains(&s) {
                             x.subs.push(s);
                         }
-                        if r.is_def && r.undef {
+                        if r.is_def() && r.undef() {
                             let ends = class_lanes(t, x.class) & !operand_lanes(t, x.class, r.sub);
                             x.ends.push((Slots::def_slot(num), ends, (num, o as u32)));
                         }
@@ -275,7 +331,9 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             (Some(k), None) => (s, d, Some(k), false),
             (Some(_), Some(_)) => continue,
         };
-        let (Some(ni), Some(wi)) = (info[nv.index()].as_ref(), info[wv.index()].as_ref()) else {
+        info.make(f, nv);
+        info.make(f, wv);
+        let (Some(ni), Some(wi)) = (info.get(nv), info.get(wv)) else {
             continue;
         };
         let new_class = match k {
@@ -349,10 +407,10 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             );
         }
         // Merge.
-        let Some(ni) = info[nv.index()].take() else {
+        let Some(ni) = info.take(nv) else {
             continue;
         };
-        let Some(wi) = info[wv.index()].as_mut() else {
+        let Some(wi) = info.get_mut(f, wv) else {
             continue;
         };
         wi.class = new_class;
@@ -389,9 +447,9 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             for (oi, o) in i.ops.iter_mut().enumerate() {
                 let Operand::Reg(r) = o else { continue };
                 let RegRef::Virt(v) = r.reg else { continue };
-                let was = (bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef);
-                if r.undef && keep_lanes.binary_search(&(num, oi as u32)).is_ok() {
-                    r.undef = false;
+                let was = (bi as u32, ki as u32, oi as u32, r.reg, r.sub, r.undef());
+                if r.undef() && keep_lanes.binary_search(&(num, oi as u32)).is_ok() {
+                    r.set_undef(false);
                 }
                 let renamed = match find(&mut rep, v) {
                     Some((w, k)) if w != v => compose(t, k, r.sub).map(|sub| (w, k, sub)),
@@ -402,11 +460,11 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                     if k.is_some() {
                         // As a part of a wider register, a def that dropped the
                         // other lanes would drop the wider register's too.
-                        r.undef &= !r.is_def;
+                        r.set_undef(r.undef() & (!r.is_def()));
                     }
                     r.sub = sub;
                 }
-                if (r.reg, r.sub, r.undef) != (was.3, was.4, was.5) {
+                if (r.reg, r.sub, r.undef()) != (was.3, was.4, was.5) {
                     undo.operands.push(was);
                 }
             }
@@ -427,14 +485,13 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             !drop
         });
     }
-    for (v, slot) in info.into_iter().enumerate() {
-        match slot {
-            Some(i) => f.vregs[VReg::new(v)] = Some(i.class),
-            None => {
-                if rep[v].0 != VReg(v as u32) {
-                    f.vregs[VReg::new(v)] = None;
-                }
-            }
+    // Registers merged into others have no class; a register that took
+    // others in has its narrowed one.
+    for (v, &k) in info.slot.iter().enumerate() {
+        match k {
+            UNMADE => {}
+            GONE => f.vregs[VReg::new(v)] = None,
+            k => f.vregs[VReg::new(v)] = Some(info.made[k as usize].class),
         }
     }
     (count, undo)

@@ -37,7 +37,8 @@ use regdesc_runtime::{Reg, RegisterInfo};
 
 use crate::mir::VReg;
 use crate::regalloc::assign::{
-    queue_key, reserved_units, Assigner, Item, OneParts, QueueKey, Round, RoundInput, RoundScratch,
+    queue_entry, queue_key, queued_id, reserved_units, Assigner, Item, OneParts, Round, RoundInput,
+    RoundScratch,
 };
 
 /// The ranges live at some instructions, by instruction: which slots of
@@ -161,14 +162,11 @@ pub(crate) fn continue_round<R: RegisterInfo>(
 ) -> Option<Round> {
     let t = ri.tables();
     assignment.resize(input.intervals.len(), None);
-    let mut queue: Vec<(QueueKey, std::cmp::Reverse<u32>)> = new_temps
+    let mut queue: Vec<u128> = new_temps
         .filter_map(|id| {
             let iv = input.intervals.get(id).copied().flatten()?;
             let v = VReg(id as u32);
-            Some((
-                queue_key(t, input, v, iv.class),
-                std::cmp::Reverse(id as u32),
-            ))
+            Some(queue_entry(queue_key(t, input, v, iv.class), id as u32))
         })
         .collect();
     queue.sort_unstable_by(|x, y| y.cmp(x));
@@ -179,8 +177,8 @@ pub(crate) fn continue_round<R: RegisterInfo>(
     let (matrix, one_parts) = scratch.split();
     let mut a = Assigner::new(ri, input, matrix, assignment, &[], &[]);
     a.reserved_units = reserved_units(t, reserved);
-    for &(_, std::cmp::Reverse(id)) in &queue {
-        let v = VReg(id);
+    for &e in &queue {
+        let v = VReg(queued_id(e));
         let Some(iv) = input.intervals[v.index()] else {
             continue;
         };

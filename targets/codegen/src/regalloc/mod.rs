@@ -246,11 +246,15 @@ pub fn assign<R: RegisterInfo>(
             }
         }
     }
+    // Coalescing and spill code change no block or edge: one CFG serves
+    // every round.
+    let cfg = MCfg::new(f);
     let without_coalescing = |f: &mut MFunction| {
         rounds::assign_rounds(
             f,
             ri,
             instrs,
+            &cfg,
             hook,
             opts,
             AllocStats::default(),
@@ -264,7 +268,6 @@ pub fn assign<R: RegisterInfo>(
     // operands of a class than it has disjoint registers, start again
     // without it.
     let start = Instant::now();
-    let cfg = MCfg::new(f);
     let live = Liveness::compute(f, ri, &cfg);
     let (coalesced, undo) = coalesce::coalesce_owned(f, ri, instrs, &cfg, live);
     let mut stats = AllocStats {
@@ -273,7 +276,7 @@ pub fn assign<R: RegisterInfo>(
     };
     stats.time.coalescing = start.elapsed();
     let mut before = Before::Undo(undo);
-    match rounds::assign_rounds(f, ri, instrs, hook, opts, stats, &mut before) {
+    match rounds::assign_rounds(f, ri, instrs, &cfg, hook, opts, stats, &mut before) {
         Err(AllocError::OutOfRegisters { .. }) if before.restore(f) => without_coalescing(f),
         other => other,
     }

@@ -229,12 +229,12 @@ pub(crate) fn site<R: RegisterInfo>(
     };
     for (_, r) in inst.reg_ops().filter(|(_, r)| r.vreg() == Some(v)) {
         s.reads |= r.reads();
-        s.writes |= r.is_def && !r.dead;
-        s.early_def |= r.is_def && r.early_clobber;
-        s.late_def |= r.is_def && !r.early_clobber;
+        s.writes |= r.is_def() && !r.dead();
+        s.early_def |= r.is_def() && r.early_clobber();
+        s.late_def |= r.is_def() && !r.early_clobber();
         // Sub-register defs whose other lanes hold no value here: the new
         // register's other lanes are undefined.
-        if let (true, Some(_), false) = (r.is_def, r.sub, r.undef) {
+        if let (true, Some(_), false) = (r.is_def(), r.sub, r.undef()) {
             let kept = class_lanes(t, rc) & !operand_lanes(t, rc, r.sub);
             let held = live
                 .interval(v)
@@ -324,8 +324,8 @@ pub(crate) fn insert_spill_code<R: RegisterInfo>(
                     if let Some(r) = o.reg_mut() {
                         if r.vreg() == Some(v) {
                             r.reg = RegRef::Virt(tmp);
-                            if r.is_def && r.sub.is_some() && s.drop_others {
-                                r.undef = true;
+                            if r.is_def() && r.sub.is_some() && s.drop_others {
+                                r.set_undef(true);
                             }
                         }
                     }

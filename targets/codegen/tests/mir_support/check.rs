@@ -40,7 +40,7 @@ fn lanes<R: RegisterInfo>(
     let full = t.class_lane_mask(rc);
     let full = if full.is_none() { LaneMask::ALL } else { full };
     match r.sub {
-        Some(i) if !(ended && r.is_def && r.undef) => t.sub_reg_index_lane_mask(i) & full,
+        Some(i) if !(ended && r.is_def() && r.undef()) => t.sub_reg_index_lane_mask(i) & full,
         _ => full,
     }
 }
@@ -94,7 +94,7 @@ fn live_after<R: RegisterInfo>(f: &MFunction, ri: &R) -> Vec<Vec<Live<R::Lanes>>
             let mut per = vec![BTreeMap::new(); insts.len()];
             for (k, i) in insts.iter().enumerate().rev() {
                 per[k] = live.clone();
-                for (_, r) in i.reg_ops().filter(|(_, r)| r.is_def) {
+                for (_, r) in i.reg_ops().filter(|(_, r)| r.is_def()) {
                     for (key, m) in keys(ri, f, r, true) {
                         kill(&mut live, key, m);
                     }
@@ -189,7 +189,7 @@ pub fn check_allocation<R: RegisterInfo>(
     for (bi, b) in f.blocks.iter().enumerate() {
         for (k, i) in b.insts.iter().enumerate() {
             let live = &after[bi][k];
-            for (_, d) in i.reg_ops().filter(|(_, r)| r.is_def) {
+            for (_, d) in i.reg_ops().filter(|(_, r)| r.is_def()) {
                 // The units the def writes: an `undef` sub-register def
                 // writes only its lanes.
                 let mine: Vec<(Key, LaneMask<R::Lanes>)> = keys(ri, f, d, false);
@@ -202,7 +202,7 @@ pub fn check_allocation<R: RegisterInfo>(
                     .filter(|(k, _)| !mine.iter().any(|(x, _)| x == *k))
                     .map(|(k, m)| (*k, *m))
                     .collect();
-                if d.early_clobber {
+                if d.early_clobber() {
                     for (_, u) in i.reg_ops().filter(|(_, r)| r.reads()) {
                         others.extend(keys(ri, f, u, true));
                     }

@@ -196,7 +196,7 @@ pub fn to_llvm_ir<R: RegisterInfo>(
                     let mut out = Vec::new();
                     tr.inst(i, sem, &mut out)?;
                     blocks[b].body.extend(out);
-                    let clobbers = i.reg_ops().any(|(_, r)| r.is_def && r.phys().is_some());
+                    let clobbers = i.reg_ops().any(|(_, r)| r.is_def() && r.phys().is_some());
                     if clobbers {
                         tr.phys_zero = false;
                     }
@@ -487,7 +487,7 @@ impl<R: RegisterInfo> Tr<'_, R> {
                     let [Operand::Reg(r), Operand::SubIdx(idx)] = pair else {
                         return Err("malformed REG_SEQUENCE".into());
                     };
-                    if r.undef {
+                    if r.undef() {
                         continue;
                     }
                     let x = self.read(r, out)?;
@@ -539,7 +539,7 @@ impl<R: RegisterInfo> Tr<'_, R> {
                 let mut k = 0usize;
                 for o in &i.ops {
                     let Operand::Reg(r) = o else { continue };
-                    if r.implicit || r.is_def {
+                    if r.implicit() || r.is_def() {
                         continue;
                     }
                     let x = self.read(r, out)?;

@@ -467,7 +467,7 @@ pub fn select(
             mi.span = insts[a.at].span.clone();
             let mut addr = MInst::new(op(&name_of(T_ADDR))?, vec![def(pay), use_(lo), use_(hi)]);
             if let Some(r) = addr.ops[0].reg_mut() {
-                r.early_clobber = true;
+                r.set_early_clobber(true);
             }
             // Loads go where the first one was, stores where the last.
             let (keep, drop): (usize, Vec<usize>) = if a.store {
@@ -664,7 +664,7 @@ pub fn cse(f: &mut MFunction, s: &InstrSet) {
         for mut i in std::mem::take(&mut b.insts) {
             for o in i.ops.iter_mut() {
                 if let Operand::Reg(r) = o {
-                    if let (false, RegRef::Virt(v)) = (r.is_def, r.reg) {
+                    if let (false, RegRef::Virt(v)) = (r.is_def(), r.reg) {
                         if let Some(n) = rename.get(&v) {
                             r.reg = RegRef::Virt(*n);
                         }
@@ -731,7 +731,7 @@ pub fn cse(f: &mut MFunction, s: &InstrSet) {
         for i in b.insts.iter_mut() {
             for o in i.ops.iter_mut() {
                 if let Operand::Reg(r) = o {
-                    if let (false, RegRef::Virt(v)) = (r.is_def, r.reg) {
+                    if let (false, RegRef::Virt(v)) = (r.is_def(), r.reg) {
                         if let Some(n) = rename.get(&v) {
                             r.reg = RegRef::Virt(*n);
                         }
@@ -758,15 +758,15 @@ pub fn hoist_addresses(f: &mut MFunction, s: &InstrSet) {
                     && !d.is_terminator
             }) && i
                 .reg_ops()
-                .all(|(_, r)| !(r.is_def && matches!(r.reg, RegRef::Phys(_))))
+                .all(|(_, r)| !(r.is_def() && matches!(r.reg, RegRef::Phys(_))))
                 && !i
                     .reg_ops()
-                    .any(|(_, r)| !r.is_def && r.vreg().is_some_and(|x| late.contains(&x)));
+                    .any(|(_, r)| !r.is_def() && r.vreg().is_some_and(|x| late.contains(&x)));
             if movable {
                 early.push(i);
             } else {
                 for (_, r) in i.reg_ops() {
-                    if let (true, Some(x)) = (r.is_def, r.vreg()) {
+                    if let (true, Some(x)) = (r.is_def(), r.vreg()) {
                         late.insert(x);
                     }
                 }

@@ -39,7 +39,7 @@ mod gen;
 // operand list per machine instruction), which mimalloc serves much faster
 // than the system allocator, and without its growing consolidation cost.
 // (See `regdesc_alloc` for its options.)
-regdesc_alloc::global_allocator!();
+regdesc_alloc::global_allocator!(whole_arenas);
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -312,7 +312,7 @@ fn walk_operands(f: &MFunction) -> usize {
             n = n.wrapping_add(usize::from(i.opcode.0));
             for o in &i.ops {
                 if let MOperand::Reg(r) = o {
-                    n = n.wrapping_add(usize::from(r.is_def));
+                    n = n.wrapping_add(usize::from(r.is_def()));
                 }
             }
         }
