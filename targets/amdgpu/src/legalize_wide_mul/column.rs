@@ -57,11 +57,12 @@ pub(super) fn column_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
     // into it), plus the low products when they were not a seed.
     r[n - 1] = match top {
         TopColumn::Seed(_) => lo,
-        TopColumn::Products(p, low_halves) => {
+        TopColumn::Products(p, low_halves, negated) => {
             let mut vals = vec![lo];
             vals.extend(p);
             vals.extend(std::iter::repeat_n(r[0], low_halves));
-            sum(b, &vals)
+            let s = sum(b, &vals);
+            negated.into_iter().fold(s, |s, x| b.sub(s, x))
         }
     };
     r
@@ -72,9 +73,12 @@ enum TopColumn {
     /// Their sum, added into the accumulator of column `n - 2` (so the
     /// last chain's high half is the top limb).
     Seed(Limb),
-    /// Plain low products, summed with what the last chain left, and how
-    /// many more products are column 0's low half (`r0`).
-    Products(Vec<Limb>, usize),
+    /// Plain low products, summed with what the last chain left, how
+    /// many more products are column 0's low half (`r0`), and the values
+    /// whose product with the limb `0xffff_ffff` (that is, `-1`) is
+    /// subtracted instead (`v_sub_u32`, where a multiply and an add would
+    /// be two: a 64-bit multiply-add by `-5` 5 against 4, llc 14's 4).
+    Products(Vec<Limb>, usize, Vec<Limb>),
 }
 
 /// The top column's partial products. From three limbs on they are one
@@ -97,11 +101,20 @@ fn top_column(plan: &MulPlan, b: &mut impl Sink, pure: Option<(Limb, Limb)>) -> 
         let mut done: Vec<((Limb, Limb), Limb)> = Vec::new();
         let mut products = Vec::with_capacity(col.len());
         let mut low_halves = 0;
+        let mut negated = Vec::new();
+        let negate = negate_wins(plan, pure);
         for &(i, j) in col {
             let (x, y) = (limb(fa, i), limb(fb, j));
             if pure.is_some_and(|f| f == (x, y) || f == (y, x)) {
                 low_halves += 1;
                 continue;
+            }
+            match (x, y) {
+                (Limb::Const(u32::MAX), v) | (v, Limb::Const(u32::MAX)) if negate => {
+                    negated.push(v);
+                    continue;
+                }
+                _ => {}
             }
             let p = match done.iter().find(|(f, _)| *f == (x, y) || *f == (y, x)) {
                 Some(&(_, p)) => p,
@@ -113,18 +126,56 @@ fn top_column(plan: &MulPlan, b: &mut impl Sink, pure: Option<(Limb, Limb)>) -> 
             };
             products.push(p);
         }
-        return TopColumn::Products(products, low_halves);
+        return TopColumn::Products(products, low_halves, negated);
     }
     if let [(i, j)] = col[..] {
         // One product (a three-limb product of a one-limb factor): its low
-        // half seeds column 1's chain, whose high half is then `r_2`.
-        return TopColumn::Seed(b.mul(limb(fa, i), limb(fb, j)));
+        // half seeds column 1's chain, whose high half is then `r_2`. Where
+        // no result returns over a factor (a kernel's stored tuple), it is
+        // a MAD's low half, so that column 1's accumulator is the middle
+        // pair of column 0's MAD pair and this one (`straddle` in
+        // `select.rs`: no copy where pairs start anywhere; an `i96` kernel
+        // times a loaded `i32` 10 against 9, llc 19 GlobalISel's 9). Over
+        // a factor the two pairs would have to sit side by side in the
+        // factor's registers, and the plain product takes one register.
+        let (x, y) = (limb(fa, i), limb(fb, j));
+        if !plan.result_over_factor {
+            let z = Limb::Const(0);
+            return TopColumn::Seed(b.mad(x, y, z, z).0);
+        }
+        return TopColumn::Seed(b.mul(x, y));
     }
     let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
     for &(i, j) in col {
         (lo, hi) = b.mad(limb(fa, i), limb(fb, j), lo, hi);
     }
     TopColumn::Seed(lo)
+}
+
+/// Whether the plain top products by the limb `0xffff_ffff` are
+/// subtracted ([`TopColumn::Products`]). The sum of `m` values is
+/// `(m - 1) / 2` rounded up `v_add3_u32`s, so with `p` products, `k` of
+/// them by that limb, and `l` more terms, the products cost `p + (p + l)
+/// / 2` (rounded up) and the subtractions `p - k + (p - k + l) / 2 + k`:
+/// fewer only when they leave an odd number of terms behind (one product,
+/// by `-1`: one `v_sub_u32` against a multiply and an add). The value
+/// subtracted is read last, so where the result returns over a factor
+/// (which may then be moved away) the saving must be two.
+fn negate_wins(plan: &MulPlan, pure: Option<(Limb, Limb)>) -> bool {
+    let col = &plan.columns[plan.limbs - 1];
+    let factors = |&(i, j): &(usize, usize)| (limb(&plan.a, i), limb(&plan.b, j));
+    let is_pure = |f: (Limb, Limb)| pure.is_some_and(|p| p == f || p == (f.1, f.0));
+    let l = col.iter().filter(|p| is_pure(factors(p))).count();
+    let p = col.len() - l;
+    let k = col
+        .iter()
+        .map(factors)
+        .filter(|&f| !is_pure(f) && (f.0 == Limb::Const(u32::MAX) || f.1 == Limb::Const(u32::MAX)))
+        .count();
+    let products = p + (p + l).div_ceil(2);
+    let subtracted = (p - k) + (p - k + l).div_ceil(2) + k;
+    let need = if plan.result_over_factor { 2 } else { 1 };
+    subtracted + need <= products
 }
 
 /// `hi + c` for carry bit `c`: a counter that cannot overflow when it

@@ -171,6 +171,21 @@ pub fn lower_mul(
         if let Some(r) = lower_pow2_shift(plan, b, &shl) {
             return Some(r);
         }
+    } else if plan.addend.is_none() && plan.partial_products() > 1 {
+        // Per-lane factors times a power of two: a funnel shift per limb
+        // (`lane_shift`), where the MADs need an add per limb besides
+        // (`i128` times `2^27` 4 against 8; a `sext i64` times 128 as
+        // `i256` 4 against 12, llc 11). One product is one MAD (both
+        // result limbs at once, where the shifts would be two); an addend
+        // keeps the MADs (their accumulator takes it: an address's base).
+        let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
+            let amount = Limb::Const(s);
+            let w = 32 * x.len() as u32;
+            crate::lane_shift::lower_shift(BinOp::Shl, x, amount, w, b, ops.alignbit)
+        };
+        if let Some(r) = lower_pow2_shift(plan, b, &shl) {
+            return Some(r);
+        }
     }
     if let Some(r) = misaligned_addend(plan, b, ops, facts) {
         return Some(r);
@@ -192,7 +207,10 @@ pub fn lower_mul(
     if plan.uniform && (valu_wins(plan, facts) || lane_addend) {
         // Uniform factors on the VALU: the values are per-lane registers
         // (the same in every lane), their factors SGPRs read over the
-        // constant bus.
+        // constant bus. What follows the multiply takes the uniformity
+        // it had: per-lane where the addend is (a sign correction
+        // subtracted on the SALU would read one lane of the sum).
+        let was = b.uniform;
         b.uniform = false;
         let rule = if split_wins(plan, facts) {
             Chains::Split
@@ -200,7 +218,7 @@ pub fn lower_mul(
             Chains::Column
         };
         let r = chains(plan, b, ops, facts, rule);
-        b.uniform = true;
+        b.uniform = was;
         return Some(r);
     }
     // Wider uniform multiplies keep the generic lowering (a `s_mul_i32`,
@@ -329,6 +347,8 @@ fn misaligned_addend(
     }
     let mut alone = plan.clone();
     alone.addend = None;
+    // The sum, not the product, goes to the result registers.
+    alone.result_over_factor = false;
     let product = lower_mul(&alone, b, ops, facts)
         .unwrap_or_else(|| regdesc_codegen::legalize::lower_generic(&alone, b));
     let w = 32 * plan.limbs as u32;
@@ -383,6 +403,9 @@ pub struct MadOps {
     pub carry: Opcode,
     /// `G_AMD_MAD_I64_I32`: signed factors, no carry.
     pub signed: Opcode,
+    /// `V_ALIGNBIT_B32`: the funnel shifts of a per-lane multiply by a
+    /// power of two.
+    pub alignbit: Opcode,
 }
 
 /// Both factors sign-extended 32-bit values (module doc): one signed

@@ -38,6 +38,8 @@ pub(super) trait Sink {
     fn mad_carry(&mut self, x: Limb, y: Limb, lo: Limb, hi: Limb) -> (Limb, Limb, Limb);
     /// A 32-bit sum, wrapping.
     fn add(&mut self, a: Limb, b: Limb) -> Limb;
+    /// A 32-bit difference, wrapping.
+    fn sub(&mut self, a: Limb, b: Limb) -> Limb;
     /// The low 32 bits of a product.
     fn mul(&mut self, a: Limb, b: Limb) -> Limb;
     /// Sum with carry in, and carry out.
@@ -77,6 +79,10 @@ impl Sink for Build<'_, '_> {
 
     fn add(&mut self, a: Limb, b: Limb) -> Limb {
         self.b.bin(BinOp::Add, a, b)
+    }
+
+    fn sub(&mut self, a: Limb, b: Limb) -> Limb {
+        self.b.bin(BinOp::Sub, a, b)
     }
 
     fn mul(&mut self, a: Limb, b: Limb) -> Limb {
@@ -317,6 +323,17 @@ impl Sink for Count {
                     .into_iter()
                     .find(|l| self.kind(*l) == Some(Kind::Carry));
                 self.instr(&[a, b], carry_in);
+                self.value(Kind::Plain)
+            }
+        }
+    }
+
+    fn sub(&mut self, a: Limb, b: Limb) -> Limb {
+        match (a, b) {
+            (Limb::Const(x), Limb::Const(y)) => Limb::Const(x.wrapping_sub(y)),
+            (x, Limb::Const(0)) => x,
+            _ => {
+                self.instr(&[a, b], None);
                 self.value(Kind::Plain)
             }
         }

@@ -47,6 +47,11 @@ pub struct GenericOps {
 pub(crate) const BIN_OPS: [BinOp; 9] = BinOp::ALL;
 
 impl GenericOps {
+    /// The generic opcode of the 32-bit operation `op`.
+    pub fn bin_opcode(&self, op: BinOp) -> Opcode {
+        self.bin[BIN_OPS.iter().position(|o| *o == op).unwrap_or(0)]
+    }
+
     /// The generic opcodes of `instrs` (every set built from
     /// [`InstrSet::generic`] has them).
     pub fn of(instrs: &InstrSet) -> Result<GenericOps, LegalizeError> {
@@ -223,8 +228,7 @@ impl<'a> MirBuilder<'a> {
             | (BinOp::Shl | BinOp::LShr | BinOp::AShr, C(0), _) => return C(0),
             _ => {}
         }
-        let k = BIN_OPS.iter().position(|o| *o == op).unwrap_or(0);
-        self.op1(self.ops.bin[k], &[a, b], &[])
+        self.op1(self.ops.bin_opcode(op), &[a, b], &[])
     }
 
     /// 1 when the predicate holds, else 0.
