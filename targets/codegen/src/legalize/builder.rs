@@ -300,11 +300,17 @@ impl<'a> MirBuilder<'a> {
         match (a, b) {
             (Limb::Const(0), _) | (_, Limb::Const(0)) => (clo, chi),
             (Limb::Const(x), Limb::Const(y)) => {
+                let p = u64::from(x) * u64::from(y);
                 if let (Limb::Const(l), Limb::Const(h)) = (clo, chi) {
-                    let r = u64::from(x) * u64::from(y) + (u64::from(l) | (u64::from(h) << 32));
+                    let r = p.wrapping_add(u64::from(l) | (u64::from(h) << 32));
                     return (Limb::Const(r as u32), Limb::Const((r >> 32) as u32));
                 }
-                self.op2(self.ops.mad64, &[a, b, clo, chi])
+                // A constant product (`2 * 8`, an element's offset) is an
+                // add of a constant: `p + K`, which a target may fold into
+                // its memory offsets.
+                let (lo, c) = self.uaddo(clo, Limb::Const(p as u32));
+                let (hi, _) = self.uadde(chi, Limb::Const((p >> 32) as u32), c);
+                (lo, hi)
             }
             _ => self.op2(self.ops.mad64, &[a, b, clo, chi]),
         }
