@@ -175,7 +175,7 @@ pub fn lower_mul(
         // Per-lane factors times a power of two: a funnel shift per limb
         // (`lane_shift`), where the MADs need an add per limb besides
         // (`i128` times `2^27` 4 against 8; a `sext i64` times 128 as
-        // `i256` 4 against 12, llc 11). One product is one MAD (both
+        // `i256` 8 against 12, llc 11). One product is one MAD (both
         // result limbs at once, where the shifts would be two); an addend
         // keeps the MADs (their accumulator takes it: an address's base).
         let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
