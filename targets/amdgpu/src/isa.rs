@@ -68,6 +68,9 @@ pub enum Kind {
     VBin(BinOp),
     /// `v_add3_u32 d, a, b, c`.
     VAdd3,
+    /// `v_alignbit_b32 d, hi, lo, k`: `(hi:lo) >> k` truncated to 32 bits
+    /// (a funnel shift; [`crate::lane_shift`]).
+    VAlignBit,
     /// `v_lshlrev_b32 d, amount, value` and the other reversed shifts.
     VBinRev(BinOp),
     /// `v_add_co_u32`/`v_sub_co_u32 d, mask, a, b`: carry/borrow mask out.
@@ -294,6 +297,7 @@ impl Builder {
                 | Kind::VBin(_)
                 | Kind::VBinRev(_)
                 | Kind::VAdd3
+                | Kind::VAlignBit
                 | Kind::VCarryOut { .. }
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
@@ -591,6 +595,14 @@ impl Isa {
             &[R, R, R],
             Kind::VAdd3,
             "v_add3_u32 {0}, {1}, {2}, {3}",
+            (false, false),
+        );
+        b.add(
+            "V_ALIGNBIT_B32",
+            1,
+            &[R, R, I],
+            Kind::VAlignBit,
+            "v_alignbit_b32 {0}, {1}, {2}, {3}",
             (false, false),
         );
         b.add(

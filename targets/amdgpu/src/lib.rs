@@ -150,6 +150,7 @@ pub mod copies;
 pub mod copy_forward;
 pub mod emit;
 pub mod isa;
+pub mod lane_shift;
 pub mod legalize_wide_mul;
 pub mod mul_i24;
 pub mod pk_mov;

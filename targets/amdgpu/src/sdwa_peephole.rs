@@ -69,7 +69,10 @@ pub fn run(f: &mut MFunction, isa: &Isa, vgpr: RegClass) -> usize {
         let changed = p.bypass(f, &facts)
             || p.apply(f, |r| p.dst_patterns(r, &facts))
             || p.apply(f, |r| p.preserve(r, &facts))
-            || p.apply(f, |r| p.src_patterns(r, &facts));
+            || {
+                let folds = p.source_folds(f, &facts);
+                p.apply(f, |r| p.src_patterns(r, &facts, Some(&folds)))
+            };
         if !changed {
             break;
         }
@@ -509,7 +512,12 @@ impl Peep<'_> {
 
     /// Source patterns: a source that is a byte or word of another value
     /// is read through a selector.
-    fn src_patterns(&self, r: Root<'_>, facts: &Facts) -> Option<(MInst, Vec<VReg>)> {
+    fn src_patterns(
+        &self,
+        r: Root<'_>,
+        facts: &Facts,
+        folds: Option<&HashMap<VReg, usize>>,
+    ) -> Option<(MInst, Vec<VReg>)> {
         let (f, b, i, d) = (r.f, r.b, r.i, r.d);
         let dres = facts.demanded(d);
         let mut form = self.form_of(f, i, false).or_else(|| {
@@ -531,6 +539,9 @@ impl Peep<'_> {
             let Some(u) = self.vuse(f, form.srcs.get(s)) else {
                 continue;
             };
+            if folds.is_some_and(|n| n.get(&u) < facts.uses.get(&u)) {
+                continue;
+            }
             let Some((_, ui)) = self.def_in(f, facts, u, b) else {
                 continue;
             };
@@ -546,6 +557,27 @@ impl Peep<'_> {
             return None;
         }
         Some((self.build(&form, d)?, involved))
+    }
+
+    /// Per value, how many of its reads [`Peep::src_patterns`] can turn
+    /// into a selector of its source. A read turned so saves nothing while
+    /// the value has other readers (its def stays, and its source lives on
+    /// beside it, which may cost a copy): only values all of whose reads
+    /// fold are folded (a word of a shift amount that many shifts read
+    /// is; a sign extension that an add reads too is not).
+    fn source_folds(&self, f: &MFunction, facts: &Facts) -> HashMap<VReg, usize> {
+        let mut n: HashMap<VReg, usize> = HashMap::new();
+        for b in f.blocks.ids() {
+            for i in &f.blocks[b].insts {
+                let Some(d) = self.vdef(f, i) else { continue };
+                if let Some((_, involved)) = self.src_patterns(Root { f, b, i, d }, facts, None) {
+                    for u in involved {
+                        *n.entry(u).or_default() += 1;
+                    }
+                }
+            }
+        }
+        n
     }
 
     /// The bits of source `s` (read whole) that `form` reads when the bits

@@ -753,6 +753,17 @@ impl Sel<'_> {
                 };
                 self.shift64(op, lo, hi, xl, xh, *k);
             }
+            Sem::Target(_) if i.opcode == self.op("V_ALIGNBIT_B32") => {
+                let (Some(d), Some(hi), Some(lo), Some(Operand::Imm(k))) =
+                    (v(0), v(1), v(2), i.ops.get(3))
+                else {
+                    return Err(bad(self));
+                };
+                let k = *k;
+                let mut used = Vec::new();
+                let (hi, lo) = (self.vsrc(hi, &mut used), self.vsrc(lo, &mut used));
+                self.emit(i.opcode, vec![def(d), hi, lo, Operand::Imm(k)]);
+            }
             Sem::Target(_) if i.opcode == self.op("V_ADD3_U32") => {
                 let (Some(d), Some(a), Some(b), Some(c)) = (v(0), v(1), v(2), v(3)) else {
                     return Err(bad(self));
@@ -852,28 +863,57 @@ impl Sel<'_> {
                         return Ok(());
                     }
                 }
-                if let Some((voff, sp, off)) = self.lane_address(lo, hi) {
-                    let name = match n {
-                        1 => "GLOBAL_LOAD_UBYTE_SADDR",
-                        2 => "GLOBAL_LOAD_USHORT_SADDR",
-                        _ => "GLOBAL_LOAD_DWORD_SADDR",
-                    };
-                    let t = self.valu_def(d);
-                    self.emit(
-                        self.op(name),
-                        vec![def(t), use_(voff), use_(sp), Operand::Imm(off)],
-                    );
-                    self.finish_valu(d, t);
-                    return Ok(());
-                }
-                let (addr, off) = self.address(lo, hi);
-                let t = self.valu_def(d);
-                let op = match n {
-                    1 => "GLOBAL_LOAD_UBYTE",
-                    2 => "GLOBAL_LOAD_USHORT",
-                    _ => "GLOBAL_LOAD_DWORD",
+                // The `saddr` form, or a VGPR pair address.
+                let at = match self.lane_address(lo, hi) {
+                    Some(a) => Ok(a),
+                    None => Err(self.address(lo, hi)),
                 };
-                self.emit(self.op(op), vec![def(t), use_(addr), Operand::Imm(off)]);
+                let t = self.valu_def(d);
+                // Three bytes are a halfword and the byte above it: a dword
+                // would read a byte past the value (zero-extended, `n` bytes
+                // is the generic load's meaning).
+                let parts: &[(i64, i64)] = if n == 3 { &[(2, 0), (1, 2)] } else { &[(n, 0)] };
+                let mut got = Vec::with_capacity(parts.len());
+                for &(size, byte) in parts {
+                    let r = if parts.len() == 1 {
+                        t
+                    } else {
+                        self.vreg(self.cls.vgpr)
+                    };
+                    match at {
+                        Ok((voff, sp, off)) => {
+                            let name = match size {
+                                1 => "GLOBAL_LOAD_UBYTE_SADDR",
+                                2 => "GLOBAL_LOAD_USHORT_SADDR",
+                                _ => "GLOBAL_LOAD_DWORD_SADDR",
+                            };
+                            self.emit(
+                                self.op(name),
+                                vec![def(r), use_(voff), use_(sp), Operand::Imm(off + byte)],
+                            );
+                        }
+                        Err((addr, off)) => {
+                            let name = match size {
+                                1 => "GLOBAL_LOAD_UBYTE",
+                                2 => "GLOBAL_LOAD_USHORT",
+                                _ => "GLOBAL_LOAD_DWORD",
+                            };
+                            self.emit(
+                                self.op(name),
+                                vec![def(r), use_(addr), Operand::Imm(off + byte)],
+                            );
+                        }
+                    }
+                    got.push(r);
+                }
+                if let [low, high] = got[..] {
+                    let up = self.vreg(self.cls.vgpr);
+                    self.emit(
+                        self.op("V_LSHLREV_B32_E64"),
+                        vec![def(up), Operand::Imm(16), use_(high)],
+                    );
+                    self.emit(self.op("V_OR_B32_e64"), vec![def(t), use_(low), use_(up)]);
+                }
                 self.finish_valu(d, t);
             }
             LimbOp::Store => {

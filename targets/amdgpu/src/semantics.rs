@@ -268,6 +268,10 @@ impl GcnSemantics {
             Kind::VAdd3 => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok((rd(cx, 1, l)? + rd(cx, 2, l)? + rd(cx, 3, l)?) & 0xffff_ffff)
             })?,
+            Kind::VAlignBit => Self::per_lane(cx, 0, &mut |cx, l| {
+                let wide = rd(cx, 1, l)? << 32 | rd(cx, 2, l)?;
+                Ok((wide >> (rd(cx, 3, l)? & 31)) & 0xffff_ffff)
+            })?,
             Kind::VBinRev(op) => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(bin(op, rd(cx, 2, l)?, rd(cx, 1, l)?))
             })?,

@@ -174,11 +174,13 @@ impl Target for Amdgpu {
             shift: self.shift_ops(),
             carry: self.isa().op("G_AMD_MAD64_CO"),
             signed: self.isa().op("G_AMD_MAD_I64_I32"),
+            alignbit: self.isa().op("V_ALIGNBIT_B32"),
         };
         crate::legalize_wide_mul::lower_mul(plan, b, ops, facts)
     }
 
-    /// Uniform shifts as 64-bit SALU shifts ([`crate::shift64`]).
+    /// Uniform shifts as 64-bit SALU shifts ([`crate::shift64`]), per-lane
+    /// ones as funnel shifts ([`crate::lane_shift`]).
     fn lower_shift(
         &self,
         op: BinOp,
@@ -187,7 +189,10 @@ impl Target for Amdgpu {
         w: u32,
         b: &mut MirBuilder<'_>,
     ) -> Option<Vec<Limb>> {
-        crate::shift64::lower_shift(op, x, amount, w, b, self.shift_ops())
+        crate::shift64::lower_shift(op, x, amount, w, b, self.shift_ops()).or_else(|| {
+            let alignbit = self.isa().op("V_ALIGNBIT_B32");
+            crate::lane_shift::lower_shift(op, x, amount, w, b, alignbit)
+        })
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {

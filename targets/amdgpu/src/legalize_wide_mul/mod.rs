@@ -42,6 +42,25 @@
 //! last read. An addend that arrived at an odd VGPR on gfx90a is added
 //! after the product (`misaligned_addend`): its pairs would be copied.
 //!
+//! # A fused addend after the product, and the count that chooses
+//!
+//! llc adds the addend after the product (its MADs start from zero
+//! accumulators, so they need no carries), which beats the fused chains
+//! where their carries, the counters' accumulators and the factor moves
+//! cost more than the addend's adds: on gfx90a, whose even-aligned pairs
+//! the fused split chains pay for, and where a factor limb repeats (a
+//! sign limb's products are one MAD on a zero accumulator). The product
+//! here is the split chains of the factors alone with one change
+//! (`split::low_addend_chains`): chain 0, emitted last, takes the
+//! addend's low pair as its accumulator, and its carry (into column 2) is
+//! the carry-in of the adds of the other limbs, `n - 2` of them. Which
+//! plan runs is counted, not guessed: the chains are written once,
+//! generic over where they go (`sink::Sink`), and `sink::Count` runs
+//! both plans and counts the instructions they would select to (carries
+//! that become numbers, accumulator halves that need a `v_mov_b32`,
+//! SGPR reads past the constant bus, copies of factor limbs the result
+//! overwrites); `chains` keeps the shorter (its doc has the measurements).
+//!
 //! # Otherwise: column chains (product scanning)
 //!
 //! Column `k` (`k < n - 1`) is one chain of MADs on the accumulator
@@ -115,8 +134,12 @@ use regdesc_codegen::legalize::{lower_pow2_shift, lower_shifted_sum, Limb, MirBu
 use regdesc_codegen::mir::Opcode;
 use regdesc_codegen::mir::{def, use_};
 
+mod column;
+mod sink;
 mod split;
-use split::{odd_addend_chains, split_chains};
+use column::column_chains;
+use sink::{Build, Count, Sink};
+use split::{low_addend_chains, odd_addend_chains, split_chains};
 
 fn limb(v: &[Limb], k: usize) -> Limb {
     v.get(k).copied().unwrap_or(Limb::Const(0))
@@ -133,7 +156,6 @@ pub fn lower_mul(
     ops: MadOps,
     facts: MulFacts,
 ) -> Option<Vec<Limb>> {
-    let mad_co = ops.carry;
     if plan.limbs < 2 {
         return None;
     }
@@ -145,6 +167,21 @@ pub fn lower_mul(
             let amount = Limb::Const(s);
             let w = 32 * x.len() as u32;
             crate::shift64::lower_shift(BinOp::Shl, x, amount, w, b, ops.shift)
+        };
+        if let Some(r) = lower_pow2_shift(plan, b, &shl) {
+            return Some(r);
+        }
+    } else if plan.addend.is_none() && plan.partial_products() > 1 {
+        // Per-lane factors times a power of two: a funnel shift per limb
+        // (`lane_shift`), where the MADs need an add per limb besides
+        // (`i128` times `2^27` 4 against 8; a `sext i64` times 128 as
+        // `i256` 8 against 12, llc 11). One product is one MAD (both
+        // result limbs at once, where the shifts would be two); an addend
+        // keeps the MADs (their accumulator takes it: an address's base).
+        let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
+            let amount = Limb::Const(s);
+            let w = 32 * x.len() as u32;
+            crate::lane_shift::lower_shift(BinOp::Shl, x, amount, w, b, ops.alignbit)
         };
         if let Some(r) = lower_pow2_shift(plan, b, &shl) {
             return Some(r);
@@ -170,14 +207,18 @@ pub fn lower_mul(
     if plan.uniform && (valu_wins(plan, facts) || lane_addend) {
         // Uniform factors on the VALU: the values are per-lane registers
         // (the same in every lane), their factors SGPRs read over the
-        // constant bus.
+        // constant bus. What follows the multiply takes the uniformity
+        // it had: per-lane where the addend is (a sign correction
+        // subtracted on the SALU would read one lane of the sum).
+        let was = b.uniform;
         b.uniform = false;
-        let r = if split_wins(plan, facts) {
-            split_chains(plan, b, mad_co)
+        let rule = if split_wins(plan, facts) {
+            Chains::Split
         } else {
-            column_chains(plan, b, mad_co)
+            Chains::Column
         };
-        b.uniform = true;
+        let r = chains(plan, b, ops, facts, rule);
+        b.uniform = was;
         return Some(r);
     }
     // Wider uniform multiplies keep the generic lowering (a `s_mul_i32`,
@@ -188,15 +229,102 @@ pub fn lower_mul(
     if plan.uniform && plan.limbs > MAX_SCALAR_ROW_LIMBS {
         return None;
     }
-    Some(if plan.uniform {
-        scalar_rows(plan, b)
-    } else if odd_addend_wins(plan, facts, b) {
-        odd_addend_chains(plan, b, mad_co)
+    if plan.uniform {
+        return Some(scalar_rows(plan, b));
+    }
+    let rule = if odd_addend_wins(plan, facts, b) {
+        Chains::OddAddend
     } else if split_wins(plan, facts) {
-        split_chains(plan, b, mad_co)
+        Chains::Split
     } else {
-        column_chains(plan, b, mad_co)
-    })
+        Chains::Column
+    };
+    Some(chains(plan, b, ops, facts, rule))
+}
+
+/// The MAD chains of a multiply (module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chains {
+    /// [`column_chains`].
+    Column,
+    /// [`split_chains`].
+    Split,
+    /// [`odd_addend_chains`].
+    OddAddend,
+    /// [`low_addend_chains`].
+    LowAddend,
+}
+
+fn emit(plan: &MulPlan, b: &mut impl Sink, kind: Chains) -> Vec<Limb> {
+    match kind {
+        Chains::Column => column_chains(plan, b),
+        Chains::Split => split_chains(plan, b),
+        Chains::OddAddend => odd_addend_chains(plan, b),
+        Chains::LowAddend => low_addend_chains(plan, b),
+    }
+}
+
+/// Instructions of `kind`'s chains for `plan` ([`Count`]), with the
+/// copies of factor limbs the result would overwrite.
+fn cost(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts, kind: Chains) -> usize {
+    let mut count = Count::new(plan, b, facts);
+    let r = emit(plan, &mut count, kind);
+    let moves = if plan.result_over_factor {
+        count.moves(&r)
+    } else {
+        0
+    };
+    count.instrs + moves
+}
+
+/// The chains `rule` chose (the rules of [`split_wins`] and
+/// [`odd_addend_wins`]), or, for a fused addend from three limbs on, the
+/// addend after the product ([`low_addend_chains`], llc's plan: MADs on
+/// zero accumulators, then carry chains) where [`cost`] counts fewer
+/// instructions for it; a tie keeps `rule`. The fused chains save the
+/// addend's adds but pay for them: each MAD on an addend pair may carry,
+/// and each carry is a `v_cndmask_b32` or an add into a later chain,
+/// whose accumulator may then need a `v_mov_b32` for its other half; a
+/// chain that comes before chain 0's last read of a factor limb in the
+/// result registers moves it away; and a factor limb that several columns
+/// share (a sign limb) is multiplied once only on a zero accumulator. The
+/// addend after the product pays `n - 2` adds (chain 0 takes the
+/// addend's low pair). Which wins, measured (fused / after):
+/// - gfx90a, where the fused chains take the addend's even pairs: the
+///   addend after, from three limbs (`mad96` 10 / 9, `mad128` 18 / 16,
+///   `mad160` 28 / 25, `mad224` 52 / 50) to seven; from eight the fused
+///   chains tie or win (`mad256` 66 / 66, `mad320` 102 / 103), and so do
+///   kernels whose addend is uniform (an SGPR pair is a free accumulator,
+///   where an add of an SGPR limb with a carry-in reads two SGPRs:
+///   `mad160_lanes_uniform_addend` 37 / 39);
+/// - where pairs start anywhere (gfx900, gfx1030), the fused chains,
+///   whose odd chains take the addend (`mad96` 7 / 9, `mad256` 64 / 66),
+///   unless a factor limb repeats: an `i128` of a `zext i32` times a
+///   `sext i32` plus an addend 10 / 8 (llc 19 GlobalISel 10), a `sext
+///   i64` times a `zext i32` as `i192` 16 / 13.
+fn chains(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    ops: MadOps,
+    facts: MulFacts,
+    rule: Chains,
+) -> Vec<Limb> {
+    let kind = if plan.addend.is_some() && plan.limbs >= 3 {
+        let fused = cost(plan, b, facts, rule);
+        let after = cost(plan, b, facts, Chains::LowAddend);
+        if after < fused {
+            Chains::LowAddend
+        } else {
+            rule
+        }
+    } else {
+        rule
+    };
+    let mut sink = Build {
+        b,
+        mad_co: ops.carry,
+    };
+    emit(plan, &mut sink, kind)
 }
 
 /// A fused addend that arrived at an odd VGPR where `v_mad_u64_u32`'s
@@ -219,6 +347,8 @@ fn misaligned_addend(
     }
     let mut alone = plan.clone();
     alone.addend = None;
+    // The sum, not the product, goes to the result registers.
+    alone.result_over_factor = false;
     let product = lower_mul(&alone, b, ops, facts)
         .unwrap_or_else(|| regdesc_codegen::legalize::lower_generic(&alone, b));
     let w = 32 * plan.limbs as u32;
@@ -273,6 +403,9 @@ pub struct MadOps {
     pub carry: Opcode,
     /// `G_AMD_MAD_I64_I32`: signed factors, no carry.
     pub signed: Opcode,
+    /// `V_ALIGNBIT_B32`: the funnel shifts of a per-lane multiply by a
+    /// power of two.
+    pub alignbit: Opcode,
 }
 
 /// Both factors sign-extended 32-bit values (module doc): one signed
@@ -449,181 +582,14 @@ fn split_wins(plan: &MulPlan, facts: MulFacts) -> bool {
     }
 }
 
-/// `a * x + (hi:lo)` on 64 bits and the carry out of it (0 or 1), through
-/// the legalize-level pseudo `G_AMD_MAD64_CO` (one `v_mad_u64_u32`).
-fn mad_carry(
-    b: &mut MirBuilder<'_>,
-    op: Opcode,
-    a: Limb,
-    x: Limb,
-    lo: Limb,
-    hi: Limb,
-) -> (Limb, Limb, Limb) {
-    let (a, x, lo, hi) = (b.reg(a), b.reg(x), b.reg(lo), b.reg(hi));
-    let (dl, dh, dc) = (b.new_reg(), b.new_reg(), b.new_reg());
-    b.push(
-        op,
-        vec![
-            def(dl),
-            def(dh),
-            def(dc),
-            use_(a),
-            use_(x),
-            use_(lo),
-            use_(hi),
-        ],
-    );
-    (Limb::Reg(dl), Limb::Reg(dh), Limb::Reg(dc))
-}
-
 /// The sum of `vals` (32-bit, wrapping), as adds the selection combines
 /// into `v_add3_u32`.
-fn sum(b: &mut MirBuilder<'_>, vals: &[Limb]) -> Limb {
+fn sum(b: &mut impl Sink, vals: &[Limb]) -> Limb {
     let mut acc = Limb::Const(0);
     for v in vals {
-        acc = b.bin(BinOp::Add, acc, *v);
+        acc = b.add(acc, *v);
     }
     acc
-}
-
-/// Divergent factors: one MAD chain per column (module doc).
-fn column_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
-    let n = plan.limbs;
-    let addend = plan.addend.clone().unwrap_or_default();
-    let (fa, fb) = (&plan.a, &plan.b);
-    // The top column first (its factors then die before the chains write
-    // the result registers).
-    // A 64-bit product whose column 0 is one MAD on a zero accumulator: a
-    // top product of the same two factors (a constant whose limbs are
-    // equal: `a0 * c1 == a0 * c0`) is that MAD's low half, `r0`.
-    let pure =
-        (n == 2 && plan.columns[0].len() == 1 && addend.iter().all(|l| *l == Limb::Const(0)))
-            .then(|| plan.columns[0][0])
-            .map(|(i, j)| (limb(fa, i), limb(fb, j)));
-    let top = top_column(plan, b, pure);
-    // carries[k]: carry bits (0/1 values) that belong to column k.
-    let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
-    let mut r = vec![Limb::Const(0); n];
-    // The accumulator of column 0.
-    let mut lo = limb(&addend, 0);
-    let mut hi = limb(&addend, 1);
-    for k in 0..n - 1 {
-        // Column k + 1's carries (from chain k - 1) join the high half;
-        // the top column wraps, so its carries are plain adds.
-        for c in std::mem::take(&mut carries[k + 1]) {
-            let counter = k + 2 == n || limb(&addend, k + 1) == Limb::Const(0);
-            hi = add_carry(b, hi, c, &mut carries[k + 2], counter);
-        }
-        for &(i, j) in &plan.columns[k] {
-            let (x, y) = (limb(fa, i), limb(fb, j));
-            let small = hi == Limb::Const(0);
-            if small || k + 2 >= n {
-                (lo, hi) = b.mad64(x, y, lo, hi);
-            } else {
-                let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
-                (lo, hi) = (l, h);
-                carries[k + 2].push(c);
-            }
-        }
-        r[k] = lo;
-        lo = hi;
-        hi = limb(&addend, k + 2);
-        if let (TopColumn::Seed(t), true) = (&top, k + 3 == n) {
-            hi = b.bin(BinOp::Add, hi, *t);
-        }
-    }
-    // Column n - 1: what the last chain left (its carries were counted
-    // into it), plus the low products when they were not a seed.
-    r[n - 1] = match top {
-        TopColumn::Seed(_) => lo,
-        TopColumn::Products(p, low_halves) => {
-            let mut vals = vec![lo];
-            vals.extend(p);
-            vals.extend(std::iter::repeat_n(r[0], low_halves));
-            sum(b, &vals)
-        }
-    };
-    r
-}
-
-/// How the top column's partial products enter the sum.
-enum TopColumn {
-    /// Their sum, added into the accumulator of column `n - 2` (so the
-    /// last chain's high half is the top limb).
-    Seed(Limb),
-    /// Plain low products, summed with what the last chain left, and how
-    /// many more products are column 0's low half (`r0`).
-    Products(Vec<Limb>, usize),
-}
-
-/// The top column's partial products. From three limbs on they are one
-/// MAD chain whose low half only is read (`v_mad_u64_u32`'s low half is
-/// `lo(a * b) + acc_lo` whatever the high half of the accumulator holds,
-/// so the chain's own high half is the "junk" half the next MAD reads):
-/// `m` products take `m` instructions, where `v_mul_lo_u32` and
-/// `v_add3_u32` take `m + m / 2`, and the sum seeds column `n - 2`'s
-/// counter instead of being added at the end. Two limbs (a 64-bit
-/// multiply) keep the plain products: there the seed would land in
-/// column 0's accumulator, which is a constant pair otherwise; a product
-/// of the factors `pure` (column 0's only MAD, on a zero accumulator) is
-/// that MAD's low half and is not multiplied again.
-fn top_column(plan: &MulPlan, b: &mut MirBuilder<'_>, pure: Option<(Limb, Limb)>) -> TopColumn {
-    let n = plan.limbs;
-    let (fa, fb) = (&plan.a, &plan.b);
-    let col = &plan.columns[n - 1];
-    if n < 3 || col.is_empty() || (col.len() < 2 && n > 3) {
-        // `a_i * b_j` and `a_j * b_i` of a square are one product.
-        let mut done: Vec<((Limb, Limb), Limb)> = Vec::new();
-        let mut products = Vec::with_capacity(col.len());
-        let mut low_halves = 0;
-        for &(i, j) in col {
-            let (x, y) = (limb(fa, i), limb(fb, j));
-            if pure.is_some_and(|f| f == (x, y) || f == (y, x)) {
-                low_halves += 1;
-                continue;
-            }
-            let p = match done.iter().find(|(f, _)| *f == (x, y) || *f == (y, x)) {
-                Some(&(_, p)) => p,
-                None => {
-                    let p = b.bin(BinOp::Mul, x, y);
-                    done.push(((x, y), p));
-                    p
-                }
-            };
-            products.push(p);
-        }
-        return TopColumn::Products(products, low_halves);
-    }
-    if let [(i, j)] = col[..] {
-        // One product (a three-limb product of a one-limb factor): its low
-        // half seeds column 1's chain, whose high half is then `r_2`.
-        return TopColumn::Seed(b.bin(BinOp::Mul, limb(fa, i), limb(fb, j)));
-    }
-    let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
-    for &(i, j) in col {
-        (lo, hi) = b.mad64(limb(fa, i), limb(fb, j), lo, hi);
-    }
-    TopColumn::Seed(lo)
-}
-
-/// `hi + c` for carry bit `c`: a counter that cannot overflow when it
-/// started at zero (`counter`), else a carry-in add whose own carry goes
-/// to the next column.
-fn add_carry(
-    b: &mut MirBuilder<'_>,
-    hi: Limb,
-    c: Limb,
-    next: &mut Vec<Limb>,
-    counter: bool,
-) -> Limb {
-    if counter {
-        return b.bin(BinOp::Add, hi, c);
-    }
-    let (s, co) = b.uadde(hi, Limb::Const(0), c);
-    if co != Limb::Const(0) {
-        next.push(co);
-    }
-    s
 }
 
 /// Uniform factors: SALU rows added as multi-limb numbers (module doc).

@@ -4,11 +4,10 @@
 //! ([`split_chains`]), and the same with a fused addend on the odd chains
 //! ([`odd_addend_chains`]).
 
-use regdesc_codegen::ir::BinOp;
-use regdesc_codegen::legalize::{Limb, MirBuilder, MulPlan};
-use regdesc_codegen::mir::Opcode;
+use regdesc_codegen::legalize::{Limb, MulPlan};
 
-use super::{limb, mad_carry, sum};
+use super::sink::Sink;
+use super::{limb, sum};
 
 /// The largest accumulator a MAD may take without a carry out of bit
 /// 63: `(2^32 - 1)^2 + (2^33 - 2) = 2^64 - 1`.
@@ -32,7 +31,41 @@ const NO_CARRY_ACC: u64 = (1 << 33) - 2;
 /// are the accumulators of the even chains (they tile it; its top limb,
 /// for an odd number of limbs, joins the last addition), and the odd
 /// chains take both counters.
-pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcode) -> Vec<Limb> {
+pub(super) fn split_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
+    split_chains_on(plan, b, None).0
+}
+
+/// A fused addend after the product ([`split_chains`] of the factors
+/// alone), except its lowest two limbs: they are the accumulator of chain
+/// 0, which is emitted last, and its carry (out of bit 63, into column 2)
+/// is the carry-in of the addition of the addend's other limbs, which
+/// starts at column 2 (module doc).
+pub(super) fn low_addend_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
+    let n = plan.limbs;
+    let addend: Vec<Limb> = (0..n)
+        .map(|k| {
+            plan.addend
+                .as_deref()
+                .map_or(Limb::Const(0), |a| limb(a, k))
+        })
+        .collect();
+    let mut alone = plan.clone();
+    alone.addend = None;
+    let (mut r, mut cy) = split_chains_on(&alone, b, Some((addend[0], addend[1])));
+    for k in 2..n {
+        (r[k], cy) = b.uadde(r[k], addend[k], cy);
+    }
+    r
+}
+
+/// [`split_chains`], chain 0 on the accumulator `low` when given (then
+/// with no addend in `plan`), and chain 0's carry into column 2 when it
+/// is not added in (with `low` only).
+fn split_chains_on(
+    plan: &MulPlan,
+    b: &mut impl Sink,
+    low: Option<(Limb, Limb)>,
+) -> (Vec<Limb>, Limb) {
     let n = plan.limbs;
     // carries[k]: carry bits (0/1 values) that belong to column k.
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
@@ -56,22 +89,32 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
         }
         let base = match addend {
             Some(a) if j % 2 == 0 => Some((limb(a, j), limb(a, j + 1))),
+            _ if j == 0 => low,
             _ => None,
         };
         // With an addend the even chains take its limbs, so an odd chain
         // takes column j + 1's carries whatever its low half (the top
         // column's are added in the last addition instead).
         let hi_always = addend.is_some() && j + 2 < n;
-        pairs[j] = split_chain(plan, b, mad_co, &mut carries, &mut memo, j, base, hi_always);
+        pairs[j] = split_chain(plan, b, &mut carries, &mut memo, j, base, hi_always);
     }
+    // Chain 0 came last: with `low`, its carries are all that column 2
+    // holds now.
+    let low_carry = match low {
+        Some(_) => {
+            let c = std::mem::take(&mut carries[2]);
+            sum(b, &c)
+        }
+        None => Limb::Const(0),
+    };
     let top = top.unwrap_or(Limb::Const(0));
     let mut r = vec![pairs[0].0];
     r.extend(add_columns(b, &pairs, top, &mut carries, 1, Limb::Const(0)));
     if let (Some(a), true) = (addend, (n - 1).is_multiple_of(2)) {
         // The addend's top limb when no even chain's pair reaches it.
-        r[n - 1] = b.bin(BinOp::Add, r[n - 1], limb(a, n - 1));
+        r[n - 1] = b.add(r[n - 1], limb(a, n - 1));
     }
-    r
+    (r, low_carry)
 }
 
 /// The final additions from column `from` up, the first taking the carry
@@ -80,7 +123,7 @@ pub(super) fn split_chains(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_co: Opcod
 /// left in `carries` (the chains took the others); the top limb wraps, so
 /// they are plain adds.
 fn add_columns(
-    b: &mut MirBuilder<'_>,
+    b: &mut impl Sink,
     pairs: &[(Limb, Limb)],
     top: Limb,
     carries: &mut [Vec<Limb>],
@@ -94,7 +137,7 @@ fn add_columns(
         let (mut s, c) = b.uadde(own, pairs[k - 1].1, cy);
         cy = c;
         for c in std::mem::take(&mut carries[k]) {
-            s = b.bin(BinOp::Add, s, c);
+            s = b.add(s, c);
         }
         r.push(s);
     }
@@ -103,7 +146,7 @@ fn add_columns(
 
 /// The top column's sum of low products: one MAD chain whose low half
 /// only is read, or a plain product.
-fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>, memo: &Products) -> Limb {
+fn top_sum(plan: &MulPlan, b: &mut impl Sink, memo: &Products) -> Limb {
     let (fa, fb) = (&plan.a, &plan.b);
     let col = &plan.columns[plan.limbs - 1];
     let factors = |&(i, j): &(usize, usize)| (limb(fa, i), limb(fb, j));
@@ -122,14 +165,14 @@ fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>, memo: &Products) -> Limb {
         let (mut lo, mut hi) = start.unwrap_or((Limb::Const(0), Limb::Const(0)));
         for (_, p) in rest {
             let (x, y) = factors(p);
-            (lo, hi) = b.mad64(x, y, lo, hi);
+            (lo, hi) = b.mad(x, y, lo, hi);
         }
         lo
     } else {
         let mut p: Vec<Limb> = start.map(|(lo, _)| lo).into_iter().collect();
         for (_, q) in rest {
             let (x, y) = factors(q);
-            p.push(b.bin(BinOp::Mul, x, y));
+            p.push(b.mul(x, y));
         }
         sum(b, &p)
     }
@@ -146,11 +189,7 @@ fn top_sum(plan: &MulPlan, b: &mut MirBuilder<'_>, memo: &Products) -> Limb {
 /// registers where `c_0` and `c_1` arrived, so its MAD adds column 1's sum
 /// too and gives `r_0` and `r_1` at once. Its carry belongs to column 2
 /// and is the carry-in of the final additions, which start there.
-pub(super) fn odd_addend_chains(
-    plan: &MulPlan,
-    b: &mut MirBuilder<'_>,
-    mad_co: Opcode,
-) -> Vec<Limb> {
+pub(super) fn odd_addend_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
     let addend = plan.addend.as_deref().unwrap_or(&[]);
@@ -168,18 +207,18 @@ pub(super) fn odd_addend_chains(
     }
     for (j, pair) in pairs.iter_mut().enumerate().skip(1) {
         let base = (j % 2 == 1).then(|| (limb(addend, j), limb(addend, j + 1)));
-        *pair = split_chain(plan, b, mad_co, &mut carries, &mut memo, j, base, true);
+        *pair = split_chain(plan, b, &mut carries, &mut memo, j, base, true);
     }
     // Chain 0, last: column 0's product on (c_0, chain 1's low half).
     let (mut lo, mut hi) = (limb(addend, 0), pairs[1].0);
     let mut cy = Limb::Const(0);
     for &(i, k) in &plan.columns[0] {
-        let (l, h, c) = mad_carry(b, mad_co, limb(fa, i), limb(fb, k), lo, hi);
+        let (l, h, c) = b.mad_carry(limb(fa, i), limb(fb, k), lo, hi);
         (lo, hi) = (l, h);
         cy = if cy == Limb::Const(0) {
             c
         } else {
-            b.bin(BinOp::Add, cy, c)
+            b.add(cy, c)
         };
     }
     let mut r = vec![lo, hi];
@@ -191,11 +230,9 @@ pub(super) fn odd_addend_chains(
 /// `base`, or the counters of the carries of columns `j` and, when the low
 /// half is not zero or `hi_always`, `j + 1`), then column `j`'s products;
 /// its own carries go to `carries[j + 2]` (none past the top column).
-#[allow(clippy::too_many_arguments)]
 fn split_chain(
     plan: &MulPlan,
-    b: &mut MirBuilder<'_>,
-    mad_co: Opcode,
+    b: &mut impl Sink,
     carries: &mut [Vec<Limb>],
     memo: &mut Products,
     j: usize,
@@ -226,15 +263,15 @@ fn split_chain(
             (lo, hi) = match made_product(memo, x, y) {
                 Some(p) => p,
                 None => {
-                    let p = b.mad64(x, y, lo, hi);
+                    let p = b.mad(x, y, lo, hi);
                     memo.push(((x, y), p));
                     p
                 }
             };
         } else if j + 2 >= n || acc_max <= NO_CARRY_ACC {
-            (lo, hi) = b.mad64(x, y, lo, hi);
+            (lo, hi) = b.mad(x, y, lo, hi);
         } else {
-            let (l, h, c) = mad_carry(b, mad_co, x, y, lo, hi);
+            let (l, h, c) = b.mad_carry(x, y, lo, hi);
             (lo, hi) = (l, h);
             carries[j + 2].push(c);
         }
@@ -262,11 +299,11 @@ fn limb_max(l: Limb) -> u64 {
 }
 
 /// A counter of carry bits (0/1 values) and its largest value.
-fn counter(b: &mut MirBuilder<'_>, bits: Vec<Limb>) -> (Limb, u64) {
+fn counter(b: &mut impl Sink, bits: Vec<Limb>) -> (Limb, u64) {
     let max = bits.len() as u64;
     let mut acc = Limb::Const(0);
     for c in bits {
-        acc = b.bin(BinOp::Add, acc, c);
+        acc = b.add(acc, c);
     }
     (acc, max)
 }

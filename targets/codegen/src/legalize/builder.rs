@@ -47,6 +47,11 @@ pub struct GenericOps {
 pub(crate) const BIN_OPS: [BinOp; 9] = BinOp::ALL;
 
 impl GenericOps {
+    /// The generic opcode of the 32-bit operation `op`.
+    pub fn bin_opcode(&self, op: BinOp) -> Opcode {
+        self.bin[BIN_OPS.iter().position(|o| *o == op).unwrap_or(0)]
+    }
+
     /// The generic opcodes of `instrs` (every set built from
     /// [`InstrSet::generic`] has them).
     pub fn of(instrs: &InstrSet) -> Result<GenericOps, LegalizeError> {
@@ -223,8 +228,7 @@ impl<'a> MirBuilder<'a> {
             | (BinOp::Shl | BinOp::LShr | BinOp::AShr, C(0), _) => return C(0),
             _ => {}
         }
-        let k = BIN_OPS.iter().position(|o| *o == op).unwrap_or(0);
-        self.op1(self.ops.bin[k], &[a, b], &[])
+        self.op1(self.ops.bin_opcode(op), &[a, b], &[])
     }
 
     /// 1 when the predicate holds, else 0.
@@ -296,11 +300,17 @@ impl<'a> MirBuilder<'a> {
         match (a, b) {
             (Limb::Const(0), _) | (_, Limb::Const(0)) => (clo, chi),
             (Limb::Const(x), Limb::Const(y)) => {
+                let p = u64::from(x) * u64::from(y);
                 if let (Limb::Const(l), Limb::Const(h)) = (clo, chi) {
-                    let r = u64::from(x) * u64::from(y) + (u64::from(l) | (u64::from(h) << 32));
+                    let r = p.wrapping_add(u64::from(l) | (u64::from(h) << 32));
                     return (Limb::Const(r as u32), Limb::Const((r >> 32) as u32));
                 }
-                self.op2(self.ops.mad64, &[a, b, clo, chi])
+                // A constant product (`2 * 8`, an element's offset) is an
+                // add of a constant: `p + K`, which a target may fold into
+                // its memory offsets.
+                let (lo, c) = self.uaddo(clo, Limb::Const(p as u32));
+                let (hi, _) = self.uadde(chi, Limb::Const((p >> 32) as u32), c);
+                (lo, hi)
             }
             _ => self.op2(self.ops.mad64, &[a, b, clo, chi]),
         }

@@ -350,7 +350,14 @@ impl<T: Target> Lower<'_, T> {
                     let (lo, hi) = self.address(&p, 4 * k);
                     out.push(self.b.load(lo, hi, n));
                 }
-                out
+                // An integer of a width that is not whole bytes (`i33`)
+                // loads whole bytes: the bits above the width are cleared,
+                // as in every value (the memory's bits there are not the
+                // value's; demanded bits drops the mask no use reads).
+                match *ty {
+                    Type::Int(w) if w % 8 != 0 => wide::canonical(&mut self.b, out, u32::from(w)),
+                    _ => out,
+                }
             }
             Op::Store { val, ptr, .. } => {
                 let p = self.get(ptr)?;

@@ -120,7 +120,11 @@ impl MulPlan {
 /// factor shifted by whole limbs, one carry chain of 32-bit adds per limb
 /// of 1 past the first (the first is the factor itself, a fused addend
 /// the start of the sum), where the partial products would each be a
-/// 32x32 multiply. `None` when neither factor is such a constant.
+/// 32x32 multiply. The copies shifted furthest are added first: they
+/// read the factor's low limbs, which arrive where the result returns, so
+/// every chain reads its limbs before a later one writes over them (an
+/// `i384` times `2^288 + 1` plus an addend: no copies). `None` when
+/// neither factor is such a constant.
 pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
     let ones = |v: &[Limb]| {
         v.iter()
@@ -142,7 +146,7 @@ pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<L
                 .map_or(Limb::Const(0), |a| limb(a, i))
         })
         .collect();
-    for (s, l) in k.iter().enumerate().take(n) {
+    for (s, l) in k.iter().enumerate().take(n).rev() {
         if *l != Limb::Const(1) {
             continue;
         }
