@@ -162,26 +162,22 @@ pub fn lower_mul(
     if let Some(r) = lower_shifted_sum(plan, b) {
         return Some(r);
     }
-    if plan.uniform {
+    // Uniform factors times a power of two: the SALU's 64-bit shifts
+    // (`shift64`). Per-lane ones: a funnel shift per limb (`lane_shift`),
+    // where the MADs need an add per limb besides (`i128` times `2^27` 4
+    // against 8; a `sext i64` times 128 as `i256` 8 against 12, llc 11).
+    // One per-lane product is one MAD (both result limbs at once, where the
+    // shifts would be two); an addend keeps the MADs (their accumulator
+    // takes it: an address's base).
+    if plan.uniform || (plan.addend.is_none() && plan.partial_products() > 1) {
         let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
             let amount = Limb::Const(s);
             let w = 32 * x.len() as u32;
-            crate::shift64::lower_shift(BinOp::Shl, x, amount, w, b, ops.shift)
-        };
-        if let Some(r) = lower_pow2_shift(plan, b, &shl) {
-            return Some(r);
-        }
-    } else if plan.addend.is_none() && plan.partial_products() > 1 {
-        // Per-lane factors times a power of two: a funnel shift per limb
-        // (`lane_shift`), where the MADs need an add per limb besides
-        // (`i128` times `2^27` 4 against 8; a `sext i64` times 128 as
-        // `i256` 8 against 12, llc 11). One product is one MAD (both
-        // result limbs at once, where the shifts would be two); an addend
-        // keeps the MADs (their accumulator takes it: an address's base).
-        let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
-            let amount = Limb::Const(s);
-            let w = 32 * x.len() as u32;
-            crate::lane_shift::lower_shift(BinOp::Shl, x, amount, w, b, ops.alignbit)
+            if plan.uniform {
+                crate::shift64::lower_shift(BinOp::Shl, x, amount, w, b, ops.shift)
+            } else {
+                crate::lane_shift::lower_shift(BinOp::Shl, x, amount, w, b, ops.alignbit)
+            }
         };
         if let Some(r) = lower_pow2_shift(plan, b, &shl) {
             return Some(r);
