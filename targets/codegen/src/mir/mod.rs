@@ -99,13 +99,49 @@ const _: () = assert!(std::mem::size_of::<RegOperand>() == 12);
 const _: () = assert!(std::mem::size_of::<Operand>() == 16);
 const _: () = assert!(std::mem::size_of::<MInst>() == 88);
 
+/// `RegOperand`'s flag bits, each with its getter and setter.
+macro_rules! reg_operand_flags {
+    ($($(#[$doc:meta])* $bit:ident = $shift:literal: $get:ident, $set:ident;)*) => {
+        impl RegOperand {
+            $(
+                const $bit: u8 = 1 << $shift;
+
+                $(#[$doc])*
+                pub fn $get(&self) -> bool {
+                    self.flags & RegOperand::$bit != 0
+                }
+
+                #[doc = concat!("Sets or clears [`RegOperand::", stringify!($get), "`].")]
+                pub fn $set(&mut self, on: bool) {
+                    if on {
+                        self.flags |= RegOperand::$bit;
+                    } else {
+                        self.flags &= !RegOperand::$bit;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+reg_operand_flags! {
+    /// Whether the operand writes its register.
+    DEF = 0: is_def, set_def;
+    /// Not written in the instruction's syntax: an implicit def or use.
+    IMPLICIT = 1: implicit, set_implicit;
+    /// On a sub-register def: the other lanes are not kept (they become
+    /// undefined). On a use: nothing is read.
+    UNDEF = 2: undef, set_undef;
+    /// On a def: the value is never read.
+    DEAD = 3: dead, set_dead;
+    /// On a use: the last read of the value (informational).
+    KILL = 4: kill, set_kill;
+    /// On a def: written before the instruction's uses are read, so it
+    /// must not share a register with any of them.
+    EARLY_CLOBBER = 5: early_clobber, set_early_clobber;
+}
+
 impl RegOperand {
-    const DEF: u8 = 1;
-    const IMPLICIT: u8 = 1 << 1;
-    const UNDEF: u8 = 1 << 2;
-    const DEAD: u8 = 1 << 3;
-    const KILL: u8 = 1 << 4;
-    const EARLY_CLOBBER: u8 = 1 << 5;
     /// `tie` of an untied operand (no instruction has 255 operands).
     const UNTIED: u8 = u8::MAX;
 
@@ -127,78 +163,10 @@ impl RegOperand {
         }
     }
 
-    fn flag(&self, bit: u8) -> bool {
-        self.flags & bit != 0
-    }
-
-    fn set_flag(&mut self, bit: u8, on: bool) {
-        if on {
-            self.flags |= bit;
-        } else {
-            self.flags &= !bit;
-        }
-    }
-
-    /// Whether the operand writes its register.
-    pub fn is_def(&self) -> bool {
-        self.flag(RegOperand::DEF)
-    }
-
-    pub fn set_def(&mut self, on: bool) {
-        self.set_flag(RegOperand::DEF, on);
-    }
-
-    /// Not written in the instruction's syntax: an implicit def or use.
-    pub fn implicit(&self) -> bool {
-        self.flag(RegOperand::IMPLICIT)
-    }
-
-    pub fn set_implicit(&mut self, on: bool) {
-        self.set_flag(RegOperand::IMPLICIT, on);
-    }
-
     /// The operand, implicit.
     pub fn implicit_(mut self) -> RegOperand {
         self.set_implicit(true);
         self
-    }
-
-    /// On a sub-register def: the other lanes are not kept (they become
-    /// undefined). On a use: nothing is read.
-    pub fn undef(&self) -> bool {
-        self.flag(RegOperand::UNDEF)
-    }
-
-    pub fn set_undef(&mut self, on: bool) {
-        self.set_flag(RegOperand::UNDEF, on);
-    }
-
-    /// On a def: the value is never read.
-    pub fn dead(&self) -> bool {
-        self.flag(RegOperand::DEAD)
-    }
-
-    pub fn set_dead(&mut self, on: bool) {
-        self.set_flag(RegOperand::DEAD, on);
-    }
-
-    /// On a use: the last read of the value (informational).
-    pub fn kill(&self) -> bool {
-        self.flag(RegOperand::KILL)
-    }
-
-    pub fn set_kill(&mut self, on: bool) {
-        self.set_flag(RegOperand::KILL, on);
-    }
-
-    /// On a def: written before the instruction's uses are read, so it
-    /// must not share a register with any of them.
-    pub fn early_clobber(&self) -> bool {
-        self.flag(RegOperand::EARLY_CLOBBER)
-    }
-
-    pub fn set_early_clobber(&mut self, on: bool) {
-        self.set_flag(RegOperand::EARLY_CLOBBER, on);
     }
 
     /// On a use: the def operand (index) it must share a register with.
