@@ -347,6 +347,27 @@ pub struct ClassStmt {
     pub span: Span,
 }
 
+impl ClassStmt {
+    /// A class statement; `decl_only`: its body was a bare `;` (with no
+    /// template arguments and no parents either, a forward declaration).
+    pub fn new(
+        name: Ident,
+        targs: Vec<TemplateArg>,
+        body: RecordBody,
+        decl_only: bool,
+        span: Span,
+    ) -> ClassStmt {
+        let is_forward_decl = decl_only && targs.is_empty() && body.parents.is_empty();
+        ClassStmt {
+            name,
+            targs,
+            body,
+            is_forward_decl,
+            span,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefStmt {
     /// `None` for an anonymous `def : Foo;`.

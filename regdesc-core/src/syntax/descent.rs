@@ -255,14 +255,13 @@ impl<'t> Descent<'t> {
             "class" => {
                 let (name, targs) = self.class_head(kw)?;
                 let (body, decl_only) = self.record_body()?;
-                let is_forward_decl = decl_only && targs.is_empty() && body.parents.is_empty();
-                Some(Stmt::Class(ClassStmt {
+                Some(Stmt::Class(ClassStmt::new(
                     name,
                     targs,
                     body,
-                    is_forward_decl,
-                    span: self.span(start),
-                }))
+                    decl_only,
+                    self.span(start),
+                )))
             }
             "multiclass" => {
                 let (name, targs) = self.class_head(kw)?;

@@ -364,14 +364,9 @@ impl Builder<'_> {
                     }
                 }
                 let (body, decl_only) = body?;
-                let is_forward_decl = decl_only && targs.is_empty() && body.parents.is_empty();
-                Some(Stmt::Class(ClassStmt {
-                    name,
-                    targs,
-                    body,
-                    is_forward_decl,
-                    span,
-                }))
+                Some(Stmt::Class(ClassStmt::new(
+                    name, targs, body, decl_only, span,
+                )))
             }
             Rule::def_stmt => {
                 let mut name = None;
