@@ -223,7 +223,9 @@ pub fn kernel_layout(f: &Function) -> Result<(Vec<KernargWord>, u32), TargetErro
                 bits,
             });
         }
-        off += size;
+        // LLVM advances by the allocation size: the store size rounded up
+        // to the alignment (`i160` takes 24 bytes, `i24` 4).
+        off += size.div_ceil(a) * a;
     }
     Ok((out, off as u32))
 }

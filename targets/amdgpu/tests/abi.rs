@@ -72,3 +72,22 @@ fn kernarg_offsets_follow_llc() {
     assert_eq!(got, [(0, 8), (2, 16), (4, 16), (8, 32)]);
     assert_eq!(size, 12);
 }
+
+/// Odd widths take their allocation size, not their store size: llc 14
+/// puts `k`'s arguments at 0, 8, 32, 40 and 72 (`.amdhsa_kernarg_size 76`).
+/// Advancing by the store size put `%b` at 28 and everything after it
+/// 4 bytes early.
+#[test]
+fn kernarg_offsets_skip_the_padding_of_odd_widths() {
+    let f = function(
+        "define amdgpu_kernel void @k(ptr addrspace(1) %out, i160 %a, i24 %b, i200 %c, i32 %d) {\n  ret void\n}\n",
+        "k",
+    );
+    let (words, size) = kernel_layout(&f).expect("a layout");
+    let first = |arg: usize| words.iter().find(|w| w.arg == arg).map(|w| w.offset);
+    let offs: Vec<Option<u32>> = (0..5).map(first).collect();
+    assert_eq!(offs, [Some(0), Some(8), Some(32), Some(40), Some(72)]);
+    assert_eq!(size, 76);
+    let b = words.iter().find(|w| w.arg == 2).expect("%b's word");
+    assert_eq!(b.bits, 24);
+}
