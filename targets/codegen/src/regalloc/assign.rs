@@ -764,6 +764,42 @@ impl<'a, R: RegisterInfo> Assigner<'a, R> {
         self.cache.clear();
     }
 
+    /// Whether temporaries assigned this round wait to be put in the
+    /// matrix (see [`Self::place_deferred`]).
+    pub(crate) fn has_deferred(&self) -> bool {
+        !self.deferred.is_empty()
+    }
+
+    /// The other temporaries of temporary `v`'s instruction that have a
+    /// register (none when `v` is not a temporary).
+    pub(crate) fn assigned_instruction_temps(&self, v: VReg) -> impl Iterator<Item = VReg> + '_ {
+        let first = self.input.first_temp;
+        let k = v.index().checked_sub(first);
+        k.map_or(&[][..], |k| self.groups.of(k))
+            .iter()
+            .map(move |&o| VReg((first + o as usize) as u32))
+            .filter(move |&o| o != v && self.assignment[o.index()].is_some())
+    }
+
+    /// Takes `v`'s register away: out of the matrix, or out of the
+    /// temporaries waiting to be put there.
+    pub(crate) fn unassign(&mut self, v: VReg) {
+        let Some(r) = self.assignment[v.index()] else {
+            return;
+        };
+        if let Some(k) = self.deferred.iter().position(|&d| d == v) {
+            self.deferred.swap_remove(k);
+        } else {
+            self.cache.clear();
+            self.footprint(v, None, r);
+            for k in 0..self.fp.len() {
+                let (u, c) = self.fp[k];
+                self.matrix.remove(u, &self.cache[c].1);
+            }
+        }
+        self.assignment[v.index()] = None;
+    }
+
     /// Whether temporary `v` in `p` interferes with an assigned
     /// temporary of its instruction.
     fn clashes_with_temps(&self, v: VReg, p: Reg) -> bool {

@@ -20,16 +20,18 @@
 //!    class, the assigned ranges live at its instruction that share a
 //!    unit with that register; the register whose ranges have the
 //!    smallest largest spill weight is taken and those ranges lose their
-//!    register. Temporaries and ranges that cannot be spilled are never
-//!    evicted.
-//! 3. The evicted ranges are assigned again, most valuable first, to any
-//!    free register; those that find none are this round's failures and
-//!    are spilled by the next round.
+//!    register. Ranges that cannot be spilled are never evicted, and
+//!    temporaries only when they belong to the same instruction (they
+//!    move to another register).
+//! 3. The evicted ranges are assigned again, most valuable first (moved
+//!    temporaries first), to any free register; ranges that find none
+//!    are this round's failures and are spilled by the next round. A
+//!    moved temporary that finds none evicts ranges in turn (never
+//!    another temporary), and what it evicts is assigned the same way.
 //!
 //! When eviction cannot make room (the register is held by something no
-//! range owns: a physical register operand, or a temporary of the same
-//! instruction, which the matrix holds more strictly than
-//! [`crate::regalloc::temps`] would), the caller runs a full round
+//! range owns: a physical register operand), or a moved temporary finds
+//! no other register, the caller runs a full round
 //! instead: the incremental round never fails where a full one would
 //! succeed.
 
@@ -37,8 +39,8 @@ use regdesc_runtime::{Reg, RegisterInfo};
 
 use crate::mir::VReg;
 use crate::regalloc::assign::{
-    queue_entry, queue_key, queued_id, reserved_units, Assigner, Item, OneParts, Round, RoundInput,
-    RoundScratch,
+    queue_entry, queue_key, queued_id, reserved_units, Assigner, Item, OneParts, QueueKey, Round,
+    RoundInput, RoundScratch,
 };
 
 /// The ranges live at some instructions, by instruction: which slots of
@@ -186,38 +188,65 @@ pub(crate) fn continue_round<R: RegisterInfo>(
             homeless.push(v);
         }
     }
+    if homeless.is_empty() {
+        a.place_deferred();
+        return Some(Round {
+            assignment: a.assignment,
+            failed: Vec::new(),
+            evicted: 0,
+        });
+    }
+    let mut insts: Vec<u32> = homeless
+        .iter()
+        .filter_map(|v| input.temps.get(v.index() - input.first_temp).map(|s| s.n))
+        .collect();
+    insts.sort_unstable();
+    insts.dedup();
+    let live_at = LiveAt::new(input, &one_parts, &insts);
     let mut evicted: Vec<VReg> = Vec::new();
-    if !homeless.is_empty() {
-        let mut insts: Vec<u32> = homeless
-            .iter()
-            .filter_map(|v| input.temps.get(v.index() - input.first_temp).map(|s| s.n))
-            .collect();
-        insts.sort_unstable();
-        insts.dedup();
-        let live_at = LiveAt::new(input, &one_parts, &insts);
-        for &v in &homeless {
-            if !evict_for(&mut a, &live_at, v, &mut evicted) {
-                return None;
-            }
+    for &v in &homeless {
+        if !evict_for(&mut a, &live_at, v, Moves::Temps, &mut evicted) {
+            return None;
         }
     }
     a.place_deferred();
-    evicted.sort_unstable_by_key(|&v| {
+    let by_value = |v: &VReg| {
         let class = input.intervals[v.index()].map(|iv| iv.class);
         std::cmp::Reverse((
-            class.map(|c| queue_key(t, input, v, c)),
+            class.map(|c| queue_key(t, input, *v, c)),
             std::cmp::Reverse(v.0),
         ))
-    });
+    };
     let mut failed = Vec::new();
-    let num_evicted = evicted.len();
-    for v in evicted {
-        let Some(iv) = input.intervals[v.index()] else {
-            continue;
-        };
-        if a.assignment[v.index()].is_none() && !a.try_assign(&Item::direct(v, iv.class)) {
-            failed.push(v);
+    let mut num_evicted = 0;
+    // Moved temporaries may evict in turn (ranges only, never another
+    // temporary): what they push out is assigned in the next pass.
+    while !evicted.is_empty() {
+        let mut batch = std::mem::take(&mut evicted);
+        batch.sort_unstable_by_key(by_value);
+        num_evicted += batch.len();
+        for v in batch {
+            let Some(iv) = input.intervals[v.index()] else {
+                continue;
+            };
+            let is_temp = v.index() >= input.first_temp;
+            if !is_temp && a.has_deferred() {
+                a.place_deferred();
+            }
+            if a.assignment[v.index()].is_some() || a.try_assign(&Item::direct(v, iv.class)) {
+                continue;
+            }
+            if !is_temp {
+                failed.push(v);
+            } else if !evict_for(&mut a, &live_at, v, Moves::RangesOnly, &mut evicted)
+                && !regroup(&mut a, &live_at, v, by_value, &mut evicted)
+            {
+                // The instruction's temporaries found no registers even
+                // placed again together: a full round places them.
+                return None;
+            }
         }
+        a.place_deferred();
     }
     failed.sort_unstable();
     Some(Round {
@@ -227,6 +256,49 @@ pub(crate) fn continue_round<R: RegisterInfo>(
     })
 }
 
+/// Places temporary `v` and the other temporaries of its instruction
+/// again, together: each loses its register, then they are assigned
+/// most valuable first (the largest classes, which have the fewest
+/// candidates), evicting ranges (not each other) where nothing is free.
+/// A moved temporary can find every candidate held by the others, which
+/// took the registers its class can use in an order that suited them.
+fn regroup<R: RegisterInfo>(
+    a: &mut Assigner<'_, R>,
+    live_at: &LiveAt,
+    v: VReg,
+    by_value: impl Fn(&VReg) -> std::cmp::Reverse<(Option<QueueKey>, std::cmp::Reverse<u32>)>,
+    evicted: &mut Vec<VReg>,
+) -> bool {
+    let mut group: Vec<VReg> = a.assigned_instruction_temps(v).collect();
+    for &o in &group {
+        a.unassign(o);
+    }
+    group.push(v);
+    group.sort_unstable_by_key(&by_value);
+    for o in group {
+        let Some(iv) = a.input.intervals[o.index()] else {
+            continue;
+        };
+        if !a.try_assign(&Item::direct(o, iv.class))
+            && !evict_for(a, live_at, o, Moves::RangesOnly, evicted)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// What [`evict_for`] may take a register from besides the ranges live
+/// at the instruction.
+#[derive(Clone, Copy)]
+enum Moves {
+    /// Also the instruction's other temporaries (they move).
+    Temps,
+    /// Only ranges: for a temporary that was moved itself, so that two
+    /// temporaries never take each other's register in turn.
+    RangesOnly,
+}
+
 /// Makes room for temporary `v` by evicting the cheapest ranges live at
 /// its instruction, and assigns it; the evicted ranges are added to
 /// `evicted`. False when no register can be freed.
@@ -234,6 +306,7 @@ fn evict_for<R: RegisterInfo>(
     a: &mut Assigner<'_, R>,
     live_at: &LiveAt,
     v: VReg,
+    moves: Moves,
     evicted: &mut Vec<VReg>,
 ) -> bool {
     let input = a.input;
@@ -247,6 +320,10 @@ fn evict_for<R: RegisterInfo>(
     let Some(seg) = site.seg else {
         return true;
     };
+    // Evictions for the temporaries before it may have freed a register.
+    if a.try_assign(&Item::direct(v, iv.class)) {
+        return true;
+    }
     let n = site.n;
     let mine = u8::from(seg.start <= 2 * n && 2 * n < seg.end)
         | (u8::from(seg.start <= 2 * n + 1 && 2 * n + 1 < seg.end) << 1);
@@ -286,6 +363,27 @@ fn evict_for<R: RegisterInfo>(
             cost = cost.max(w);
             blockers.push(id);
         }
+        // Temporaries of the same instruction are not in `live_at`: one
+        // of them may hold every candidate (a reload of a single register
+        // taking the only register each triple of a tiny class can use).
+        // They move like any evicted range, after the temporary that
+        // needs the register (they are assigned again first of the
+        // evicted, being unspillable).
+        let others: Vec<VReg> = a.assigned_instruction_temps(v).collect();
+        for o in others {
+            let Some(r) = a.assignment[o.index()] else {
+                continue;
+            };
+            let Some(theirs) = input.temps.get(o.index() - input.first_temp) else {
+                continue;
+            };
+            if super::temps::interfere(t, theirs, r, site, p) {
+                match moves {
+                    Moves::Temps => blockers.push(o.0),
+                    Moves::RangesOnly => continue 'candidates,
+                }
+            }
+        }
         // Nothing to evict: a full round's try found it held by what no
         // range owns.
         if !blockers.is_empty() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
@@ -296,18 +394,8 @@ fn evict_for<R: RegisterInfo>(
         return false;
     };
     for id in blockers {
-        let b = VReg(id);
-        let Some(r) = a.assignment[b.index()] else {
-            continue;
-        };
-        a.cache.clear();
-        a.footprint(b, None, r);
-        for k in 0..a.fp.len() {
-            let (u, c) = a.fp[k];
-            a.matrix.remove(u, &a.cache[c].1);
-        }
-        a.assignment[b.index()] = None;
-        evicted.push(b);
+        a.unassign(VReg(id));
+        evicted.push(VReg(id));
     }
     a.cache.clear();
     a.take_if_free(&Item::direct(v, iv.class), p)
