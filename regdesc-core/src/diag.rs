@@ -247,7 +247,9 @@ pub fn render_llvm(sources: &SourceMap, diags: &[Diagnostic]) -> String {
             file.path.display(),
             d.message
         ));
-        let text = &file.text;
+        // Without the text (the file changed on disk since it was read),
+        // no source line.
+        let Some(text) = file.text() else { continue };
         let at = (span.start as usize).min(text.len());
         let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
         let line_end = text[at..].find('\n').map_or(text.len(), |p| at + p);
@@ -348,7 +350,7 @@ impl miette::SourceCode for Src<'_> {
 fn resolve(sources: &SourceMap, span: Option<Span>) -> Option<(Src<'_>, miette::SourceSpan)> {
     let span = span?;
     let f = sources.files.get(span.file as usize)?;
-    let text = f.text.as_str();
+    let text = f.text()?;
     let mut start = (span.start as usize).min(text.len());
     while !text.is_char_boundary(start) {
         start -= 1;
@@ -377,28 +379,49 @@ struct Report<'a> {
     related: Vec<Report<'a>>,
 }
 
+/// A message and the source it points into; where the file's text is no
+/// longer available (changed on disk), `file:line:col` goes before the
+/// message instead of a snippet.
+fn message_and_source<'a>(
+    sources: &'a SourceMap,
+    span: Option<Span>,
+    message: &str,
+) -> (String, Option<(Src<'a>, miette::SourceSpan)>) {
+    match resolve(sources, span) {
+        Some(src) => (message.to_string(), Some(src)),
+        None => match span.and_then(|sp| location(sources, sp)) {
+            Some(loc) => (format!("{loc}: {message}"), None),
+            None => (message.to_string(), None),
+        },
+    }
+}
+
 impl<'a> Report<'a> {
     fn new(sources: &'a SourceMap, d: &Diagnostic) -> Report<'a> {
         let related = d
             .related
             .iter()
-            .map(|r| Report {
-                severity: Severity::Note,
-                code: None,
-                message: r.message.clone(),
-                label: String::new(),
-                help: None,
-                src: resolve(sources, r.span),
-                related: Vec::new(),
+            .map(|r| {
+                let (message, src) = message_and_source(sources, r.span, &r.message);
+                Report {
+                    severity: Severity::Note,
+                    code: None,
+                    message,
+                    label: String::new(),
+                    help: None,
+                    src,
+                    related: Vec::new(),
+                }
             })
             .collect();
+        let (message, src) = message_and_source(sources, d.span, &d.message);
         Report {
             severity: d.severity,
             code: Some(d.code).filter(|c| !c.is_empty()),
-            message: d.message.clone(),
+            message,
             label: d.label.clone(),
             help: d.help.clone(),
-            src: resolve(sources, d.span),
+            src,
             related,
         }
     }
@@ -469,18 +492,16 @@ mod tests {
     fn sources() -> SourceMap {
         SourceMap {
             files: vec![
-                SourceFile {
-                    path: PathBuf::from("main.td"),
-                    text: "include \"a.td\"\ndef X : Foo;\n".into(),
-                    included_from: None,
-                    builtin: false,
-                },
-                SourceFile {
-                    path: PathBuf::from("a.td"),
-                    text: "class A {\n  int x\n}\n".into(),
-                    included_from: Some(Span::new(0, 0, 14)),
-                    builtin: false,
-                },
+                SourceFile::in_memory(
+                    PathBuf::from("main.td"),
+                    "include \"a.td\"\ndef X : Foo;\n".into(),
+                    None,
+                ),
+                SourceFile::in_memory(
+                    PathBuf::from("a.td"),
+                    "class A {\n  int x\n}\n".into(),
+                    Some(Span::new(0, 0, 14)),
+                ),
             ],
         }
     }

@@ -504,7 +504,7 @@ mod tests {
             .records
             .as_ref()
             .unwrap_or_else(|| panic!("{:?}", run.diagnostics));
-        assert!(records.defs.contains_key("A") && records.defs.contains_key("C"));
+        assert!(records.def_id("A").is_some() && records.def_id("C").is_some());
         assert_eq!(RELEASED.load(Ordering::SeqCst), 3);
     }
 }

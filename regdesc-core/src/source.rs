@@ -4,7 +4,8 @@
 //! [`SourceMap`] holds those files (with where each was included from), so
 //! that `diag` can render any stage's diagnostics without knowing the stage.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Index of a file in the [`SourceMap`].
 pub type FileId = u32;
@@ -41,17 +42,134 @@ impl Span {
 }
 
 /// One loaded source file.
+///
+/// A file read from disk does not keep its text: once preprocessed, only
+/// what locating a byte needs (line starts, where multi-byte characters
+/// are) and a hash of the text stay. A diagnostic that shows the source
+/// reads the file again ([`SourceFile::text`]); if it changed since, the
+/// diagnostic goes without its snippet. Text given in memory (tests, the
+/// `regdesc!` macro, the built-in prelude) is kept.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The path as it was opened (used in diagnostics).
     pub path: PathBuf,
-    /// The original text.
-    pub text: String,
     /// Where it was included from (`None` for the root file).
     pub included_from: Option<Span>,
     /// A file of regdesc's built-in prelude, used because the include path
     /// did not have it.
     pub builtin: bool,
+    text: Text,
+    /// Length of the text in bytes.
+    len: u32,
+    /// Byte offset of the start of each line after the first.
+    line_starts: Vec<u32>,
+    /// Byte offsets of the UTF-8 continuation bytes (columns count chars).
+    continuations: Vec<u32>,
+}
+
+/// Where a [`SourceFile`]'s text is.
+#[derive(Clone, Debug)]
+enum Text {
+    /// Given in memory, kept.
+    Kept(String),
+    /// On disk at the file's path: read again on first use, if its hash
+    /// still matches (`None` once read: changed or unreadable).
+    OnDisk {
+        hash: u64,
+        reread: OnceLock<Option<String>>,
+    },
+}
+
+fn text_hash(text: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(text)
+}
+
+/// Reads a source file as the loader does: invalid UTF-8 is replaced.
+pub fn read_source(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// The offsets of the bytes of `text` that `keep` selects, plus `after`.
+fn offsets(text: &str, keep: fn(u8) -> bool, after: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = (text.bytes().zip(0u32..))
+        .filter(|&(b, _)| keep(b))
+        .map(|(_, i)| i + after)
+        .collect();
+    v.shrink_to_fit();
+    v
+}
+
+impl SourceFile {
+    fn new(path: PathBuf, text: Text, of: &str, included_from: Option<Span>) -> SourceFile {
+        SourceFile {
+            path,
+            included_from,
+            builtin: false,
+            text,
+            len: of.len() as u32,
+            line_starts: offsets(of, |b| b == b'\n', 1),
+            continuations: offsets(of, |b| b & 0xC0 == 0x80, 0),
+        }
+    }
+
+    /// A file whose text is given in memory, and kept.
+    pub fn in_memory(path: PathBuf, text: String, included_from: Option<Span>) -> SourceFile {
+        let mut f = SourceFile::new(path, Text::Kept(String::new()), &text, included_from);
+        f.text = Text::Kept(text);
+        f
+    }
+
+    /// A file read from `path` (with [`read_source`]), whose text is not
+    /// kept: [`SourceFile::text`] reads it again.
+    pub fn on_disk(path: PathBuf, text: &str, included_from: Option<Span>) -> SourceFile {
+        let hash = text_hash(text);
+        let reread = OnceLock::new();
+        SourceFile::new(path, Text::OnDisk { hash, reread }, text, included_from)
+    }
+
+    /// The text, read again from disk if it was not kept. `None` if the
+    /// file can no longer be read, or changed since it was loaded.
+    pub fn text(&self) -> Option<&str> {
+        match &self.text {
+            Text::Kept(t) => Some(t),
+            Text::OnDisk { hash, reread } => reread
+                .get_or_init(|| {
+                    read_source(&self.path)
+                        .ok()
+                        .filter(|t| t.len() == self.len as usize && text_hash(t) == *hash)
+                })
+                .as_deref(),
+        }
+    }
+
+    /// Length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// 1-based line and column (in chars) of a byte offset (clamped to the
+    /// text).
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = offset.min(self.len);
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let line_start = match line {
+            0 => 0,
+            k => self.line_starts[k - 1],
+        };
+        let multi = self.continuations.partition_point(|&c| c < offset)
+            - self.continuations.partition_point(|&c| c < line_start);
+        (line + 1, (offset - line_start) as usize - multi + 1)
+    }
 }
 
 /// All files read for one run, indexed by [`FileId`].
@@ -73,13 +191,7 @@ impl SourceMap {
 
     /// 1-based line and column (in chars) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
-        let text = &self.files[file as usize].text;
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
-        let col = before[line_start..].chars().count() + 1;
-        (line, col)
+        self.files[file as usize].line_col(offset)
     }
 
     /// The include chain of `file`, innermost first: each included file's
@@ -96,5 +208,38 @@ impl SourceMap {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Line and column the way they were computed from the whole text.
+    fn reference(text: &str, offset: usize) -> (usize, usize) {
+        let before = &text[..offset.min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+
+    #[test]
+    fn line_col_without_the_text() {
+        let text = "a\n\u{e9}t\u{e9} \u{1F600}x\n\n\tz\u{e9}\n";
+        let f = SourceFile::on_disk(PathBuf::from("/nonexistent/x.td"), text, None);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            assert_eq!(
+                f.line_col(offset as u32),
+                reference(text, offset),
+                "{offset}"
+            );
+        }
+        assert_eq!(f.line_col(1000), reference(text, text.len()));
+        assert_eq!(f.len(), text.len());
+        // Not kept, and not on disk: no text, no panic.
+        assert_eq!(f.text(), None);
+        let m = SourceFile::in_memory(PathBuf::from("x.td"), text.into(), None);
+        assert_eq!(m.text(), Some(text));
+        assert_eq!(m.line_col(3), f.line_col(3));
     }
 }

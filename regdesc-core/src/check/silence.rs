@@ -33,13 +33,11 @@ fn marker_codes(line: &str) -> impl Iterator<Item = &str> {
 /// The source line a diagnostic's primary span starts on.
 fn line_of<'a>(sources: &'a SourceMap, d: &Diagnostic) -> Option<&'a str> {
     let span = d.span?;
-    let file = sources.files.get(span.file as usize)?;
-    let start = (span.start as usize).min(file.text.len());
-    let begin = file.text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let end = file.text[start..]
-        .find('\n')
-        .map_or(file.text.len(), |i| start + i);
-    file.text.get(begin..end)
+    let text = sources.files.get(span.file as usize)?.text()?;
+    let start = (span.start as usize).min(text.len());
+    let begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    text.get(begin..end)
 }
 
 /// Applies `allow` and `deny` (and the markers in the sources) to the

@@ -77,10 +77,7 @@ pub fn evaluate_with(loaded: &Loaded, opts: &EvalOptions) -> Result<EvalOutput, 
     let mut ctx = ev.into_ctx();
     ctx.vardef_cache = Default::default();
     let defs: Vec<RecId> = std::mem::take(&mut ctx.def_ids).ids().collect();
-    ctx.rk.defs = defs
-        .into_iter()
-        .map(|id| (ctx.rk.name(id).to_string(), id))
-        .collect();
+    ctx.rk.set_defs(defs);
     ctx.rk.classes = std::mem::take(&mut ctx.class_ids).into_iter().collect();
     let located = |errors: &[EvalError]| -> Vec<Diagnostic> {
         errors.iter().map(EvalError::to_diagnostic).collect()

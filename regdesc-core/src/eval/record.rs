@@ -626,8 +626,9 @@ pub struct RecordKeeper {
     pub records: RecordStore,
     /// Class name → id, sorted by name.
     pub classes: BTreeMap<String, RecId>,
-    /// Def name → id, sorted by name (llvm-tblgen's order).
-    pub defs: BTreeMap<String, RecId>,
+    /// The defs, sorted by name (llvm-tblgen's order): ids only, looked up
+    /// by the records' own names ([`RecordKeeper::def_id`]).
+    defs: Vec<RecId>,
     /// Named `defset` lists.
     pub global_vars: BTreeMap<String, Init>,
     /// Types of defs, computed on first use, with the number of
@@ -652,7 +653,28 @@ impl RecordKeeper {
     }
 
     pub fn get_def(&self, name: &str) -> Option<&Record> {
-        self.defs.get(name).map(|&id| self.record(id))
+        self.def_id(name).map(|id| self.record(id))
+    }
+
+    /// The def named `name`.
+    pub fn def_id(&self, name: &str) -> Option<RecId> {
+        let k = self
+            .defs
+            .binary_search_by(|&id| self.name(id).cmp(name))
+            .ok()?;
+        self.defs.get(k).copied()
+    }
+
+    /// Every def, sorted by name.
+    pub fn defs(&self) -> impl ExactSizeIterator<Item = RecId> + '_ {
+        self.defs.iter().copied()
+    }
+
+    /// Makes `ids` (defs with distinct names) the defs, sorted by name.
+    pub fn set_defs(&mut self, mut ids: Vec<RecId>) {
+        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)));
+        ids.shrink_to_fit();
+        self.defs = ids;
     }
 
     /// All defs that derive from class `class`, sorted by name
@@ -661,9 +683,7 @@ impl RecordKeeper {
         let Some(&cid) = self.classes.get(class) else {
             return Vec::new();
         };
-        self.defs
-            .values()
-            .copied()
+        self.defs()
             .filter(|&id| self.record(id).is_subclass_of(cid))
             .collect()
     }

@@ -75,7 +75,7 @@ pub fn write_records<W: std::io::Write>(rk: &RecordKeeper, out: &mut W) -> std::
         flush_full(&mut buf, out)?;
     }
     buf.push_str("------------- Defs -----------------\n");
-    for &id in rk.defs.values() {
+    for id in rk.defs() {
         buf.push_str("def ");
         write_record(rk, rk.record(id), &mut buf);
         flush_full(&mut buf, out)?;

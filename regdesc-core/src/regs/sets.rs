@@ -406,7 +406,7 @@ impl<'a> Sets<'a> {
                 message: format!("{m}: {}", to_string(self.rk, expr)),
                 span,
             })?;
-            let Some(&id) = self.rk.defs.get(&name) else {
+            let Some(id) = self.rk.def_id(&name) else {
                 return Err(RegsError::Set {
                     message: format!("No def named '{name}': {}", to_string(self.rk, expr)),
                     span,

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::diag::Diagnostic;
+use crate::source::read_source;
 use crate::syntax::error::SyntaxError;
 use crate::syntax::parse_queue::{filled, Job, ParseQueue, Slot};
 use crate::syntax::preprocess::{preprocess, PreprocessHost};
@@ -109,11 +110,11 @@ fn start<'o>(
 ) -> Started<'o> {
     let mut l = Loader::new(opts);
     l.queue = queue;
-    match read_text(path) {
+    match read_source(path) {
         Ok(text) => {
             let canon = std::fs::canonicalize(path).ok();
-            let id = l.add_file(path.to_path_buf(), text, None, canon);
-            l.process(id);
+            let id = l.add_file(SourceFile::on_disk(path.to_path_buf(), &text, None), canon);
+            l.process(id, &text);
             Ok((l, id))
         }
         Err(e) => {
@@ -179,17 +180,9 @@ pub(crate) fn load_str(name: &str, text: &str, opts: &LoadOptions) -> LoadResult
     let text = text.to_string();
     with_big_stack(move || {
         let mut l = Loader::new(opts);
-        let id = l.add_file(name, text, None, None);
-        l.process(id);
+        let id = l.add_file(SourceFile::in_memory(name, text.clone(), None), None);
+        l.process(id, &text);
         l.finish(id)
-    })
-}
-
-fn read_text(path: &Path) -> std::io::Result<String> {
-    let bytes = std::fs::read(path)?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
 }
 
@@ -212,21 +205,10 @@ impl<'o> Loader<'o> {
         }
     }
 
-    fn add_file(
-        &mut self,
-        path: PathBuf,
-        text: String,
-        included_from: Option<Span>,
-        canonical: Option<PathBuf>,
-    ) -> FileId {
+    fn add_file(&mut self, mut file: SourceFile, canonical: Option<PathBuf>) -> FileId {
         let id = self.sources.files.len() as FileId;
-        let builtin = path.starts_with(BUILTIN_DIR);
-        self.sources.files.push(SourceFile {
-            path,
-            text,
-            included_from,
-            builtin,
-        });
+        file.builtin = file.path.starts_with(BUILTIN_DIR);
+        self.sources.files.push(file);
         self.asts.push(SourceFileAst::default());
         self.canonical.push(canonical);
         self.includes.push(HashMap::new());
@@ -235,12 +217,12 @@ impl<'o> Loader<'o> {
         id
     }
 
-    /// Preprocesses file `id`, loading its includes as they come. The
-    /// preprocessed text is parsed later, with every other file.
-    fn process(&mut self, id: FileId) {
-        let text = self.sources.files[id as usize].text.clone();
+    /// Preprocesses file `id` (whose text is `text`), loading its includes
+    /// as they come. The preprocessed text is parsed later, with every
+    /// other file; the original text is not needed after this.
+    fn process(&mut self, id: FileId, text: &str) {
         self.stack.push(id);
-        let pre = preprocess(id, &text, self);
+        let pre = preprocess(id, text, self);
         self.stack.pop();
         let slot = &self.slots[id as usize];
         match self.queue {
@@ -345,7 +327,7 @@ impl<'o> Loader<'o> {
         }
         for c in candidates {
             if c.is_file() {
-                if let Ok(text) = read_text(&c) {
+                if let Ok(text) = read_source(&c) {
                     return Ok((c, text));
                 }
             }
@@ -368,13 +350,13 @@ impl PreprocessHost for Loader<'_> {
         self.macros.insert(name.to_string());
     }
 
-    fn include(&mut self, path: &str, span: Span) {
+    fn include(&mut self, path: &str, span: Span, path_span: Span) {
         let parent = span.file;
         let found = self.find_include(path);
-        let (file_path, text, canon) = match found {
+        let (file, text, canon) = match found {
             Ok((p, text)) => {
                 let canon = std::fs::canonicalize(&p).ok();
-                (p, text, canon)
+                (SourceFile::on_disk(p, &text, Some(span)), text, canon)
             }
             Err(searched) => {
                 let builtin = self
@@ -400,18 +382,12 @@ impl PreprocessHost for Loader<'_> {
                             ));
                             self.notes.push(d);
                         }
-                        (Path::new(BUILTIN_DIR).join(path), text, None)
+                        let file_path = Path::new(BUILTIN_DIR).join(path);
+                        let file = SourceFile::in_memory(file_path, text.clone(), Some(span));
+                        (file, text, None)
                     }
                     None => {
                         // Point at the file name, not at the `include` keyword.
-                        let text = &self.sources.file(parent).text;
-                        let path_span = text
-                            .get(span.start as usize..span.end as usize)
-                            .and_then(|t| t.find('"'))
-                            .map(|q| {
-                                Span::new(span.file, span.start as usize + q, span.end as usize)
-                            })
-                            .unwrap_or(span);
                         self.error(&SyntaxError::IncludeNotFound {
                             path: path.to_string(),
                             span: path_span,
@@ -436,9 +412,9 @@ impl PreprocessHost for Loader<'_> {
             });
             return;
         }
-        let id = self.add_file(file_path, text, Some(span), canon);
+        let id = self.add_file(file, canon);
         self.includes[parent as usize].insert(span.start, id);
-        self.process(id);
+        self.process(id, &text);
     }
 }
 

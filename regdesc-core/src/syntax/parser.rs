@@ -21,7 +21,7 @@ pub fn parse(file: FileId, text: &str) -> Result<SourceFileAst, Vec<SyntaxError>
         fn define(&mut self, name: &str) {
             self.0.insert(name.to_string());
         }
-        fn include(&mut self, _: &str, _: Span) {}
+        fn include(&mut self, _: &str, _: Span, _: Span) {}
     }
     crate::syntax::with_big_stack(|| {
         let pre =

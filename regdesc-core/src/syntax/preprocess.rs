@@ -43,8 +43,8 @@ pub trait PreprocessHost {
     /// `#define name` in an active region.
     fn define(&mut self, name: &str);
     /// `include "path"` in an active region. `span` covers from `include`
-    /// to the end of the string literal.
-    fn include(&mut self, path: &str, span: Span);
+    /// to the end of the string literal, `path_span` the string literal.
+    fn include(&mut self, path: &str, span: Span, path_span: Span);
 }
 
 /// The preprocessed text and every error found.
@@ -553,7 +553,7 @@ impl Pp<'_, '_> {
         let raw = std::str::from_utf8(&b[i + 1..end - 1]).unwrap_or("");
         let path = unescape_simple(raw);
         let span = self.span(start, end);
-        self.host.include(&path, span);
+        self.host.include(&path, span, self.span(i, end));
         Ok(end)
     }
 }
@@ -610,7 +610,8 @@ mod tests {
         fn define(&mut self, name: &str) {
             self.defined.insert(name.to_string());
         }
-        fn include(&mut self, path: &str, span: Span) {
+        fn include(&mut self, path: &str, span: Span, path_span: Span) {
+            assert_eq!((path_span.file, path_span.end), (span.file, span.end));
             self.includes.push((path.to_string(), span));
         }
     }

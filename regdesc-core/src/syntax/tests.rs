@@ -58,7 +58,7 @@ fn target_td_and_all_includes_parse() {
         Err((s, d)) => panic!("{}", first_errors(&s, &d)),
     };
     let dt = t.elapsed();
-    let bytes: usize = loaded.sources.files.iter().map(|f| f.text.len()).sum();
+    let bytes: usize = loaded.sources.files.iter().map(|f| f.len()).sum();
     eprintln!(
         "Target.td: {} files, {} bytes, loaded in {:?}",
         loaded.sources.files.len(),
@@ -125,9 +125,15 @@ fn timing_breakdown() {
             .unwrap_or_default()
     };
     let files = &loaded.sources.files;
-    let pres: Vec<String> = files.iter().map(|f| preprocessed(&f.text).text).collect();
+    let pres: Vec<String> = files
+        .iter()
+        .map(|f| preprocessed(f.text().expect("the file is unchanged")).text)
+        .collect();
     let tp = best(&|| {
-        let v: Vec<_> = files.iter().map(|f| preprocessed(&f.text).text).collect();
+        let v: Vec<_> = files
+            .iter()
+            .map(|f| preprocessed(f.text().expect("the file is unchanged")).text)
+            .collect();
         Box::new(v)
     });
     let tpest = best(&|| {
@@ -801,7 +807,8 @@ fn include_search_order() {
     assert_eq!(errs[0].code, "regdesc::syntax::include_not_found");
     let sp = errs[0].span.expect("located");
     assert_eq!(
-        &sources.file(sp.file).text[sp.start as usize..sp.end as usize],
+        &sources.file(sp.file).text().expect("the file is unchanged")
+            [sp.start as usize..sp.end as usize],
         "\"b.td\""
     );
     assert!(errs[0]
@@ -850,7 +857,10 @@ fn include_links_and_notes() {
     for f in &l.sources.files[1..] {
         let from = f.included_from.expect("included");
         assert_eq!(from.file, 0);
-        assert!(l.sources.file(0).text[from.start as usize..].starts_with("include"));
+        assert!(
+            l.sources.file(0).text().expect("the file is unchanged")[from.start as usize..]
+                .starts_with("include")
+        );
     }
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -1059,7 +1069,7 @@ fn preprocessed(text: &str) -> preprocess::Preprocessed {
             false
         }
         fn define(&mut self, _: &str) {}
-        fn include(&mut self, _: &str, _: Span) {}
+        fn include(&mut self, _: &str, _: Span, _: Span) {}
     }
     preprocess::preprocess(0, text, &mut H)
 }
@@ -1198,9 +1208,68 @@ fn statements_one_at_a_time_are_the_whole_tree() {
             Ok(r) => r,
             Err((s, d)) => panic!("{}", first_errors(&s, &d)),
         };
-        let pre = preprocessed(&loaded.sources.file(loaded.root).text);
+        let pre = preprocessed(
+            loaded
+                .sources
+                .file(loaded.root)
+                .text()
+                .expect("the file is unchanged"),
+        );
         let whole = parser::parse_with_pest(loaded.root, &pre.text).expect("pest parses it");
         assert_eq!(streamed, whole.stmts, "{text}");
         assert_eq!(descent::parse(loaded.root, &pre.text).is_some(), k == 1);
+    }
+}
+
+/// A file with a syntax error in `a.td`, included from `main.td`.
+fn freed_text_case(name: &str) -> (PathBuf, PathBuf, LoadOptions) {
+    let d = temp_dir(name);
+    write(&d.join("a.td"), "class A {\n  int x = 1\n}\n");
+    write(&d.join("main.td"), "include \"a.td\"\ndef X;\n");
+    let opts = LoadOptions {
+        include_dirs: vec![d.clone()],
+        ..Default::default()
+    };
+    (d.clone(), d.join("main.td"), opts)
+}
+
+#[test]
+fn diagnostics_show_source_read_again_after_it_was_freed() {
+    let (d, main, opts) = freed_text_case("freed");
+    let (sources, errs) = load_file(&main, &opts).expect_err("syntax error");
+    let sp = errs[0].span.expect("located");
+    assert!(sources.file(sp.file).path.ends_with("a.td"));
+    let (line, col) = sources.line_col(sp.file, sp.start);
+    assert_eq!((line, col), (3, 1));
+    let fancy = crate::diag::render(&sources, &errs, false);
+    assert!(fancy.contains("int x = 1"), "{fancy}");
+    assert!(fancy.contains("a.td:3:1"), "{fancy}");
+    let llvm = crate::diag::render_llvm(&sources, &errs);
+    assert!(llvm.contains("a.td:3:1: error: "), "{llvm}");
+    assert!(llvm.contains("\n}\n^\n"), "{llvm}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn diagnostics_on_a_file_changed_on_disk_go_without_source() {
+    // Same length, other text: the hash tells.
+    for changed in ["class A {\n  int y = 1\n}\n", "gone\n"] {
+        let (d, main, opts) = freed_text_case("changed");
+        let (sources, errs) = load_file(&main, &opts).expect_err("syntax error");
+        write(&d.join("a.td"), changed);
+        let sp = errs[0].span.expect("located");
+        assert_eq!(sources.line_col(sp.file, sp.start), (3, 1));
+        assert!(sources.file(sp.file).text().is_none());
+        let fancy = crate::diag::render(&sources, &errs, false);
+        assert!(fancy.contains("a.td:3:1: "), "{fancy}");
+        assert!(!fancy.contains("int "), "{fancy}");
+        // The including file did not change: its note keeps its snippet.
+        assert!(fancy.contains("include \"a.td\""), "{fancy}");
+        let llvm = crate::diag::render_llvm(&sources, &errs);
+        assert!(llvm.contains("a.td:3:1: error: "), "{llvm}");
+        assert!(!llvm.contains('^'), "{llvm}");
+        std::fs::remove_file(d.join("a.td")).expect("remove");
+        assert!(!crate::diag::render(&sources, &errs, false).is_empty());
+        let _ = std::fs::remove_dir_all(&d);
     }
 }
