@@ -31,7 +31,8 @@
 //!
 //! When eviction cannot make room (the register is held by something no
 //! range owns: a physical register operand), or a moved temporary finds
-//! no other register, the caller runs a full round
+//! no register even when its instruction's temporaries are placed again
+//! together, the caller runs a full round
 //! instead: the incremental round never fails where a full one would
 //! succeed.
 
@@ -328,6 +329,9 @@ fn evict_for<R: RegisterInfo>(
     let mine = u8::from(seg.start <= 2 * n && 2 * n < seg.end)
         | (u8::from(seg.start <= 2 * n + 1 && 2 * n + 1 < seg.end) << 1);
     let order = a.ri.allocation_order(iv.class);
+    // The instruction's other temporaries with a register (the same for
+    // every candidate).
+    let others: Vec<VReg> = a.assigned_instruction_temps(v).collect();
     let mut best: Option<(f32, Reg, Vec<u32>)> = None;
     let mut blockers: Vec<u32> = Vec::new();
     'candidates: for &p in order {
@@ -369,8 +373,7 @@ fn evict_for<R: RegisterInfo>(
         // They move like any evicted range, after the temporary that
         // needs the register (they are assigned again first of the
         // evicted, being unspillable).
-        let others: Vec<VReg> = a.assigned_instruction_temps(v).collect();
-        for o in others {
+        for &o in &others {
             let Some(r) = a.assignment[o.index()] else {
                 continue;
             };
