@@ -221,6 +221,69 @@ fn undoing_coalescing_gives_back_the_function() {
     assert!(coalesced > 100, "{coalesced}");
 }
 
+/// The liveness coalescing hands on (only the registers it changed
+/// computed again, the others renumbered: `Liveness::after_removals`) is
+/// the liveness computed from scratch on the coalesced function, on random
+/// programs over both register files and on the allocation bench's
+/// generated functions.
+#[test]
+fn liveness_after_coalescing_is_computed_liveness() {
+    use regdesc_codegen::mir::cfg::MCfg;
+    use regdesc_codegen::mir::liveness::Liveness;
+    use regdesc_codegen::mir::{phi_elim, two_addr, MFunction};
+    use regdesc_codegen::regalloc::coalesce::coalesce_with_liveness;
+    fn same<R: RegisterInfo>(mut f: MFunction, ri: &R, instrs: &InstrSet, what: &str) -> usize {
+        let cfg = MCfg::new(&f);
+        let live = Liveness::compute(&f, ri, &cfg);
+        let (n, after) = coalesce_with_liveness(&mut f, ri, instrs, &cfg, live);
+        let computed = Liveness::compute(&f, ri, &cfg);
+        assert!(
+            after == computed,
+            "{what}: liveness after coalescing differs"
+        );
+        n
+    }
+    let mut coalesced = 0;
+    let toy_spec = Spec::new(toy::Toy, "R2");
+    let toy_instrs = mir_support::toy_instrs();
+    let amd_spec = Spec::new(amd::AMDLike, "V1");
+    let amd_instrs = mir_support::amd_instrs();
+    for seed in 0..cases(200) as u64 {
+        for size in [12, 40] {
+            let (text, _) = gen::program(&toy_spec, seed, size);
+            let mut f = mir_support::parse_one(&text, &toy_spec.ri, &toy_instrs);
+            phi_elim::eliminate_phis(&mut f, &toy_instrs);
+            two_addr::lower_two_address(&mut f, &toy_spec.ri, &toy_instrs).expect("two-address");
+            coalesced += same(
+                f,
+                &toy_spec.ri,
+                &toy_instrs,
+                &format!("toy seed {seed} size {size}"),
+            );
+            let (text, _) = gen::program(&amd_spec, seed, size);
+            let mut f = mir_support::parse_one(&text, &amd_spec.ri, &amd_instrs);
+            phi_elim::eliminate_phis(&mut f, &amd_instrs);
+            two_addr::lower_two_address(&mut f, &amd_spec.ri, &amd_instrs).expect("two-address");
+            coalesced += same(
+                f,
+                &amd_spec.ri,
+                &amd_instrs,
+                &format!("amd seed {seed} size {size}"),
+            );
+        }
+    }
+    for n in [1_000, 10_000] {
+        let (f, _) = mir_support::sized_function(n, &amd_instrs);
+        coalesced += same(
+            f,
+            &amd::AMDLike,
+            &amd_instrs,
+            &format!("sized function {n}"),
+        );
+    }
+    assert!(coalesced > 1000, "{coalesced}");
+}
+
 /// Prints one case's stages: `REGDESC_SEED=... REGDESC_SIZE=... cargo test
 /// --release -p regdesc-codegen --test regalloc_props -- --ignored --nocapture`.
 #[test]

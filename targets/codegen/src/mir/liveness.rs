@@ -204,7 +204,7 @@ pub struct UndefinedRead {
 }
 
 /// Live intervals of a function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Liveness<L: LaneBits> {
     pub slots: Slots,
     /// By virtual register; `None` for registers with no operand.
@@ -327,6 +327,115 @@ fn for_each_event<L: LaneBits>(f: &MFunction, t: &Tables<L>, mut each: impl FnMu
     }
 }
 
+/// The events of the keys `want` selects, grouped by key in a counting
+/// sort (count, then place): `start[k]..start[k + 1]` of the returned
+/// array are key `k`'s (virtual registers first, then units), in slot
+/// order, with no allocation per key.
+fn gather_events<L: LaneBits>(
+    f: &MFunction,
+    t: &Tables<L>,
+    want: impl Fn(Key) -> bool,
+) -> (Vec<usize>, Vec<Event<L>>) {
+    let nv = f.vregs.len();
+    let nu = t.num_units();
+    let mut start = vec![0usize; nv + nu + 1];
+    let index = |k: Key| match k {
+        Key::Virt(v) => v,
+        Key::Unit(u) => nv + u,
+    };
+    for_each_event(f, t, |k, _| {
+        if want(k) {
+            if let Some(c) = start.get_mut(index(k) + 1) {
+                *c += 1;
+            }
+        }
+    });
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let total = start.last().copied().unwrap_or(0);
+    let mut fill = start.clone();
+    let blank = Event {
+        slot: 0,
+        block: 0,
+        lanes: LaneMask::NONE,
+        is_def: false,
+        ends_only: false,
+    };
+    let mut events = vec![blank; total];
+    for_each_event(f, t, |k, e| {
+        if !want(k) {
+            return;
+        }
+        let i = index(k);
+        if let Some(at) = fill.get_mut(i).filter(|_| i + 1 < start.len()) {
+            events[*at] = e;
+            *at += 1;
+        }
+    });
+    (start, events)
+}
+
+/// The live interval of `v` from its events (`None` when it has no class
+/// or no event); a read no def reaches is added to `undefined`.
+#[allow(clippy::too_many_arguments)]
+fn interval_of<L: LaneBits>(
+    f: &MFunction,
+    t: &Tables<L>,
+    cfg: &MCfg,
+    slots: &Slots,
+    marks: &mut Marks,
+    v: VReg,
+    events: &[Event<L>],
+    undefined: &mut Vec<UndefinedRead>,
+) -> Option<LiveInterval<L>> {
+    let rc = f.class_of(v)?;
+    if events.is_empty() {
+        return None;
+    }
+    let full = class_lanes(t, rc);
+    let mut reported = false;
+    let mut undefined_in = None;
+    let parts = if events.iter().all(|e| e.lanes == full) {
+        // Every operand names the whole register: one part.
+        let segments = ranges(events, slots, cfg, marks, &mut undefined_in);
+        vec![Part {
+            lanes: full,
+            segments,
+        }]
+    } else {
+        let atoms = atoms(full, events);
+        let mut parts = Vec::with_capacity(atoms.len());
+        let mut relevant = Vec::with_capacity(events.len());
+        for lanes in atoms {
+            relevant.clear();
+            relevant.extend(events.iter().filter(|e| e.lanes.intersects(lanes)));
+            let mut here = None;
+            let segments = ranges(&relevant, slots, cfg, marks, &mut here);
+            undefined_in = undefined_in.or(here);
+            if let (Some(block), false) = (here, reported) {
+                undefined.push(UndefinedRead { vreg: v, block });
+                reported = true;
+            }
+            parts.push(Part { lanes, segments });
+        }
+        parts
+    };
+    if let (Some(block), false) = (undefined_in, reported) {
+        undefined.push(UndefinedRead { vreg: v, block });
+    }
+    let defs = events
+        .iter()
+        .filter(|e| e.is_def && !e.ends_only)
+        .map(|e| (e.slot, e.lanes))
+        .collect();
+    Some(LiveInterval {
+        class: rc,
+        parts: parts.into(),
+        defs,
+    })
+}
+
 impl<L: LaneBits> Liveness<L> {
     /// Computes the live intervals of `f` (which must have no PHIs).
     ///
@@ -339,95 +448,23 @@ impl<L: LaneBits> Liveness<L> {
         let slots = Slots::new(f);
         let nv = f.vregs.len();
         let nu = t.num_units();
-        // start[k]..start[k + 1]: the events of key k (virtual registers
-        // first, then units).
-        let mut start = vec![0usize; nv + nu + 1];
-        let index = |k: Key| match k {
-            Key::Virt(v) => v,
-            Key::Unit(u) => nv + u,
-        };
-        for_each_event(f, t, |k, _| {
-            let i = index(k);
-            if let Some(c) = start.get_mut(i + 1) {
-                *c += 1;
-            }
-        });
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let total = start.last().copied().unwrap_or(0);
-        let mut fill = start.clone();
-        let blank = Event {
-            slot: 0,
-            block: 0,
-            lanes: LaneMask::NONE,
-            is_def: false,
-            ends_only: false,
-        };
-        let mut events = vec![blank; total];
-        for_each_event(f, t, |k, e| {
-            let i = index(k);
-            if let Some(at) = fill.get_mut(i).filter(|_| i + 1 < start.len()) {
-                events[*at] = e;
-                *at += 1;
-            }
-        });
-
+        let (start, events) = gather_events(f, t, |_| true);
         let mut marks = Marks::new(f.blocks.len());
         let mut undefined = Vec::new();
         let mut vregs = Vec::with_capacity(nv);
         for vi in 0..nv {
-            let v = VReg(vi as u32);
             let events = &events[start[vi]..start[vi + 1]];
-            let Some(rc) = f.class_of(v) else {
-                vregs.push(None);
-                continue;
-            };
-            if events.is_empty() {
-                vregs.push(None);
-                continue;
-            }
-            let full = class_lanes(t, rc);
-            let mut reported = false;
-            let mut undefined_in = None;
-            let parts = if events.iter().all(|e| e.lanes == full) {
-                // Every operand names the whole register: one part.
-                let segments = ranges(events, &slots, cfg, &mut marks, &mut undefined_in);
-                vec![Part {
-                    lanes: full,
-                    segments,
-                }]
-            } else {
-                let atoms = atoms(full, events);
-                let mut parts = Vec::with_capacity(atoms.len());
-                let mut relevant = Vec::with_capacity(events.len());
-                for lanes in atoms {
-                    relevant.clear();
-                    relevant.extend(events.iter().filter(|e| e.lanes.intersects(lanes)));
-                    let mut here = None;
-                    let segments = ranges(&relevant, &slots, cfg, &mut marks, &mut here);
-                    undefined_in = undefined_in.or(here);
-                    if let (Some(block), false) = (here, reported) {
-                        undefined.push(UndefinedRead { vreg: v, block });
-                        reported = true;
-                    }
-                    parts.push(Part { lanes, segments });
-                }
-                parts
-            };
-            if let (Some(block), false) = (undefined_in, reported) {
-                undefined.push(UndefinedRead { vreg: v, block });
-            }
-            let defs = events
-                .iter()
-                .filter(|e| e.is_def && !e.ends_only)
-                .map(|e| (e.slot, e.lanes))
-                .collect();
-            vregs.push(Some(LiveInterval {
-                class: rc,
-                parts: parts.into(),
-                defs,
-            }));
+            let iv = interval_of(
+                f,
+                t,
+                cfg,
+                &slots,
+                &mut marks,
+                VReg(vi as u32),
+                events,
+                &mut undefined,
+            );
+            vregs.push(iv);
         }
         let mut units = Vec::new();
         for ui in 0..nu {
@@ -443,6 +480,108 @@ impl<L: LaneBits> Liveness<L> {
             slots,
             vregs,
             units,
+            undefined,
+        }
+    }
+
+    /// The liveness of `f` after some of its instructions were removed
+    /// (`removed`: their numbers before, ascending) and the operands of
+    /// the registers `dirty` marks were changed, from the liveness before
+    /// (`self`, whose intervals of dirty registers are not read): what
+    /// [`Liveness::compute`] gives, computing only the dirty registers'
+    /// intervals.
+    ///
+    /// Why this holds: an interval is made from its register's own events,
+    /// the block boundaries and the CFG. A register that is not dirty and
+    /// not named by a removed instruction keeps its events; every slot
+    /// its segments end on is one of its own events' or a block boundary,
+    /// so renumbering (slot `x` moves down by two per removed instruction
+    /// before instruction `x / 2`) gives the segments liveness would
+    /// compute, except that two segments a removed instruction kept
+    /// apart may now touch, which merging them as liveness does settles.
+    /// A block that became (or was) empty changes what a live-through
+    /// segment covers, so then everything is computed again.
+    pub fn after_removals<R: RegisterInfo<Lanes = L>>(
+        mut self,
+        f: &MFunction,
+        ri: &R,
+        cfg: &MCfg,
+        removed: &[u32],
+        dirty: &[bool],
+    ) -> Liveness<L> {
+        if f.blocks.iter().any(|b| b.insts.is_empty()) || self.vregs.len() > f.vregs.len() {
+            return Liveness::compute(f, ri, cfg);
+        }
+        let t = ri.tables();
+        let old_insts = self.slots.num_insts() as usize;
+        // before[i]: removed instructions before old instruction i.
+        let mut before = Vec::with_capacity(old_insts + 1);
+        let mut k = 0u32;
+        let mut next = removed.iter().peekable();
+        for i in 0..=old_insts as u32 {
+            while next.next_if(|&&r| r < i).is_some() {
+                k += 1;
+            }
+            before.push(k);
+        }
+        let total = k + next.count() as u32;
+        let remap = |x: u32| x - 2 * before.get((x / 2) as usize).copied().unwrap_or(total);
+        let remap_segments = |segs: &mut Segments| {
+            for s in segs.iter_mut() {
+                s.start = remap(s.start);
+                s.end = remap(s.end);
+            }
+            merge_sorted_in_place(segs);
+        };
+        let is_dirty = |v: usize| dirty.get(v).copied().unwrap_or(true);
+        let nv = f.vregs.len();
+        self.vregs.resize(nv, None);
+        for (v, iv) in self.vregs.iter_mut().enumerate() {
+            if is_dirty(v) {
+                *iv = None;
+                continue;
+            }
+            if let Some(iv) = iv {
+                for p in iv.parts.iter_mut() {
+                    remap_segments(&mut p.segments);
+                }
+                for d in iv.defs.iter_mut() {
+                    d.0 = remap(d.0);
+                }
+            }
+        }
+        for (_, segs) in self.units.iter_mut() {
+            remap_segments(segs);
+        }
+        let slots = Slots::new(f);
+        let (start, events) = gather_events(f, t, |k| matches!(k, Key::Virt(v) if is_dirty(v)));
+        let mut marks = Marks::new(f.blocks.len());
+        let mut undefined: Vec<UndefinedRead> = self
+            .undefined
+            .into_iter()
+            .filter(|u| !is_dirty(u.vreg.index()))
+            .collect();
+        for (vi, iv) in self.vregs.iter_mut().enumerate() {
+            if is_dirty(vi) {
+                let events = &events[start[vi]..start[vi + 1]];
+                *iv = interval_of(
+                    f,
+                    t,
+                    cfg,
+                    &slots,
+                    &mut marks,
+                    VReg(vi as u32),
+                    events,
+                    &mut undefined,
+                );
+            }
+        }
+        // One entry at most per register, in register order (as computed).
+        undefined.sort_by_key(|u| u.vreg);
+        Liveness {
+            slots,
+            vregs: self.vregs,
+            units: self.units,
             undefined,
         }
     }

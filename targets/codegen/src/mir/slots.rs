@@ -15,7 +15,7 @@
 use crate::mir::{MBlockId, MFunction};
 
 /// Instruction numbering of one function (valid until it changes).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slots {
     /// Index of each block's first instruction, and the total at the end.
     first: Vec<u32>,

@@ -22,7 +22,7 @@ use regdesc_runtime::{LaneBits, LaneMask, RegClass, RegisterInfo, SubRegIdx};
 
 use crate::mir::cfg::MCfg;
 use crate::mir::liveness::{
-    class_lanes, operand_lanes, segments_contain, union, Liveness, Segments,
+    class_lanes, operand_lanes, segments_contain, union, LiveInterval, Liveness, Part, Segments,
 };
 use crate::mir::slots::Slots;
 use crate::mir::SmallVec;
@@ -146,6 +146,20 @@ pub fn coalesce<R: RegisterInfo>(
     coalesce_owned(f, ri, instrs, cfg, live.clone()).0
 }
 
+/// [`coalesce`], taking the liveness and returning the function's
+/// liveness after coalescing ([`Liveness::after_removals`]: only the
+/// registers coalescing changed are computed again).
+pub fn coalesce_with_liveness<R: RegisterInfo>(
+    f: &mut MFunction,
+    ri: &R,
+    instrs: &InstrSet,
+    cfg: &MCfg,
+    live: Liveness<R::Lanes>,
+) -> (usize, Liveness<R::Lanes>) {
+    let (n, _, live) = coalesce_owned(f, ri, instrs, cfg, live);
+    (n, live)
+}
+
 /// [`coalesce`], also returning what puts `f` back as it was (the
 /// allocator starts again without coalescing when the narrowed classes
 /// leave an instruction unallocatable).
@@ -156,7 +170,8 @@ pub fn coalesce_undoable<R: RegisterInfo>(
     cfg: &MCfg,
     live: &Liveness<R::Lanes>,
 ) -> (usize, Undo) {
-    coalesce_owned(f, ri, instrs, cfg, live.clone())
+    let (n, undo, _) = coalesce_owned(f, ri, instrs, cfg, live.clone());
+    (n, undo)
 }
 
 /// What coalescing changed in a function, to put it back as it was: the
@@ -212,14 +227,15 @@ impl Undo {
 }
 
 /// [`coalesce`], taking the liveness (its intervals become the merged
-/// registers' without a copy), and what it takes to undo it.
+/// registers' without a copy); what it takes to undo it, and the liveness
+/// of the function after it.
 pub(crate) fn coalesce_owned<R: RegisterInfo>(
     f: &mut MFunction,
     ri: &R,
     instrs: &InstrSet,
     cfg: &MCfg,
     live: Liveness<R::Lanes>,
-) -> (usize, Undo) {
+) -> (usize, Undo, Liveness<R::Lanes>) {
     let t = ri.tables();
     let mut undo = Undo {
         vregs: f.vregs.clone(),
@@ -227,8 +243,17 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
         operands: Vec::new(),
     };
     let n = f.vregs.len();
+    let Liveness {
+        slots,
+        vregs: intervals,
+        units,
+        undefined,
+    } = live;
+    // Registers whose events coalescing changes (their intervals are
+    // computed again after it).
+    let mut dirty = vec![false; n];
     let mut info = Infos {
-        intervals: live.vregs,
+        intervals,
         slot: vec![UNMADE; n],
         made: Vec::new(),
     };
@@ -434,6 +459,8 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             }
         }
         rep[nv.index()] = (wv, k);
+        dirty[nv.index()] = true;
+        dirty[wv.index()] = true;
         removed.push((c.block, c.index));
     }
 
@@ -442,7 +469,10 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
     removed.sort_unstable();
     keep_lanes.sort_unstable();
     let mut num = 0u32;
+    // The numbers of the instructions removed, before.
+    let mut gone: Vec<u32> = Vec::new();
     for (bi, b) in f.blocks.iter_mut().enumerate() {
+        let first = num;
         for (ki, i) in b.insts.iter_mut().enumerate() {
             for (oi, o) in i.ops.iter_mut().enumerate() {
                 let Operand::Reg(r) = o else { continue };
@@ -466,6 +496,10 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
                 }
                 if (r.reg, r.sub, r.undef()) != (was.3, was.4, was.5) {
                     undo.operands.push(was);
+                    dirty[v.index()] = true;
+                    if let Some(w) = r.vreg() {
+                        dirty[w.index()] = true;
+                    }
                 }
             }
             num += 1;
@@ -480,6 +514,12 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             if drop {
                 count += 1;
                 undo.removed.push((bi, k, i.clone()));
+                gone.push(first + k as u32);
+                for v in i.ops.iter().filter_map(Operand::vreg) {
+                    if let Some(d) = dirty.get_mut(v.index()) {
+                        *d = true;
+                    }
+                }
             }
             k += 1;
             !drop
@@ -494,7 +534,33 @@ pub(crate) fn coalesce_owned<R: RegisterInfo>(
             k => f.vregs[VReg::new(v)] = Some(info.made[k as usize].class),
         }
     }
-    (count, undo)
+    // The intervals of the registers it did not change: as liveness made
+    // them (read back from what coalescing made of them, unchanged).
+    let mut kept: Vec<Option<LiveInterval<R::Lanes>>> = Vec::with_capacity(n);
+    for (v, &changed) in dirty.iter().enumerate() {
+        let iv = match info.slot[v] {
+            _ if changed => None,
+            UNMADE => info.intervals.get_mut(v).and_then(Option::take),
+            GONE => None,
+            k => info.made.get_mut(k as usize).map(|x| LiveInterval {
+                class: x.class,
+                parts: std::mem::take(&mut x.parts)
+                    .into_iter()
+                    .map(|(lanes, segments)| Part { lanes, segments })
+                    .collect(),
+                defs: std::mem::take(&mut x.defs),
+            }),
+        };
+        kept.push(iv);
+    }
+    let before = Liveness {
+        slots,
+        vregs: kept,
+        units,
+        undefined,
+    };
+    let live = before.after_removals(f, ri, cfg, &gone, &dirty);
+    (count, undo, live)
 }
 
 /// `R:a:b` as an index of `R` (`None` for the register itself); `None`

@@ -42,8 +42,10 @@
 //!    including sub-register copies into and out of tuples (narrowing the
 //!    tuple's class as the tables say). When the narrowed classes leave an
 //!    instruction unallocatable, allocation starts again without
-//!    coalescing.
-//! 2. Rounds: compute lane liveness ([`crate::mir::liveness`]) once,
+//!    coalescing. Coalescing hands on the function's liveness after it,
+//!    computing again only the intervals of the registers it changed
+//!    (`Liveness::after_removals`; the others are renumbered).
+//! 2. Rounds: on lane liveness ([`crate::mir::liveness`]), once,
 //!    assign in priority order ([`assign`](mod@assign)), and when some ranges found no
 //!    register, spill them everywhere and start the next round. The new
 //!    short ranges around each spilled use are never spilled; the next
@@ -255,6 +257,7 @@ pub fn assign<R: RegisterInfo>(
             ri,
             instrs,
             &cfg,
+            None,
             hook,
             opts,
             AllocStats::default(),
@@ -269,14 +272,25 @@ pub fn assign<R: RegisterInfo>(
     // without it.
     let start = Instant::now();
     let live = Liveness::compute(f, ri, &cfg);
-    let (coalesced, undo) = coalesce::coalesce_owned(f, ri, instrs, &cfg, live);
+    let (coalesced, undo, live) = coalesce::coalesce_owned(f, ri, instrs, &cfg, live);
     let mut stats = AllocStats {
         coalesced,
         ..AllocStats::default()
     };
     stats.time.coalescing = start.elapsed();
     let mut before = Before::Undo(undo);
-    match rounds::assign_rounds(f, ri, instrs, &cfg, hook, opts, stats, &mut before) {
+    let rounds = rounds::assign_rounds(
+        f,
+        ri,
+        instrs,
+        &cfg,
+        Some(live),
+        hook,
+        opts,
+        stats,
+        &mut before,
+    );
+    match rounds {
         Err(AllocError::OutOfRegisters { .. }) if before.restore(f) => without_coalescing(f),
         other => other,
     }

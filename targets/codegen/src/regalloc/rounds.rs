@@ -39,7 +39,6 @@
 //! on from the function with the spill code inserted, recomputing liveness
 //! each round ([`legacy_rounds`]).
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use regdesc_runtime::{LaneMask, Reg, RegisterInfo, SubRegIdx};
@@ -65,6 +64,45 @@ struct Temp<L: regdesc_runtime::LaneBits> {
     /// `None`: the instruction neither reads nor writes it (an `undef`
     /// use), so it has no interval.
     interval: Option<LiveInterval<L>>,
+}
+
+/// The id of the spill temporary of each (instruction, spilled register):
+/// a short list per instruction (an instruction names a few registers).
+struct TempOf {
+    by_inst: Vec<SmallVec<[(VReg, u32); 1]>>,
+    len: usize,
+}
+
+impl TempOf {
+    fn new(num_insts: usize) -> TempOf {
+        TempOf {
+            by_inst: vec![SmallVec::new(); num_insts + 1],
+            len: 0,
+        }
+    }
+
+    fn insert(&mut self, n: u32, v: VReg, id: usize) {
+        if let Some(list) = self.by_inst.get_mut(n as usize) {
+            match list.iter_mut().find(|(w, _)| *w == v) {
+                Some(e) => e.1 = id as u32,
+                None => {
+                    list.push((v, id as u32));
+                    self.len += 1;
+                }
+            }
+        }
+    }
+
+    fn get(&self, n: u32, v: VReg) -> Option<usize> {
+        let list = self.by_inst.get(n as usize)?;
+        list.iter()
+            .find(|(w, _)| *w == v)
+            .map(|&(_, id)| id as usize)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
 }
 
 /// A copy of the function: instruction number, def and source.
@@ -108,7 +146,8 @@ impl Before {
     }
 }
 
-/// Assignment rounds with spilling, after coalescing (see the module doc).
+/// Assignment rounds with spilling, after coalescing (see the module doc),
+/// on `live`, the liveness of `f` (computed here when `None`).
 /// While `before` can restore the function, running out of registers
 /// leaves `f` as it was on entry.
 #[allow(clippy::too_many_arguments)]
@@ -117,13 +156,14 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
     ri: &R,
     instrs: &InstrSet,
     cfg: &MCfg,
+    live: Option<Liveness<R::Lanes>>,
     hook: &dyn SpillHook,
     opts: &AllocOptions,
     mut stats: AllocStats,
     before: &mut Before,
 ) -> Result<Allocation, AllocError> {
     let start = Instant::now();
-    let live = Liveness::compute(f, ri, cfg);
+    let live = live.unwrap_or_else(|| Liveness::compute(f, ri, cfg));
     stats.time.liveness += start.elapsed();
 
     let start = Instant::now();
@@ -195,7 +235,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
     let mut spill_order: Vec<VReg> = Vec::new();
     let mut temps: Vec<Temp<R::Lanes>> = Vec::new();
     // (instruction, spilled register) -> id of its temporary.
-    let mut temp_of: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    let mut temp_of = TempOf::new(num);
     let mut scratch = assign::RoundScratch::for_rounds_of_one_liveness();
     // The last round's assignment (its registers are in the scratch's
     // matrix) and the temporaries planned since, for an incremental round
@@ -357,7 +397,7 @@ pub(crate) fn assign_rounds<R: RegisterInfo>(
             };
             reloads_at[n as usize] += u32::from(site.reads);
             stores_at[n as usize] += u32::from(site.writes);
-            temp_of.insert((n, v.0), nbase + temps.len());
+            temp_of.insert(n, v, nbase + temps.len());
             temps.push(Temp {
                 n,
                 of: v,
@@ -486,17 +526,12 @@ fn renumbered_weights<L: regdesc_runtime::LaneBits>(
 
 /// The copy hints of a round: a spilled register's side of a copy is its
 /// temporary at that copy.
-fn round_hints(
-    copies: &[Copy],
-    spilled: &[bool],
-    temp_of: &BTreeMap<(u32, u32), usize>,
-    ids: usize,
-) -> Hints {
+fn round_hints(copies: &[Copy], spilled: &[bool], temp_of: &TempOf, ids: usize) -> Hints {
     let mut pairs = Vec::with_capacity(2 * copies.len());
     let id = |n: u32, r: RegRef| match r {
         RegRef::Virt(v) if spilled.get(v.index()).copied().unwrap_or(false) => temp_of
-            .get(&(n, v.0))
-            .map_or(r, |&t| RegRef::Virt(VReg(t as u32))),
+            .get(n, v)
+            .map_or(r, |t| RegRef::Virt(VReg(t as u32))),
         _ => r,
     };
     for &(n, d, s) in copies {
@@ -519,7 +554,7 @@ fn finish<R: RegisterInfo>(
     before: &mut Before,
     live: &Liveness<R::Lanes>,
     spill_order: &[VReg],
-    temp_of: &BTreeMap<(u32, u32), usize>,
+    temp_of: &TempOf,
     by_id: Vec<Option<Reg>>,
 ) -> Result<Allocation, AllocError> {
     let nbase = f.vregs.len();
@@ -558,7 +593,7 @@ fn finish<R: RegisterInfo>(
     let mut assignment: Vec<Option<Reg>> = by_id.iter().take(nbase).copied().collect();
     assignment.resize(f.vregs.len(), None);
     for &(n, v, tmp) in &ins.made {
-        if let Some(&id) = temp_of.get(&(n, v.0)) {
+        if let Some(id) = temp_of.get(n, v) {
             assignment[tmp.index()] = by_id.get(id).copied().flatten();
         }
     }

@@ -84,6 +84,11 @@ pub(crate) fn interfere<L: LaneBits>(
     } else {
         ((b, pb), (a, pa))
     };
+    // Without dead lanes in y, a shared unit clashes only where both are
+    // live at once (the unit walk below could not say otherwise).
+    if y.dead.is_none() && !sa.overlaps(sb) {
+        return false;
+    }
     for (ux, mx) in t.unit_lane_masks(px) {
         for (uy, my) in t.unit_lane_masks(py) {
             if ux != uy {
