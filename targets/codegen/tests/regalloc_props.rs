@@ -243,35 +243,31 @@ fn liveness_after_coalescing_is_computed_liveness() {
         );
         n
     }
-    let mut coalesced = 0;
-    let toy_spec = Spec::new(toy::Toy, "R2");
-    let toy_instrs = mir_support::toy_instrs();
-    let amd_spec = Spec::new(amd::AMDLike, "V1");
-    let amd_instrs = mir_support::amd_instrs();
-    for seed in 0..cases(200) as u64 {
-        for size in [12, 40] {
-            let (text, _) = gen::program(&toy_spec, seed, size);
-            let mut f = mir_support::parse_one(&text, &toy_spec.ri, &toy_instrs);
-            phi_elim::eliminate_phis(&mut f, &toy_instrs);
-            two_addr::lower_two_address(&mut f, &toy_spec.ri, &toy_instrs).expect("two-address");
-            coalesced += same(
-                f,
-                &toy_spec.ri,
-                &toy_instrs,
-                &format!("toy seed {seed} size {size}"),
-            );
-            let (text, _) = gen::program(&amd_spec, seed, size);
-            let mut f = mir_support::parse_one(&text, &amd_spec.ri, &amd_instrs);
-            phi_elim::eliminate_phis(&mut f, &amd_instrs);
-            two_addr::lower_two_address(&mut f, &amd_spec.ri, &amd_instrs).expect("two-address");
-            coalesced += same(
-                f,
-                &amd_spec.ri,
-                &amd_instrs,
-                &format!("amd seed {seed} size {size}"),
-            );
+    fn random<R: RegisterInfo>(spec: &Spec<R>, instrs: &InstrSet, what: &str) -> usize {
+        let mut coalesced = 0;
+        for seed in 0..cases(200) as u64 {
+            for size in [12, 40] {
+                let (text, _) = gen::program(spec, seed, size);
+                let mut f = mir_support::parse_one(&text, &spec.ri, instrs);
+                phi_elim::eliminate_phis(&mut f, instrs);
+                two_addr::lower_two_address(&mut f, &spec.ri, instrs).expect("two-address");
+                coalesced += same(
+                    f,
+                    &spec.ri,
+                    instrs,
+                    &format!("{what} seed {seed} size {size}"),
+                );
+            }
         }
+        coalesced
     }
+    let amd_instrs = mir_support::amd_instrs();
+    let mut coalesced = random(
+        &Spec::new(toy::Toy, "R2"),
+        &mir_support::toy_instrs(),
+        "toy",
+    );
+    coalesced += random(&Spec::new(amd::AMDLike, "V1"), &amd_instrs, "amd");
     for n in [1_000, 10_000] {
         let (f, _) = mir_support::sized_function(n, &amd_instrs);
         coalesced += same(

@@ -376,64 +376,99 @@ fn gather_events<L: LaneBits>(
     (start, events)
 }
 
-/// The live interval of `v` from its events (`None` when it has no class
-/// or no event); a read no def reaches is added to `undefined`.
-#[allow(clippy::too_many_arguments)]
-fn interval_of<L: LaneBits>(
-    f: &MFunction,
-    t: &Tables<L>,
-    cfg: &MCfg,
-    slots: &Slots,
-    marks: &mut Marks,
-    v: VReg,
-    events: &[Event<L>],
-    undefined: &mut Vec<UndefinedRead>,
-) -> Option<LiveInterval<L>> {
-    let rc = f.class_of(v)?;
-    if events.is_empty() {
-        return None;
-    }
-    let full = class_lanes(t, rc);
-    let mut reported = false;
-    let mut undefined_in = None;
-    let parts = if events.iter().all(|e| e.lanes == full) {
-        // Every operand names the whole register: one part.
-        let segments = ranges(events, slots, cfg, marks, &mut undefined_in);
-        vec![Part {
-            lanes: full,
-            segments,
-        }]
-    } else {
-        let atoms = atoms(full, events);
-        let mut parts = Vec::with_capacity(atoms.len());
-        let mut relevant = Vec::with_capacity(events.len());
-        for lanes in atoms {
-            relevant.clear();
-            relevant.extend(events.iter().filter(|e| e.lanes.intersects(lanes)));
-            let mut here = None;
-            let segments = ranges(&relevant, slots, cfg, marks, &mut here);
-            undefined_in = undefined_in.or(here);
-            if let (Some(block), false) = (here, reported) {
-                undefined.push(UndefinedRead { vreg: v, block });
-                reported = true;
-            }
-            parts.push(Part { lanes, segments });
+/// What making a register's interval reads besides its events: the
+/// function, its tables, CFG and slots, the scratch marks, and the reads
+/// no def reaches found so far.
+struct Intervals<'a, L: LaneBits + 'static> {
+    f: &'a MFunction,
+    t: &'a Tables<L>,
+    cfg: &'a MCfg,
+    slots: Slots,
+    marks: Marks,
+    undefined: Vec<UndefinedRead>,
+}
+
+impl<'a, L: LaneBits> Intervals<'a, L> {
+    fn new(
+        f: &'a MFunction,
+        t: &'a Tables<L>,
+        cfg: &'a MCfg,
+        undefined: Vec<UndefinedRead>,
+    ) -> Self {
+        Intervals {
+            f,
+            t,
+            cfg,
+            slots: Slots::new(f),
+            marks: Marks::new(f.blocks.len()),
+            undefined,
         }
-        parts
-    };
-    if let (Some(block), false) = (undefined_in, reported) {
-        undefined.push(UndefinedRead { vreg: v, block });
     }
-    let defs = events
-        .iter()
-        .filter(|e| e.is_def && !e.ends_only)
-        .map(|e| (e.slot, e.lanes))
-        .collect();
-    Some(LiveInterval {
-        class: rc,
-        parts: parts.into(),
-        defs,
-    })
+
+    /// The live interval of `v` from its events (`None` when it has no
+    /// class or no event); a read no def reaches is added to `undefined`.
+    fn of(&mut self, v: VReg, events: &[Event<L>]) -> Option<LiveInterval<L>> {
+        let (f, t, cfg) = (self.f, self.t, self.cfg);
+        let (slots, marks, undefined) = (&self.slots, &mut self.marks, &mut self.undefined);
+        let rc = f.class_of(v)?;
+        if events.is_empty() {
+            return None;
+        }
+        let full = class_lanes(t, rc);
+        let mut reported = false;
+        let mut undefined_in = None;
+        let parts = if events.iter().all(|e| e.lanes == full) {
+            // Every operand names the whole register: one part.
+            let segments = ranges(events, slots, cfg, marks, &mut undefined_in);
+            vec![Part {
+                lanes: full,
+                segments,
+            }]
+        } else {
+            let atoms = atoms(full, events);
+            let mut parts = Vec::with_capacity(atoms.len());
+            let mut relevant = Vec::with_capacity(events.len());
+            for lanes in atoms {
+                relevant.clear();
+                relevant.extend(events.iter().filter(|e| e.lanes.intersects(lanes)));
+                let mut here = None;
+                let segments = ranges(&relevant, slots, cfg, marks, &mut here);
+                undefined_in = undefined_in.or(here);
+                if let (Some(block), false) = (here, reported) {
+                    undefined.push(UndefinedRead { vreg: v, block });
+                    reported = true;
+                }
+                parts.push(Part { lanes, segments });
+            }
+            parts
+        };
+        if let (Some(block), false) = (undefined_in, reported) {
+            undefined.push(UndefinedRead { vreg: v, block });
+        }
+        let defs = events
+            .iter()
+            .filter(|e| e.is_def && !e.ends_only)
+            .map(|e| (e.slot, e.lanes))
+            .collect();
+        Some(LiveInterval {
+            class: rc,
+            parts: parts.into(),
+            defs,
+        })
+    }
+
+    fn finish(
+        self,
+        vregs: Vec<Option<LiveInterval<L>>>,
+        units: Vec<(RegUnit, Segments)>,
+    ) -> Liveness<L> {
+        Liveness {
+            slots: self.slots,
+            vregs,
+            units,
+            undefined: self.undefined,
+        }
+    }
 }
 
 impl<L: LaneBits> Liveness<L> {
@@ -445,27 +480,13 @@ impl<L: LaneBits> Liveness<L> {
     /// order with no allocation per register.
     pub fn compute<R: RegisterInfo<Lanes = L>>(f: &MFunction, ri: &R, cfg: &MCfg) -> Liveness<L> {
         let t = ri.tables();
-        let slots = Slots::new(f);
         let nv = f.vregs.len();
         let nu = t.num_units();
         let (start, events) = gather_events(f, t, |_| true);
-        let mut marks = Marks::new(f.blocks.len());
-        let mut undefined = Vec::new();
-        let mut vregs = Vec::with_capacity(nv);
-        for vi in 0..nv {
-            let events = &events[start[vi]..start[vi + 1]];
-            let iv = interval_of(
-                f,
-                t,
-                cfg,
-                &slots,
-                &mut marks,
-                VReg(vi as u32),
-                events,
-                &mut undefined,
-            );
-            vregs.push(iv);
-        }
+        let mut make = Intervals::new(f, t, cfg, Vec::new());
+        let vregs = (0..nv)
+            .map(|vi| make.of(VReg(vi as u32), &events[start[vi]..start[vi + 1]]))
+            .collect();
         let mut units = Vec::new();
         for ui in 0..nu {
             let events = &events[start[nv + ui]..start[nv + ui + 1]];
@@ -473,15 +494,10 @@ impl<L: LaneBits> Liveness<L> {
                 continue;
             }
             let mut ignored = None;
-            let segs = ranges(events, &slots, cfg, &mut marks, &mut ignored);
+            let segs = ranges(events, &make.slots, cfg, &mut make.marks, &mut ignored);
             units.push((RegUnit(ui as u16), segs));
         }
-        Liveness {
-            slots,
-            vregs,
-            units,
-            undefined,
-        }
+        make.finish(vregs, units)
     }
 
     /// The liveness of `f` after some of its instructions were removed
@@ -538,7 +554,6 @@ impl<L: LaneBits> Liveness<L> {
         self.vregs.resize(nv, None);
         for (v, iv) in self.vregs.iter_mut().enumerate() {
             if is_dirty(v) {
-                *iv = None;
                 continue;
             }
             if let Some(iv) = iv {
@@ -553,37 +568,21 @@ impl<L: LaneBits> Liveness<L> {
         for (_, segs) in self.units.iter_mut() {
             remap_segments(segs);
         }
-        let slots = Slots::new(f);
         let (start, events) = gather_events(f, t, |k| matches!(k, Key::Virt(v) if is_dirty(v)));
-        let mut marks = Marks::new(f.blocks.len());
-        let mut undefined: Vec<UndefinedRead> = self
+        let kept = self
             .undefined
             .into_iter()
             .filter(|u| !is_dirty(u.vreg.index()))
             .collect();
+        let mut make = Intervals::new(f, t, cfg, kept);
         for (vi, iv) in self.vregs.iter_mut().enumerate() {
             if is_dirty(vi) {
-                let events = &events[start[vi]..start[vi + 1]];
-                *iv = interval_of(
-                    f,
-                    t,
-                    cfg,
-                    &slots,
-                    &mut marks,
-                    VReg(vi as u32),
-                    events,
-                    &mut undefined,
-                );
+                *iv = make.of(VReg(vi as u32), &events[start[vi]..start[vi + 1]]);
             }
         }
         // One entry at most per register, in register order (as computed).
-        undefined.sort_by_key(|u| u.vreg);
-        Liveness {
-            slots,
-            vregs: self.vregs,
-            units: self.units,
-            undefined,
-        }
+        make.undefined.sort_by_key(|u| u.vreg);
+        make.finish(self.vregs, self.units)
     }
 
     pub fn interval(&self, v: VReg) -> Option<&LiveInterval<L>> {
