@@ -10,6 +10,13 @@
 //!   work-item ids, and LLVM passes further words on the stack, which this
 //!   back end does not); the result comes back in `v0`, `v1`, ... (at
 //!   most 32 words).
+//! - `inreg` changes nothing: LLVM 14 passes such arguments in VGPRs like
+//!   the others. LLVM 18 and later pass them in SGPRs, one value per wave;
+//!   measured over the random shapes of `gen_wide_mul_shapes.py` (17
+//!   seeds), that convention made 52 function-CPU pairs longer than the
+//!   best llc against 13 for this one (a uniform product still needs its
+//!   `v_mov_b32`s into the result VGPRs, where llc 14 makes one VALU MAD).
+//!   The simulator runs llc 19's code with `SimOptions::inreg_in_sgprs`.
 //! - The return address arrives in `s[30:31]` and the function returns
 //!   with `s_setpc_b64 s[30:31]`.
 //! - `s[0:3]` hold the scratch resource descriptor, `s32` the stack
@@ -44,7 +51,8 @@ pub const ARG_VGPRS: usize = 31;
 /// VGPRs that carry the result.
 pub const RET_VGPRS: usize = 32;
 
-fn vgpr(k: usize) -> Option<Reg> {
+/// `VGPRk`.
+pub fn vgpr(k: usize) -> Option<Reg> {
     Gfx::Gfx900.tables().reg_by_name(&format!("VGPR{k}"))
 }
 

@@ -234,6 +234,7 @@ fn bench_functions_simulate_to_the_interpreter() {
                 ir_file: path.display().to_string(),
                 options: regdesc_amdgpu::sim::SimOptions {
                     zero_narrow_args: false,
+                    inreg_in_sgprs: false,
                 },
             };
             let r = compare(&prog, f, &cfg)

@@ -77,6 +77,7 @@ fn backend_output_simulates_to_the_interpreter() {
                 ir_file: path.display().to_string(),
                 options: SimOptions {
                     zero_narrow_args: false,
+                    inreg_in_sgprs: false,
                 },
             };
             runs += 1;

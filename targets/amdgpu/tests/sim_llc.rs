@@ -4,7 +4,9 @@
 //! `tests/fixtures/wide_mul.ll` (per-lane wide factors, `saddr` accesses),
 //! compiled by `llc-14` and `llc-19` for gfx900, gfx90a and gfx1030 (`-O2`,
 //! as `gen_table.py` runs them), simulates to the IR interpreter's results
-//! on random edge-biased inputs, at 64 lanes (32 on gfx1030).
+//! on random edge-biased inputs, at 64 lanes (32 on gfx1030). Each llc's
+//! own convention holds for `inreg` arguments: VGPRs for llc 14, SGPRs
+//! (one value for all lanes) for llc 19.
 //!
 //! `REGDESC_PROPTEST_CASES` sets the inputs per function and compilation
 //! (default 256). A missing llc is skipped with a message, or fails under
@@ -48,21 +50,6 @@ const NOT_SIMULATED: &[(&str, &str, &str)] = &[
 ];
 
 const LLC14_I24: &str = "llc 14 miscompiles the sign limb's i24 products";
-
-/// The functions of `text` with an `inreg` argument. LLVM 19 passes those
-/// arguments of a callable function in SGPRs; LLVM 14, whose convention
-/// regdesc and the simulator keep, passes them in VGPRs like the others,
-/// so llc 19's code for them is not simulated.
-fn with_inreg(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| l.starts_with("define") && l.contains(" inreg "))
-        .filter_map(|l| {
-            let at = l.find('@')? + 1;
-            let end = l[at..].find('(')? + at;
-            Some(l[at..end].to_string())
-        })
-        .collect()
-}
 
 fn inputs() -> Vec<PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -118,7 +105,6 @@ fn llc_output_simulates_to_the_interpreter() {
                 continue;
             }
         };
-        let inreg = with_inreg(&text);
         for (version, llc) in &llcs {
             for chip in Gfx::ALL {
                 let asm = match compile(llc, *version, chip.name(), file, &text) {
@@ -153,7 +139,6 @@ fn llc_output_simulates_to_the_interpreter() {
                     if NOT_SIMULATED
                         .iter()
                         .any(|(v, n, _)| *n == f.name && (*v == "*" || *v == version.to_string()))
-                        || (*version == 19 && inreg.contains(&f.name))
                     {
                         continue;
                     }
@@ -164,7 +149,12 @@ fn llc_output_simulates_to_the_interpreter() {
                         seed: 0x5eed ^ (*version as u64) << 8,
                         asm_file: asm_file.display().to_string(),
                         ir_file: file.display().to_string(),
-                        options: Default::default(),
+                        // LLVM 14 passes `inreg` arguments in VGPRs,
+                        // LLVM 19 in SGPRs.
+                        options: regdesc_amdgpu::sim::SimOptions {
+                            inreg_in_sgprs: *version == 19,
+                            ..Default::default()
+                        },
                     };
                     runs += 1;
                     functions.insert(format!("{}:{}", file.display(), f.name));

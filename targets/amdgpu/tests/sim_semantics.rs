@@ -210,6 +210,7 @@ fn narrow_arguments_have_undefined_high_bits() {
         let launch = Launch::lanes(1, vec![LaneArg::Uniform(Value::int(16, 5))]);
         let opts = SimOptions {
             zero_narrow_args: zero,
+            inreg_in_sgprs: false,
         };
         simulate_with(
             Gfx::Gfx900,

@@ -59,7 +59,7 @@ fn ours(path: &Path, name: &str, gfx: regdesc_amdgpu::Gfx) -> (usize, String) {
 const BENCH: &[(&str, [usize; 3])] = &[
     ("add64", [2, 2, 2]),
     ("mul64", [4, 4, 4]),
-    ("mad64", [4, 4, 4]),
+    ("mad64", [3, 4, 3]),
     ("mul128", [14, 14, 14]),
     ("mul256", [60, 60, 60]),
     ("mul128_uniform", [21, 23, 17]),
@@ -356,6 +356,7 @@ fn wide_mul_functions_simulate_on_every_lane() {
                 ir_file: path.display().to_string(),
                 options: SimOptions {
                     zero_narrow_args: false,
+                    inreg_in_sgprs: false,
                 },
             };
             let r =

@@ -193,6 +193,11 @@ struct SimArgs {
     /// with a pattern unless this is given).
     #[arg(long)]
     zero_narrow_args: bool,
+    /// Take `inreg` arguments of plain functions from SGPRs, one value for
+    /// all lanes, as LLVM 18 and later pass them (llc 19's code); without
+    /// it they come in VGPRs, as LLVM 14 and `regdesc-cc compile` pass them.
+    #[arg(long)]
+    inreg_in_sgprs: bool,
     #[command(flatten)]
     run: RunOptions,
 }
@@ -454,6 +459,7 @@ fn sim(a: &SimArgs, color: bool) -> Result<String, Failure> {
         Box::new(|_, f, launch, mem| {
             let opts = regdesc_amdgpu::sim::SimOptions {
                 zero_narrow_args: a.zero_narrow_args,
+                inreg_in_sgprs: a.inreg_in_sgprs,
             };
             regdesc_amdgpu::sim::simulate_with(chip, &text, f, launch, mem, opts).map_err(|e| {
                 Failure {

@@ -21,13 +21,21 @@ pub(super) fn column_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
         (n == 2 && plan.columns[0].len() == 1 && addend.iter().all(|l| *l == Limb::Const(0)))
             .then(|| plan.columns[0][0])
             .map(|(i, j)| (limb(fa, i), limb(fb, j)));
-    let top = top_column(plan, b, pure);
+    // The addend's top limb starts the top column's chain, whose sum
+    // then replaces it in column n - 2's accumulator (no add).
+    let top_addend = limb(&addend, n - 1);
+    let top = top_column(plan, b, pure, top_addend);
+    let seeded_with_addend =
+        matches!(top, TopColumn::Seed(_)) && matches!(top_addend, Limb::Reg(_));
     // carries[k]: carry bits (0/1 values) that belong to column k.
     let mut carries: Vec<Vec<Limb>> = vec![Vec::new(); n + 2];
     let mut r = vec![Limb::Const(0); n];
     // The accumulator of column 0.
     let mut lo = limb(&addend, 0);
-    let mut hi = limb(&addend, 1);
+    let mut hi = match top {
+        TopColumn::Seed(t) if n == 2 => t,
+        _ => limb(&addend, 1),
+    };
     for k in 0..n - 1 {
         // Column k + 1's carries (from chain k - 1) join the high half;
         // the top column wraps, so its carries are plain adds.
@@ -50,7 +58,11 @@ pub(super) fn column_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
         lo = hi;
         hi = limb(&addend, k + 2);
         if let (TopColumn::Seed(t), true) = (&top, k + 3 == n) {
-            hi = b.add(hi, *t);
+            hi = if seeded_with_addend {
+                *t
+            } else {
+                b.add(hi, *t)
+            };
         }
     }
     // Column n - 1: what the last chain left (its carries were counted
@@ -92,17 +104,43 @@ enum TopColumn {
 /// column 0's accumulator, which is a constant pair otherwise; a product
 /// of the factors `pure` (column 0's only MAD, on a zero accumulator) is
 /// that MAD's low half and is not multiplied again.
-fn top_column(plan: &MulPlan, b: &mut impl Sink, pure: Option<(Limb, Limb)>) -> TopColumn {
+///
+/// A register `acc` (the addend's top limb) starts the chain, so the
+/// seed holds it: `r_1 = lo(a_1 b_0 + c_1) + hi(a_0 b_0 + c_0)` is then
+/// two MADs, the top one first on `(c_1, anything)` and column 0's on
+/// `(c_0, seed)`, where the plain product takes a `v_mul_lo_u32` and an
+/// add after column 0's MAD (a 64-bit multiply-add by a `zext i32`: 2
+/// against 3 on gfx1030, llc 19's 2 on SGPR arguments). Not where pairs
+/// start at even registers (gfx90a): there `(c_0, seed)` is a pair only
+/// when the addend arrived at an even VGPR and the seed's MAD pair lands
+/// over `c_1`, and otherwise costs two copies (measured over 17 seeds of
+/// `gen_wide_mul_shapes.py`: 26 multiply-adds longer on gfx90a). Nor
+/// where the seed's pair would land over another argument (a second
+/// addend after `c`: it would be moved) or over an SGPR (a uniform
+/// addend: the pair would be copied).
+fn top_column(
+    plan: &MulPlan,
+    b: &mut impl Sink,
+    pure: Option<(Limb, Limb)>,
+    acc: Limb,
+) -> TopColumn {
     let n = plan.limbs;
     let (fa, fb) = (&plan.a, &plan.b);
     let col = &plan.columns[n - 1];
-    if n < 3 || col.is_empty() || (col.len() < 2 && n > 3) {
+    let acc_reg = matches!(acc, Limb::Reg(_));
+    let two_limb_seed = n == 2
+        && acc_reg
+        && !b.aligned_pairs()
+        && b.pair_fits_over(acc)
+        && !col.is_empty()
+        && !negate_wins(plan, pure, b);
+    if !two_limb_seed && (n < 3 || col.is_empty() || (col.len() < 2 && n > 3)) {
         // `a_i * b_j` and `a_j * b_i` of a square are one product.
         let mut done: Vec<((Limb, Limb), Limb)> = Vec::new();
         let mut products = Vec::with_capacity(col.len());
         let mut low_halves = 0;
         let mut negated = Vec::new();
-        let negate = negate_wins(plan, pure);
+        let negate = negate_wins(plan, pure, b);
         for &(i, j) in col {
             let (x, y) = (limb(fa, i), limb(fb, j));
             if pure.is_some_and(|f| f == (x, y) || f == (y, x)) {
@@ -128,7 +166,8 @@ fn top_column(plan: &MulPlan, b: &mut impl Sink, pure: Option<(Limb, Limb)>) -> 
         }
         return TopColumn::Products(products, low_halves, negated);
     }
-    if let [(i, j)] = col[..] {
+    if let ([(i, j)], false) = (&col[..], n == 2) {
+        let (i, j) = (*i, *j);
         // One product (a three-limb product of a one-limb factor): its low
         // half seeds column 1's chain, whose high half is then `r_2`. Where
         // no result returns over a factor (a kernel's stored tuple), it is
@@ -140,12 +179,17 @@ fn top_column(plan: &MulPlan, b: &mut impl Sink, pure: Option<(Limb, Limb)>) -> 
         // factor's registers, and the plain product takes one register.
         let (x, y) = (limb(fa, i), limb(fb, j));
         if !plan.result_over_factor {
-            let z = Limb::Const(0);
-            return TopColumn::Seed(b.mad(x, y, z, z).0);
+            let hi = if acc_reg { b.undef() } else { Limb::Const(0) };
+            return TopColumn::Seed(b.mad(x, y, acc, hi).0);
         }
-        return TopColumn::Seed(b.mul(x, y));
+        let p = b.mul(x, y);
+        return TopColumn::Seed(if acc_reg { b.add(p, acc) } else { p });
     }
-    let (mut lo, mut hi) = (Limb::Const(0), Limb::Const(0));
+    let (mut lo, mut hi) = if acc_reg {
+        (acc, b.undef())
+    } else {
+        (Limb::Const(0), Limb::Const(0))
+    };
     for &(i, j) in col {
         (lo, hi) = b.mad(limb(fa, i), limb(fb, j), lo, hi);
     }
@@ -160,8 +204,11 @@ fn top_column(plan: &MulPlan, b: &mut impl Sink, pure: Option<(Limb, Limb)>) -> 
 /// fewer only when they leave an odd number of terms behind (one product,
 /// by `-1`: one `v_sub_u32` against a multiply and an add). The value
 /// subtracted is read last, so where the result returns over a factor
-/// (which may then be moved away) the saving must be two.
-fn negate_wins(plan: &MulPlan, pure: Option<(Limb, Limb)>) -> bool {
+/// and the value is a factor limb as it arrived (which may then be moved
+/// away) the saving must be two; a value computed here (the sign limb of
+/// a `sext i32`) goes where the allocator likes (a `sext i32` times
+/// `0xffff_ffff`: 3, llc's 3, against 4).
+fn negate_wins(plan: &MulPlan, pure: Option<(Limb, Limb)>, b: &impl Sink) -> bool {
     let col = &plan.columns[plan.limbs - 1];
     let factors = |&(i, j): &(usize, usize)| (limb(&plan.a, i), limb(&plan.b, j));
     let is_pure = |f: (Limb, Limb)| pure.is_some_and(|p| p == f || p == (f.1, f.0));
@@ -174,7 +221,14 @@ fn negate_wins(plan: &MulPlan, pure: Option<(Limb, Limb)>) -> bool {
         .count();
     let products = p + (p + l).div_ceil(2);
     let subtracted = (p - k) + (p - k + l).div_ceil(2) + k;
-    let need = if plan.result_over_factor { 2 } else { 1 };
+    let arrived = col.iter().map(factors).any(|(x, y)| {
+        (x == Limb::Const(u32::MAX) && b.arrived(y)) || (y == Limb::Const(u32::MAX) && b.arrived(x))
+    });
+    let need = if plan.result_over_factor && arrived {
+        2
+    } else {
+        1
+    };
     subtracted + need <= products
 }
 

@@ -319,6 +319,7 @@ fn chains(
     let mut sink = Build {
         b,
         mad_co: ops.carry,
+        aligned_pairs: facts.aligned_pairs,
     };
     emit(plan, &mut sink, kind)
 }
@@ -345,9 +346,35 @@ fn misaligned_addend(
     alone.addend = None;
     // The sum, not the product, goes to the result registers.
     alone.result_over_factor = false;
+    let w = 32 * plan.limbs as u32;
+    // 64 bits: the addend's high limb (then at an even VGPR) starts the
+    // top column's MAD chain, whose low half is the high limb added after
+    // column 0's MAD: `(p0, p1) + (c0, lo(a1 b0 + c1))`, two MADs and two
+    // adds where the plain top product takes a `v_mul_lo_u32` and an add
+    // more (a 64-bit multiply-add by a `zext i32`: 4, llc 19's 4 on SGPR
+    // arguments, against 5).
+    if let (2, [c0, c1 @ Limb::Reg(_), ..], false) = (plan.limbs, addend.as_slice(), plan.uniform) {
+        // (Sign-extended 32-bit factors keep their `v_mad_i64_i32`.)
+        if !plan.columns[1].is_empty() && !plan.signed_32x32() {
+            let (mut t, mut junk) = (*c1, b.undef());
+            for &(i, j) in &plan.columns[1] {
+                (t, junk) = b.mad64(limb(&plan.a, i), limb(&plan.b, j), t, junk);
+            }
+            let z = Limb::Const(0);
+            let (p0, p1) = match plan.columns[0][..] {
+                [(i, j)] => b.mad64(limb(&plan.a, i), limb(&plan.b, j), z, z),
+                _ => (z, z),
+            };
+            return Some(regdesc_codegen::legalize::wide::add(
+                b,
+                &[p0, p1],
+                &[*c0, t],
+                w,
+            ));
+        }
+    }
     let product = lower_mul(&alone, b, ops, facts)
         .unwrap_or_else(|| regdesc_codegen::legalize::lower_generic(&alone, b));
-    let w = 32 * plan.limbs as u32;
     Some(regdesc_codegen::legalize::wide::add(b, &product, addend, w))
 }
 

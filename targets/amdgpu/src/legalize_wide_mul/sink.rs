@@ -44,6 +44,23 @@ pub(super) trait Sink {
     fn mul(&mut self, a: Limb, b: Limb) -> Limb;
     /// Sum with carry in, and carry out.
     fn uadde(&mut self, a: Limb, b: Limb, c: Limb) -> (Limb, Limb);
+    /// A value no bit read depends on (an accumulator's high half when
+    /// only the MAD's low half is read).
+    fn undef(&mut self) -> Limb;
+    /// Whether 64-bit VGPR operands start at even registers (gfx90a).
+    fn aligned_pairs(&self) -> bool;
+    /// Whether `l` is a value as it arrived (an argument's register).
+    fn arrived(&self, l: Limb) -> bool;
+    /// Whether a MAD pair may be written over `acc`'s register and the
+    /// one after it: `acc` is per lane, and it arrived in no register or
+    /// in one after which no argument arrived (that one would be moved).
+    fn pair_fits_over(&self, acc: Limb) -> bool;
+}
+
+/// [`Sink::pair_fits_over`] from where `acc` arrived (its VGPR index) and
+/// whether VGPR `k` holds an argument.
+fn pair_fits(uniform: bool, at: Option<usize>, argument_in: impl Fn(usize) -> bool) -> bool {
+    !uniform && at.is_none_or(|k| !argument_in(k + 1))
 }
 
 /// The chains into the function, `mad_carry` as the legalize-level pseudo
@@ -51,6 +68,7 @@ pub(super) trait Sink {
 pub(super) struct Build<'b, 'a> {
     pub b: &'b mut MirBuilder<'a>,
     pub mad_co: Opcode,
+    pub aligned_pairs: bool,
 }
 
 impl Sink for Build<'_, '_> {
@@ -92,6 +110,25 @@ impl Sink for Build<'_, '_> {
     fn uadde(&mut self, a: Limb, b: Limb, c: Limb) -> (Limb, Limb) {
         self.b.uadde(a, b, c)
     }
+
+    fn undef(&mut self) -> Limb {
+        self.b.undef()
+    }
+
+    fn aligned_pairs(&self) -> bool {
+        self.aligned_pairs
+    }
+
+    fn arrived(&self, l: Limb) -> bool {
+        self.b.arrival(l).is_some()
+    }
+
+    fn pair_fits_over(&self, acc: Limb) -> bool {
+        let at = self.b.arrival(acc).and_then(crate::abi::vgpr_index);
+        pair_fits(self.b.is_uniform(acc), at, |k| {
+            crate::abi::vgpr(k).is_some_and(|r| self.b.arrived_in(r))
+        })
+    }
 }
 
 /// What a value of the count is.
@@ -125,6 +162,8 @@ pub(super) struct Count {
     /// Per value of the count: the instruction that wrote it.
     written: Vec<usize>,
     mads: usize,
+    /// The VGPRs some argument of the function arrived in.
+    argument_vgprs: Vec<usize>,
 }
 
 impl Count {
@@ -143,7 +182,11 @@ impl Count {
         // The count's own values are numbered past every register of the
         // function, so that none equals an input.
         let first = b.f.vregs.len() as u32;
+        let argument_vgprs = (0..crate::abi::ARG_VGPRS)
+            .filter(|&k| crate::abi::vgpr(k).is_some_and(|r| b.arrived_in(r)))
+            .collect();
         Count {
+            argument_vgprs,
             instrs: 0,
             aligned_pairs: facts.aligned_pairs,
             constant_bus: facts.constant_bus,
@@ -366,5 +409,27 @@ impl Sink for Count {
                 (self.value(Kind::Plain), self.value(Kind::Carry))
             }
         }
+    }
+
+    fn undef(&mut self) -> Limb {
+        self.value(Kind::Plain)
+    }
+
+    fn aligned_pairs(&self) -> bool {
+        self.aligned_pairs
+    }
+
+    fn arrived(&self, l: Limb) -> bool {
+        self.inputs
+            .iter()
+            .any(|&(v, kind)| Limb::Reg(v) == l && matches!(kind, Kind::Input(Some(_), _)))
+    }
+
+    fn pair_fits_over(&self, acc: Limb) -> bool {
+        let (at, uniform) = match self.kind(acc) {
+            Some(Kind::Input(at, uniform)) => (at, uniform),
+            _ => (None, false),
+        };
+        pair_fits(uniform, at, |k| self.argument_vgprs.contains(&k))
     }
 }

@@ -196,14 +196,19 @@ pub fn compare(
                     p.extend(v.for_lane(0));
                 }
             }
+            // Pointers, and `inreg` arguments where they come in SGPRs,
+            // are one value for the wave: lane 0's.
             f.params
                 .iter()
                 .zip(per_lane)
-                .map(|(p, vs)| match f.value(*p).ty {
-                    Type::Ptr => vs
-                        .first()
-                        .map_or(LaneArg::PerLane(vs.clone()), |v| LaneArg::Uniform(*v)),
-                    _ => LaneArg::PerLane(vs),
+                .enumerate()
+                .map(|(n, (p, vs))| {
+                    let uniform = f.value(*p).ty == Type::Ptr
+                        || (f.is_inreg(n) && cfg.options.inreg_in_sgprs);
+                    match vs.first() {
+                        Some(v) if uniform => LaneArg::Uniform(*v),
+                        _ => LaneArg::PerLane(vs),
+                    }
                 })
                 .collect()
         };
@@ -302,11 +307,15 @@ fn untyped(v: &Value) -> String {
 
 /// The `regdesc-cc sim` command that replays one launch.
 fn command(cfg: &CheckConfig, f: &Function, l: &Launch, mem: &[u32]) -> String {
-    let mut c =
-        format!(
+    let mut c = format!(
         "regdesc-cc sim --target {}{} {} --ir {} --fn {} --lanes {} --workitem {} --workgroup {}",
         cfg.chip.name(),
-        if cfg.options.zero_narrow_args { " --zero-narrow-args" } else { "" },
+        match (cfg.options.zero_narrow_args, cfg.options.inreg_in_sgprs) {
+            (false, false) => "",
+            (true, false) => " --zero-narrow-args",
+            (false, true) => " --inreg-in-sgprs",
+            (true, true) => " --zero-narrow-args --inreg-in-sgprs",
+        },
         cfg.asm_file,
         cfg.ir_file,
         f.name,

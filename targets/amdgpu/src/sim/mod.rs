@@ -73,6 +73,10 @@ pub struct SimOptions {
     /// convention leaves those bits undefined, so only code that assumes a
     /// zero-extending caller needs this.
     pub zero_narrow_args: bool,
+    /// Pass `inreg` arguments of plain functions in SGPRs, one value per
+    /// wave, as LLVM 18 and later do ([`INREG_SGPRS`]; llc 19's code),
+    /// instead of in VGPRs like the others, as LLVM 14 and regdesc do.
+    pub inreg_in_sgprs: bool,
 }
 
 /// Parses `asm` and runs function `f` (its label in the text) with
@@ -226,6 +230,55 @@ fn execute(cpu: &mut Cpu, max_steps: u64) -> Result<u64, SimError> {
     }
 }
 
+/// The SGPRs that carry `inreg` arguments of a plain function in LLVM 18
+/// and later (`CC_AMDGPU_Func`'s `CCIfInReg`), in order: `s[0:3]` hold the
+/// scratch descriptor, `s[4:5]` and `s[8:15]` the inputs the fixed ABI
+/// reserves (read off llc 19's code on gfx9 and gfx10). Past them LLVM
+/// passes the words in VGPRs; the simulator refuses such a function.
+pub const INREG_SGPRS: [usize; 16] = [6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+
+/// Puts `inreg` argument `n` in the SGPRs from the `first`-th of
+/// [`INREG_SGPRS`]; gives the next one free. The argument is one
+/// value for the wave: lanes that disagree are refused.
+fn setup_sgpr_arg(
+    cpu: &mut Cpu,
+    f: &Function,
+    launch: &Launch,
+    lanes: &[u32],
+    n: usize,
+    first: usize,
+) -> Result<usize, SimError> {
+    let mut words: Option<Vec<u32>> = None;
+    for &lane in lanes {
+        let w = value_words(&arg(f, launch, n, lane)?);
+        match &words {
+            Some(seen) if *seen != w => {
+                return Err(SimError::Launch {
+                    what: format!(
+                        "argument {} of @{} is `inreg`, passed in SGPRs: give it one value for all lanes",
+                        n + 1,
+                        f.name
+                    ),
+                })
+            }
+            Some(_) => {}
+            None => words = Some(w),
+        }
+    }
+    let words = words.unwrap_or_default();
+    for (k, w) in words.iter().enumerate() {
+        let s = INREG_SGPRS.get(first + k).ok_or_else(|| SimError::Launch {
+            what: format!(
+                "@{}'s `inreg` arguments take more than the {} SGPRs of the convention",
+                f.name,
+                INREG_SGPRS.len()
+            ),
+        })?;
+        cpu.w.sgpr[*s] = *w;
+    }
+    Ok(first + words.len())
+}
+
 /// The value lane `lane` passes for argument `n`.
 fn arg(f: &Function, launch: &Launch, n: usize, lane: u32) -> Result<Value, SimError> {
     let a = &launch.args[n];
@@ -253,7 +306,12 @@ fn setup_function(
     opts: SimOptions,
 ) -> Result<(), SimError> {
     let mut reg = 0usize;
+    let mut sreg = 0usize;
     for n in 0..f.params.len() {
+        if f.is_inreg(n) && opts.inreg_in_sgprs {
+            sreg = setup_sgpr_arg(cpu, f, launch, lanes, n, sreg)?;
+            continue;
+        }
         let mut width = 0;
         for (k, &lane) in lanes.iter().enumerate() {
             let v = arg(f, launch, n, lane)?;

@@ -83,12 +83,24 @@ pub struct Function {
     pub ret_ty: Type,
     /// The arguments, in order (their [`ValueDef::kind`] is [`ValueKind::Arg`]).
     pub params: Vec<ValueId>,
+    /// Each argument's attributes that change how it is passed (beside
+    /// `params`, in the same order).
+    pub param_attrs: Vec<ParamAttrs>,
     pub values: IndexVec<ValueId, ValueDef>,
     /// In source order; the first is the entry block.
     pub blocks: IndexVec<BlockId, Block>,
     pub insts: IndexVec<InstId, Inst>,
     /// The `@name` in the header.
     pub span: Span,
+}
+
+/// The attributes of an argument that change how it is passed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParamAttrs {
+    /// `inreg`: the caller passes the argument in a scalar register where
+    /// the target has them (LLVM's AMDGPU convention since LLVM 18: SGPRs,
+    /// one value per wave), so it is uniform there.
+    pub inreg: bool,
 }
 
 /// What defines a value.
@@ -601,6 +613,11 @@ impl FastMath {
 impl Function {
     pub fn value(&self, v: ValueId) -> &ValueDef {
         &self.values[v]
+    }
+
+    /// Whether argument `n` (0-based) is marked `inreg`.
+    pub fn is_inreg(&self, n: usize) -> bool {
+        self.param_attrs.get(n).is_some_and(|a| a.inreg)
     }
 
     pub fn block(&self, b: BlockId) -> &Block {

@@ -154,6 +154,15 @@ impl<'a> MirBuilder<'a> {
         }
     }
 
+    /// A 32-bit register whose value nothing reads for its meaning
+    /// (`IMPLICIT_DEF`): the high half of an accumulator whose high half
+    /// does not reach the bits read, placed wherever the allocator likes.
+    pub fn undef(&mut self) -> Limb {
+        let d = self.new_reg();
+        self.push(self.instrs.implicit_def, vec![def(d)]);
+        Limb::Reg(d)
+    }
+
     /// Appends an instruction to the current block.
     pub fn push(&mut self, op: Opcode, ops: impl Into<Operands>) {
         self.f.blocks[self.block].insts.push(MInst::new(op, ops));
@@ -425,6 +434,11 @@ impl<'a> MirBuilder<'a> {
             Limb::Reg(v) => self.arrivals.get(&v).copied(),
             Limb::Const(_) => None,
         }
+    }
+
+    /// Whether some argument word arrived in physical register `r`.
+    pub fn arrived_in(&self, r: Reg) -> bool {
+        self.arrivals.values().any(|&a| a == r)
     }
 
     /// `%d = COPY $r`.

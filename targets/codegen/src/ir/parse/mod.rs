@@ -19,8 +19,8 @@ use crate::ir::syntax_error::syntax_error;
 mod inst;
 use crate::ir::types::Type;
 use crate::ir::{
-    Block, BlockId, CallingConv, Function, Inst, InstId, Module, Op, Operand, OperandKind, Source,
-    Span, ValueDef, ValueId, ValueKind,
+    Block, BlockId, CallingConv, Function, Inst, InstId, Module, Op, Operand, OperandKind,
+    ParamAttrs, Source, Span, ValueDef, ValueId, ValueKind,
 };
 
 #[derive(pest_derive::Parser)]
@@ -261,6 +261,7 @@ impl FnBuilder {
         let mut name = String::new();
         let mut name_span = 0..0;
         let mut params = Vec::new();
+        let mut param_attrs = Vec::new();
         let mut body = Vec::new();
         let mut body_start = span_of(&def).end;
         for p in def.into_inner() {
@@ -295,7 +296,9 @@ impl FnBuilder {
                 }
                 Rule::params => {
                     for param in p.into_inner() {
-                        params.push(b.param(param)?);
+                        let (id, attrs) = b.param(param)?;
+                        params.push(id);
+                        param_attrs.push(attrs);
                     }
                 }
                 Rule::label_def | Rule::instruction => {
@@ -320,16 +323,18 @@ impl FnBuilder {
                 b.instruction(item)?;
             }
         }
-        b.finish(name, name_span, cconv, ret_ty, params)
+        b.finish(name, name_span, cconv, ret_ty, (params, param_attrs))
     }
 
-    fn param(&mut self, p: Pair<'_, Rule>) -> Result<ValueId, Diag> {
+    fn param(&mut self, p: Pair<'_, Rule>) -> Result<(ValueId, ParamAttrs), Diag> {
         let span = span_of(&p);
         let index = self.values.len() as u32;
         let mut ty = None;
         let mut name: Option<(String, Span)> = None;
+        let mut attrs = ParamAttrs::default();
         for k in p.into_inner() {
             match k.as_rule() {
+                Rule::param_attr if k.as_str().trim() == "inreg" => attrs.inreg = true,
                 Rule::varargs => {
                     return Err(Diag::new(
                         "ir::unsupported-varargs",
@@ -349,7 +354,7 @@ impl FnBuilder {
             None => (String::new(), span),
         };
         let id = self.define_value(name, ty, ValueKind::Arg(index), def_span, "argument")?;
-        Ok(id)
+        Ok((id, attrs))
     }
 
     /// Names an unnamed value or block, or checks a numbered name's number.
@@ -627,7 +632,7 @@ impl FnBuilder {
         span: Span,
         cconv: CallingConv,
         ret_ty: Type,
-        params: Vec<ValueId>,
+        (params, param_attrs): (Vec<ValueId>, Vec<ParamAttrs>),
     ) -> Result<Function, Diag> {
         if let Some(v) = self.values.iter().find(|v| v.kind.is_none()) {
             return Err(Diag::new(
@@ -691,6 +696,7 @@ impl FnBuilder {
             cconv,
             ret_ty,
             params,
+            param_attrs,
             values,
             blocks,
             insts: self.insts.into(),
