@@ -365,7 +365,9 @@ impl<'b, 'a> Inference<'b, 'a> {
 
         let n = self.classes()[rc as usize].members.len();
         let mut full = FullIndices::default();
-        let mut with = BTreeMap::new();
+        // By index, in index order: built into a vector, and the map from it
+        // in one go.
+        let mut with: Vec<(IdxId, ClassId)> = Vec::with_capacity(sc.indices.len());
         sc.done.clear();
         for &idx in &sc.indices {
             let mask = &sc.masks[idx as usize * words..][..words];
@@ -375,12 +377,12 @@ impl<'b, 'a> Inference<'b, 'a> {
                 .sum();
             if size as usize == n {
                 full.indices.push(idx);
-                with.insert(idx, rc);
+                with.push((idx, rc));
                 continue;
             }
             // Indices the same signatures have give the same class.
             if let Some(&(_, c)) = sc.done.iter().find(|(m, _)| m.as_slice() == mask) {
-                with.insert(idx, c);
+                with.push((idx, c));
                 continue;
             }
             sc.members.clear();
@@ -402,7 +404,7 @@ impl<'b, 'a> Inference<'b, 'a> {
                 },
             );
             sc.done.push((mask.to_vec(), c));
-            with.insert(idx, c);
+            with.push((idx, c));
         }
 
         // The sub-registers by the full indices, read by position: every
@@ -433,7 +435,7 @@ impl<'b, 'a> Inference<'b, 'a> {
                 }
             }
         }
-        self.b.bank.classes[rc as usize].sub_class_with_sub_reg = with;
+        self.b.bank.classes[rc as usize].sub_class_with_sub_reg = with.into_iter().collect();
         self.full[rc as usize] = full;
         self.scratch = sc;
     }
@@ -500,43 +502,46 @@ impl<'b, 'a> Inference<'b, 'a> {
                 memo_end = end;
             }
             let subs = &full.subs[k * n..(k + 1) * n];
-            // The groups of the sub-registers, then the classes of each
-            // group in [first_sub_rc, end): the other classes hold none of
-            // them, and LLVM skips them (by topological signature or an
-            // empty subset).
-            sc.groups.clear();
-            sc.runs.clear();
+            if let Some((from, bits)) = &self.round {
+                // In a round, only the classes made since `from` are
+                // candidates (LLVM's loop from FirstSubRegRC): with none of
+                // these sub-registers in them, the index finds nothing.
+                if *from == first_sub_rc && !subs.iter().any(|&s| bit_test(bits, s as usize)) {
+                    continue;
+                }
+            }
+            // The runs of one group among the sub-registers (neighbouring
+            // members' sub-registers are mostly alike): the memo's key.
+            sc.key.clear();
             let mut i = 0;
             while i < n {
-                // Neighbouring members' sub-registers are mostly alike.
                 let g = self.membership.group(subs[i]);
                 let start = i;
                 i += 1;
                 while i < n && self.membership.group(subs[i]) == g {
                     i += 1;
                 }
+                sc.key.push((g, start as u32, (i - start) as u32));
+            }
+            if let Some(injective) = sc.memo.get(sc.key.as_slice()) {
+                let found = &mut self.super_reg_classes[idx as usize];
+                found.extend(injective.iter().map(|&c| (c as u64) << 32 | rc as u64));
+                continue;
+            }
+            // The groups in order of appearance, with how many
+            // sub-registers each holds, then the classes of each group in
+            // [first_sub_rc, end): the other classes hold none of them, and
+            // LLVM skips them (by topological signature or an empty subset).
+            sc.groups.clear();
+            sc.runs.clear();
+            for &(g, start, len) in &sc.key {
                 let g = g as usize;
                 if sc.group_count[g] == 0 {
                     sc.group_slot[g] = sc.groups.len() as u32;
                     sc.groups.push(g as u32);
                 }
-                sc.group_count[g] += (i - start) as u32;
-                sc.runs
-                    .push((sc.group_slot[g], start as u32, (i - start) as u32));
-            }
-            sc.key.clear();
-            sc.key.extend(
-                sc.runs
-                    .iter()
-                    .map(|&(j, start, len)| (sc.groups[j as usize], start, len)),
-            );
-            if let Some(injective) = sc.memo.get(sc.key.as_slice()) {
-                for &g in &sc.groups {
-                    sc.group_count[g as usize] = 0;
-                }
-                let found = &mut self.super_reg_classes[idx as usize];
-                found.extend(injective.iter().map(|&c| (c as u64) << 32 | rc as u64));
-                continue;
+                sc.group_count[g] += len;
+                sc.runs.push((sc.group_slot[g], start, len));
             }
             sc.injective.clear();
             sc.count.resize(end, 0);
@@ -637,19 +642,33 @@ impl<'b, 'a> Inference<'b, 'a> {
     }
 
     /// Stores the super-register classes found, by index, in each class.
+    /// The pairs come by RC, mostly in increasing order (a later round
+    /// adds a few lower ones): they are put in buckets by SubRC, and each
+    /// bucket is sorted by a run-adaptive sort, not the whole list by an
+    /// unstable one.
     #[inline(never)]
     fn store_super_reg_classes(&mut self) {
         let found = std::mem::take(&mut self.super_reg_classes);
         let classes = &mut self.b.bank.classes;
-        for (idx, mut pairs) in found.into_iter().enumerate() {
-            // Later rounds find some again.
-            pairs.sort_unstable();
-            pairs.dedup();
-            for same_sub in pairs.chunk_by(|a, b| a >> 32 == b >> 32) {
-                let sub_rc = (same_sub[0] >> 32) as usize;
-                let rcs = same_sub.iter().map(|&p| p as ClassId).collect();
+        let mut by_sub: Vec<Vec<ClassId>> = vec![Vec::new(); classes.len()];
+        let mut touched: Vec<usize> = Vec::new();
+        for (idx, pairs) in found.into_iter().enumerate() {
+            for p in pairs {
+                let sub_rc = (p >> 32) as usize;
+                let bucket = &mut by_sub[sub_rc];
+                if bucket.is_empty() {
+                    touched.push(sub_rc);
+                }
+                bucket.push(p as ClassId);
+            }
+            for &sub_rc in &touched {
+                let mut rcs = std::mem::take(&mut by_sub[sub_rc]);
+                // Later rounds find some again.
+                rcs.sort();
+                rcs.dedup();
                 classes[sub_rc].super_reg_classes.insert(idx as IdxId, rcs);
             }
+            touched.clear();
         }
     }
 }

@@ -223,6 +223,24 @@ impl MapBuilder {
     }
 }
 
+/// The buffers of [`Builder::secondary`], reused from one register to the
+/// next.
+#[derive(Default)]
+pub(super) struct SecondaryScratch {
+    /// By index: [`OLD`] (in the map before), [`NONE`] (not in the map),
+    /// or the new sub-register by it.
+    by_idx: Vec<u32>,
+    /// The sub-registers whose leading super-registers are candidates, in
+    /// the order LLVM's queue visits them.
+    queue: Vec<RegId>,
+    /// The new (index, sub-register) pairs, in the order found.
+    new: Vec<(IdxId, RegId)>,
+    /// The parts of a candidate's concatenated index.
+    parts: Vec<IdxId>,
+    /// The indices in `by_idx` that are not [`NONE`], as a bit set.
+    present: Vec<u64>,
+}
+
 impl Builder<'_> {
     fn sub_regs_error(&self, r: RegId, message: String, help: Option<String>) -> RegsError {
         RegsError::SubRegs {
@@ -585,12 +603,12 @@ impl Builder<'_> {
     /// sub-registers.
     #[inline(never)]
     pub(super) fn secondary_sub_regs(&mut self) -> Result<(), RegsError> {
-        let mut by_idx = Vec::new();
+        let mut sc = SecondaryScratch::default();
         for r in 0..self.bank.registers.len() {
             if self.bank.registers[r].covered_by_sub_regs {
                 let r = r as RegId;
                 self.fill_inv(r);
-                let res = self.secondary(r, &mut by_idx);
+                let res = self.secondary(r, &mut sc);
                 self.clear_inv(r);
                 res?;
             }
@@ -602,54 +620,57 @@ impl Builder<'_> {
     /// parts are all sub-registers of `r`, under a concatenated index, and
     /// the compositions of those indices. `r`'s inverse is in `inv`.
     ///
-    /// The new entries are collected apart and merged into `r`'s map at the
-    /// end (they are mostly not in key order); until then `by_idx` answers
-    /// "does `r` have index I" ([`OLD`]: in the map, [`NONE`]: no, else the
-    /// new sub-register), and the merge walks it in index order.
-    fn secondary(&mut self, r: RegId, by_idx: &mut Vec<u32>) -> Result<(), RegsError> {
+    /// The new entries are collected apart (mostly not in index order) and
+    /// merged into `r`'s map at the end; until then `sc.by_idx` answers
+    /// "does `r` have index I".
+    fn secondary(&mut self, r: RegId, sc: &mut SecondaryScratch) -> Result<(), RegsError> {
         let ri = r as usize;
-        let mut new_sub_regs: Vec<(IdxId, RegId)> = Vec::new();
-        let mut queue: Vec<RegId> = self.bank.registers[ri].sub_regs.values().copied().collect();
-        by_idx.clear();
-        by_idx.resize(self.bank.sub_reg_indices.len(), NONE);
+        sc.new.clear();
+        sc.queue.clear();
+        sc.queue
+            .extend(self.bank.registers[ri].sub_regs.values().copied());
+        sc.by_idx.clear();
+        sc.by_idx.resize(self.bank.sub_reg_indices.len(), NONE);
+        sc.present.clear();
+        sc.present.resize(sc.by_idx.len().div_ceil(64), 0);
         for &i in self.bank.registers[ri].sub_regs.keys() {
-            by_idx[i as usize] = OLD;
+            sc.by_idx[i as usize] = OLD;
+            bit_set(&mut sc.present, i as usize);
         }
         let mut head = 0;
-        let mut parts: Vec<IdxId> = Vec::new();
-        while head < queue.len() {
-            let sub = queue[head];
+        while let Some(&sub) = sc.queue.get(head) {
             head += 1;
-            for k in 0..self.bank.reg(sub).leading_super_regs.len() {
-                let cand = self.bank.reg(sub).leading_super_regs[k];
+            let leads = self.bank.registers[sub as usize].leading_super_regs.len();
+            for k in 0..leads {
+                let cand = self.bank.registers[sub as usize].leading_super_regs[k];
                 if cand == r || self.inv[cand as usize] != NONE {
                     continue;
                 }
-                let cr = self.bank.reg(cand);
-                if cr.explicit_sub_regs.len() <= 1 {
+                let explicit = &self.bank.registers[cand as usize].explicit_sub_regs;
+                if explicit.len() <= 1 {
                     continue;
                 }
                 // Candidates reaching past this register fail on their last
                 // part: test it first.
-                if let Some(&last) = cr.explicit_sub_regs.last() {
+                if let Some(&last) = explicit.last() {
                     if self.inv[last as usize] == NONE {
                         continue;
                     }
                 }
-                parts.clear();
+                sc.parts.clear();
                 let mut whole = true;
-                for &s in &cr.explicit_sub_regs {
+                for &s in explicit {
                     match self.inv[s as usize] {
                         NONE => {
                             whole = false;
                             break;
                         }
                         si => {
-                            let c = &self.bank.idx(si).concatenation_of;
+                            let c = &self.bank.sub_reg_indices[si as usize].concatenation_of;
                             if c.is_empty() {
-                                parts.push(si);
+                                sc.parts.push(si);
                             } else {
-                                parts.extend_from_slice(c);
+                                sc.parts.extend_from_slice(c);
                             }
                         }
                     }
@@ -657,23 +678,24 @@ impl Builder<'_> {
                 if !whole {
                     continue;
                 }
-                let concat = self.concat_index(&parts, r);
-                if by_idx.len() <= concat as usize {
-                    by_idx.resize(concat as usize + 1, NONE);
+                let concat = self.concat_index(&sc.parts, r);
+                if sc.by_idx.len() <= concat as usize {
+                    sc.by_idx.resize(concat as usize + 1, NONE);
                 }
-                if std::mem::replace(&mut by_idx[concat as usize], cand) != NONE {
+                if std::mem::replace(&mut sc.by_idx[concat as usize], cand) != NONE {
                     continue;
                 }
+                bit_set(&mut sc.present, concat as usize);
                 self.inv[cand as usize] = concat;
-                new_sub_regs.push((concat, cand));
-                queue.push(cand);
+                sc.new.push((concat, cand));
+                sc.queue.push(cand);
             }
         }
-        if new_sub_regs.is_empty() {
+        if sc.new.is_empty() {
             return Ok(());
         }
         let mut missing = None;
-        for &(new_idx, new_sub) in &new_sub_regs {
+        for &(new_idx, new_sub) in &sc.new {
             // Borrow registers and indices separately: no copies in this hot loop.
             let subs = self.bank.registers[new_sub as usize].sub_regs.as_slice();
             let idxs = &mut self.bank.sub_reg_indices;
@@ -682,24 +704,29 @@ impl Builder<'_> {
                 break;
             }
         }
-        self.merge_sub_regs(r, new_sub_regs.len(), by_idx);
+        self.merge_sub_regs(r, sc);
         match missing {
             Some((via, s)) => Err(self.no_sub_reg_index(r, via, s)),
             None => Ok(()),
         }
     }
 
-    /// Adds `r`'s new sub-registers (`added` of them, in `by_idx`) to its
-    /// map, in index order.
-    fn merge_sub_regs(&mut self, r: RegId, added: usize, by_idx: &[u32]) {
+    /// Adds `r`'s new sub-registers (in `sc.by_idx`) to its map, in index
+    /// order: the indices in the map are walked by the set bits of
+    /// `sc.present`, not over the whole index table.
+    fn merge_sub_regs(&mut self, r: RegId, sc: &SecondaryScratch) {
         let old = std::mem::take(&mut self.bank.registers[r as usize].sub_regs);
-        let mut merged = Vec::with_capacity(old.len() + added);
         let mut old = old.as_slice().iter();
-        for (i, &at) in by_idx.iter().enumerate() {
-            match at {
-                NONE => {}
-                OLD => merged.extend(old.next()),
-                s => merged.push((i as IdxId, s)),
+        let mut merged = Vec::with_capacity(old.len() + sc.new.len());
+        for (w, &word) in sc.present.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                match sc.by_idx[i] {
+                    OLD => merged.extend(old.next()),
+                    s => merged.push((i as IdxId, s)),
+                }
             }
         }
         self.bank.registers[r as usize].sub_regs = VecMap::from_sorted(merged);

@@ -58,12 +58,21 @@ impl WindowBits {
         a.iter().zip(b).any(|(x, y)| x & y != 0)
     }
 
-    /// Is every member of `other` in `self`?
+    /// Is every member of `other` in `self`? The first and the last word
+    /// of a non-empty set hold its lowest and highest members: a window
+    /// reaching past `self`'s fails without reading bits, and one inside it
+    /// is compared word for word (no counting of members).
     pub fn includes(&self, other: &WindowBits) -> bool {
-        let (a, b) = self.overlap(other);
-        let shared: u32 = b.iter().map(|w| w.count_ones()).sum();
-        let total: u32 = other.words.iter().map(|w| w.count_ones()).sum();
-        shared == total && a.iter().zip(b).all(|(x, y)| y & !x == 0)
+        if other.words.is_empty() {
+            return true;
+        }
+        let Some(off) = other.first.checked_sub(self.first) else {
+            return false;
+        };
+        let Some(a) = self.words.get(off..off + other.words.len()) else {
+            return false;
+        };
+        a.iter().zip(&other.words).all(|(x, y)| y & !x == 0)
     }
 }
 
@@ -82,6 +91,11 @@ mod tests {
         assert!(!a.intersects(&c) && !c.intersects(&a) && !a.intersects(&e));
         assert!(a.includes(&WindowBits::new(&[140, 300])));
         assert!(!a.includes(&b) && !b.includes(&a));
-        assert!(a.includes(&e) && !e.includes(&a));
+        assert!(a.includes(&e) && !e.includes(&a) && e.includes(&e));
+        // Windows that start or end past the other's.
+        let wide = WindowBits::new(&[0, 64, 130, 140, 300, 400]);
+        assert!(wide.includes(&a) && !a.includes(&wide));
+        assert!(!a.includes(&WindowBits::new(&[140, 400])));
+        assert!(!a.includes(&WindowBits::new(&[64, 140])));
     }
 }
