@@ -166,8 +166,7 @@ fn top_column(
         }
         return TopColumn::Products(products, low_halves, negated);
     }
-    if let ([(i, j)], false) = (&col[..], n == 2) {
-        let (i, j) = (*i, *j);
+    if let (&[(i, j)], false) = (&col[..], n == 2) {
         // One product (a three-limb product of a one-limb factor): its low
         // half seeds column 1's chain, whose high half is then `r_2`. Where
         // no result returns over a factor (a kernel's stored tuple), it is

@@ -310,12 +310,14 @@ fn command(cfg: &CheckConfig, f: &Function, l: &Launch, mem: &[u32]) -> String {
     let mut c = format!(
         "regdesc-cc sim --target {}{} {} --ir {} --fn {} --lanes {} --workitem {} --workgroup {}",
         cfg.chip.name(),
-        match (cfg.options.zero_narrow_args, cfg.options.inreg_in_sgprs) {
-            (false, false) => "",
-            (true, false) => " --zero-narrow-args",
-            (false, true) => " --inreg-in-sgprs",
-            (true, true) => " --zero-narrow-args --inreg-in-sgprs",
-        },
+        [
+            (cfg.options.zero_narrow_args, " --zero-narrow-args"),
+            (cfg.options.inreg_in_sgprs, " --inreg-in-sgprs"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, flag)| *flag)
+        .collect::<String>(),
         cfg.asm_file,
         cfg.ir_file,
         f.name,
