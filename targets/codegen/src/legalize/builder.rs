@@ -3,6 +3,7 @@
 //! known-zero limbs cost nothing.
 
 use crate::mir::{def, use_};
+use regdesc_index::IndexVec;
 use regdesc_runtime::RegClass;
 
 use crate::ir::{BinOp, FBinOp, IntPredicate};
@@ -116,6 +117,30 @@ pub struct MirBuilder<'a> {
     /// The physical register each argument word's copy reads
     /// ([`MirBuilder::arrival`]).
     arrivals: std::collections::HashMap<VReg, Reg>,
+    /// Per register made here, what its making says of its top bits
+    /// ([`HighBits`]); registers past the end are unknown.
+    high: IndexVec<VReg, HighBits>,
+}
+
+/// What is known of a 32-bit register's top bits by the instruction that
+/// made it: how many copies of the sign bit lead it (at least 1), and how
+/// many leading bits are zero. A sign limb (`ashr x, 31`) is all copies,
+/// so extending it in register again, or taking its sign again, is the
+/// same register (a `sext i63` of a `sext i32`'s limbs would otherwise
+/// take two more instructions per limb).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HighBits {
+    pub sign: u8,
+    pub zeros: u8,
+}
+
+impl HighBits {
+    fn of_const(c: u32) -> HighBits {
+        HighBits {
+            sign: (c as i32).leading_zeros().max((c as i32).leading_ones()) as u8,
+            zeros: c.leading_zeros() as u8,
+        }
+    }
 }
 
 impl<'a> MirBuilder<'a> {
@@ -136,6 +161,7 @@ impl<'a> MirBuilder<'a> {
             uniform: false,
             classes: [per_lane, uniform],
             arrivals: std::collections::HashMap::new(),
+            high: IndexVec::new(),
         })
     }
 
@@ -235,9 +261,65 @@ impl<'a> MirBuilder<'a> {
             (BinOp::Mul | BinOp::And, C(0), _)
             | (BinOp::Mul | BinOp::And, _, C(0))
             | (BinOp::Shl | BinOp::LShr | BinOp::AShr, C(0), _) => return C(0),
+            // A register of sign copies only.
+            (BinOp::AShr, x, C(_)) if self.high_bits(x).sign >= 32 => return x,
             _ => {}
         }
-        self.op1(self.ops.bin_opcode(op), &[a, b], &[])
+        let d = self.op1(self.ops.bin_opcode(op), &[a, b], &[]);
+        let (x, y) = (self.high_bits(a), self.high_bits(b));
+        let known = match (op, b) {
+            (BinOp::AShr, C(k)) if k < 32 => HighBits {
+                sign: (u32::from(x.sign) + k).min(32) as u8,
+                zeros: if x.zeros > 0 {
+                    (u32::from(x.zeros) + k).min(32) as u8
+                } else {
+                    0
+                },
+            },
+            (BinOp::LShr, C(k)) if k < 32 => {
+                let zeros = (u32::from(x.zeros) + k).min(32) as u8;
+                HighBits {
+                    sign: zeros.max(1),
+                    zeros,
+                }
+            }
+            (BinOp::And, _) => {
+                let zeros = x.zeros.max(y.zeros);
+                HighBits {
+                    sign: zeros.max(1),
+                    zeros,
+                }
+            }
+            _ => HighBits::default(),
+        };
+        self.know(d, known)
+    }
+
+    /// What is known of `a`'s top bits ([`HighBits`]).
+    pub fn high_bits(&self, a: Limb) -> HighBits {
+        match a {
+            Limb::Const(c) => HighBits::of_const(c),
+            Limb::Reg(v) => {
+                let h = self.high.get(v).copied().unwrap_or_default();
+                HighBits {
+                    sign: h.sign.max(1),
+                    zeros: h.zeros,
+                }
+            }
+        }
+    }
+
+    /// Records `h` for the register `d` (which this builder just made).
+    fn know(&mut self, d: Limb, h: HighBits) -> Limb {
+        if let Limb::Reg(v) = d {
+            if h != HighBits::default() {
+                while self.high.len() <= v.index() {
+                    self.high.push(HighBits::default());
+                }
+                self.high[v] = h;
+            }
+        }
+        d
     }
 
     /// 1 when the predicate holds, else 0.
@@ -349,9 +431,23 @@ impl<'a> MirBuilder<'a> {
         if w >= 32 {
             return a;
         }
+        let a = self.low_bits_of(a, w);
+        if u32::from(self.high_bits(a).zeros) >= 32 - w {
+            return a;
+        }
         match a {
             Limb::Const(c) => Limb::Const(c & ((1u32 << w) - 1)),
-            _ => self.op1(self.ops.zext_inreg, &[a], &[i64::from(w)]),
+            _ => {
+                let d = self.op1(self.ops.zext_inreg, &[a], &[i64::from(w)]);
+                let top = (32 - w) as u8;
+                self.know(
+                    d,
+                    HighBits {
+                        sign: top,
+                        zeros: top,
+                    },
+                )
+            }
         }
     }
 
@@ -385,12 +481,21 @@ impl<'a> MirBuilder<'a> {
         if w >= 32 {
             return a;
         }
+        // Only the low `w` bits of `a` are read.
+        let a = self.low_bits_of(a, w);
+        if u32::from(self.high_bits(a).sign) > 32 - w {
+            return a;
+        }
         match a {
             Limb::Const(c) => {
                 let sh = 32 - w;
                 Limb::Const((((c << sh) as i32) >> sh) as u32)
             }
-            _ => self.op1(self.ops.sext_inreg, &[a], &[i64::from(w)]),
+            _ => {
+                let d = self.op1(self.ops.sext_inreg, &[a], &[i64::from(w)]);
+                let sign = (33 - w) as u8;
+                self.know(d, HighBits { sign, zeros: 0 })
+            }
         }
     }
 

@@ -9,7 +9,8 @@
 //! dead work: LLVM's `SimplifyDemandedBits` removes it too.
 
 use crate::ir::BinOp;
-use crate::mir::{InstrSet, LimbOp, MBlockId, MFunction, MInst, Operand, Sem, VReg};
+use crate::mir::{InstrSet, LimbOp, MBlockId, MFunction, MInst, Operand, RegRef, Sem, VReg};
+use regdesc_runtime::Reg;
 
 /// Per virtual register, the number of its low bits (0 to 32) some use
 /// reads.
@@ -31,6 +32,7 @@ pub fn demanded_bits(f: &MFunction, instrs: &InstrSet) -> Vec<u32> {
     };
     let blocks: Vec<MBlockId> = f.blocks.ids().collect();
     for &b in blocks.iter().rev() {
+        let mut returned = returned_regs(f, b, instrs);
         for (k, i) in f.blocks[b].insts.iter().enumerate().rev() {
             let site = d.sites.len() as u32;
             d.sites.push(Site {
@@ -54,7 +56,7 @@ pub fn demanded_bits(f: &MFunction, instrs: &InstrSet) -> Vec<u32> {
                     }
                 }
             }
-            visit(i, instrs, &mut d);
+            step(i, instrs, &mut d, &mut returned);
             // A register not yet defined in the walk (`NONE`) needs
             // nothing: its definition is walked later.
             while let Some(v) = d.raised.pop() {
@@ -81,9 +83,10 @@ pub fn demanded_bits_by_passes(f: &MFunction, instrs: &InstrSet) -> Vec<u32> {
         raised: Vec::new(),
     };
     loop {
-        for b in f.blocks.iter() {
-            for i in b.insts.iter().rev() {
-                visit(i, instrs, &mut d);
+        for b in f.blocks.ids() {
+            let mut returned = returned_regs(f, b, instrs);
+            for i in f.blocks[b].insts.iter().rev() {
+                step(i, instrs, &mut d, &mut returned);
             }
         }
         if d.raised.is_empty() {
@@ -113,6 +116,47 @@ struct Demands {
     /// Registers whose demand rose and whose definitions are to be visited
     /// again.
     raised: Vec<VReg>,
+}
+
+/// The registers block `b`'s return reads, each with the low bits the
+/// caller reads ([`MFunction::ret_bits`]); empty where `b` does not
+/// return or every bit is read.
+fn returned_regs(f: &MFunction, b: MBlockId, instrs: &InstrSet) -> Vec<(Reg, u32)> {
+    let Some(ret) = f.blocks[b].insts.last() else {
+        return Vec::new();
+    };
+    if f.ret_bits.iter().all(|&n| n >= 32)
+        || !instrs.get(ret.opcode).is_some_and(|d| d.sem == Sem::Return)
+    {
+        return Vec::new();
+    }
+    let regs = ret.ops.iter().filter_map(|o| match o.reg().map(|r| r.reg) {
+        Some(RegRef::Phys(p)) => Some(p),
+        _ => None,
+    });
+    regs.zip(f.ret_bits.iter().copied()).collect()
+}
+
+/// [`visit`], walking a block backwards, where the last definition of a
+/// register the return reads before it (in `returned`, which loses it
+/// here) is a copy: that copy's source is demanded only the bits the
+/// caller reads.
+fn step(i: &MInst, instrs: &InstrSet, d: &mut Demands, returned: &mut Vec<(Reg, u32)>) {
+    if !returned.is_empty() {
+        let mut cap = None;
+        for o in i.ops.iter() {
+            if let Some(RegRef::Phys(p)) = o.reg().filter(|r| r.is_def()).map(|r| r.reg) {
+                if let Some(k) = returned.iter().position(|&(r, _)| r == p) {
+                    cap = Some(returned.swap_remove(k).1);
+                }
+            }
+        }
+        let copy = instrs.get(i.opcode).is_some_and(|x| x.sem == Sem::Copy);
+        if let (Some(n), true, 2) = (cap, copy, i.ops.len()) {
+            return raise(i, 1, n, d);
+        }
+    }
+    visit(i, instrs, d);
 }
 
 /// Raises the demand of `i`'s operands from the demand of its defs.
@@ -157,6 +201,18 @@ fn visit(i: &MInst, instrs: &InstrSet, d: &mut Demands) {
             raise(i, 2, n, d);
             raise(i, 3, n, d);
             raise(i, 4, 32, d);
+        }
+        // `a * b + (chi:clo)` modulo 2^64: a low half read alone needs the
+        // same low bits of the factors and of `clo`; a read high half
+        // needs every bit of them (the carries into it) and its own low
+        // bits of `chi`.
+        Sem::Limb(LimbOp::Mad64) => {
+            let (lo, hi) = (def(0, d), def(1, d));
+            let n = if hi == 0 { lo } else { 32 };
+            raise(i, 2, n, d);
+            raise(i, 3, n, d);
+            raise(i, 4, n, d);
+            raise(i, 5, hi, d);
         }
         // Bits at and above `w` are zeros or copies of bit `w - 1`.
         Sem::Limb(LimbOp::ZextInReg | LimbOp::SextInReg) => {

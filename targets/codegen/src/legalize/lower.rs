@@ -438,6 +438,9 @@ impl<T: Target> Lower<'_, T> {
                 if let Some(v) = val {
                     let limbs = self.get(v)?;
                     let bits = v.ty.bits();
+                    // Every `ret` returns the same type: the caller's
+                    // demand, for `demanded_bits`.
+                    let mut ret_bits = Vec::new();
                     for (k, (l, WordLoc::Reg(r))) in limbs.iter().zip(ret_locs).enumerate() {
                         // The bits above a narrow result are as undefined
                         // as a narrow argument's (LLVM's callable
@@ -445,6 +448,7 @@ impl<T: Target> Lower<'_, T> {
                         // register is not made for the return.
                         let low = bits.saturating_sub(32 * k as u32).min(32);
                         let l = if self.narrow == NarrowArgs::Undefined {
+                            ret_bits.push(low);
                             self.b.low_bits_of(*l, low)
                         } else {
                             *l
@@ -452,6 +456,7 @@ impl<T: Target> Lower<'_, T> {
                         self.b.copy_to_phys(*r, l);
                         uses.push(MOperand::Reg(RegOperand::use_of(RegRef::Phys(*r), None)));
                     }
+                    self.b.f.ret_bits = ret_bits;
                 }
                 self.b.push(self.b.ops.ret, uses);
                 Vec::new()
@@ -529,6 +534,11 @@ impl<T: Target> Lower<'_, T> {
                             continue;
                         };
                         let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
+                        // A product by `2^k ± 1` is shifts and an add
+                        // (`wide::mul_by_shifts`), the addend one add more.
+                        if let Some(p) = self.mul_by_shifts(&x, &y, u32::from(w)) {
+                            return Ok(wide::add(&mut self.b, &p, &z, u32::from(w)));
+                        }
                         z.truncate(keep);
                         let uniform = self.uni.is_uniform(v);
                         let over = self.result_over_factor(result, [a, b]);
@@ -549,6 +559,9 @@ impl<T: Target> Lower<'_, T> {
                 }
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
                 if op == BinOp::Mul && x.len() > 1 {
+                    if let Some(p) = self.mul_by_shifts(&x, &y, u32::from(w)) {
+                        return Ok(p);
+                    }
                     let sext = [self.kb.fits_i32(lhs), self.kb.fits_i32(rhs)];
                     let over = self.result_over_factor(result, [lhs, rhs]);
                     let signs = [self.sign_limbs(lhs, x.len()), self.sign_limbs(rhs, y.len())];
@@ -602,6 +615,38 @@ impl<T: Target> Lower<'_, T> {
                 own.unwrap_or_else(|| wide::shift(b, op, x, y[0], w))
             }
         }
+    }
+
+    /// `x * y` by shifts where one factor is a constant of a
+    /// [`wide::ShiftForm`] (the target's shifts, as a `shl` of the IR).
+    fn mul_by_shifts(&mut self, x: &[Limb], y: &[Limb], w: u32) -> Option<Vec<Limb>> {
+        let (x, form) = match (wide::shift_form(y), wide::shift_form(x)) {
+            (Some(f), _) => (x, f),
+            (None, Some(f)) => (y, f),
+            (None, None) => return None,
+        };
+        if x.len() < 2 {
+            return None;
+        }
+        let n = x.len();
+        let shl = |cx: &mut Self, k: u32| {
+            if k >= w {
+                vec![Limb::Const(0); n]
+            } else {
+                cx.int_bin(BinOp::Shl, x, &[Limb::Const(k)], w, n)
+            }
+        };
+        Some(match form {
+            wide::ShiftForm::Shl(k) => shl(self, k),
+            wide::ShiftForm::ShlAdd(k) => {
+                let s = shl(self, k);
+                wide::add(&mut self.b, x, &s, w)
+            }
+            wide::ShiftForm::ShlSub(k) => {
+                let s = shl(self, k);
+                wide::sub(&mut self.b, &s, x, w)
+            }
+        })
     }
 
     /// [`MulPlan::result_over_factor`] for `result` and the factors (an

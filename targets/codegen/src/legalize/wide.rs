@@ -239,3 +239,42 @@ pub fn shift(b: &mut MirBuilder<'_>, op: BinOp, x: &[Limb], amount: Limb, w: u32
     }
     canonical(b, out, w)
 }
+
+/// How `x * c` is shifts, for a constant `c`: `x << k`, or `(x << k) ±
+/// x` (`c = 2^k ± 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShiftForm {
+    Shl(u32),
+    ShlAdd(u32),
+    ShlSub(u32),
+}
+
+/// The [`ShiftForm`] of the constant `c` (limbs), where it is cheaper
+/// than the schoolbook: `2^k`, or `2^k + 1` or `2^k - 1` with `k` at
+/// least 32; `None` otherwise (a register limb, other constants). The
+/// hardware fact served: a 32-bit ALU shifts a limb, or funnels two, in
+/// one instruction and adds a limb with its carry in one more, so these
+/// products take about two instructions per limb at and above limb `k /
+/// 32` (the limbs below are `x`'s own, or its negation), where the
+/// schoolbook takes a partial product for every pair of limbs of `x` and
+/// nonzero limbs of `c` (an `i128` times `2^70 + 1`: 2 against 9). Below
+/// `k = 32` the `± 1` forms cost two per limb against one multiply-add,
+/// and keep the multiply.
+pub fn shift_form(c: &[Limb]) -> Option<ShiftForm> {
+    // The set bits of `c`, lowest first.
+    let mut bits = Vec::new();
+    for (j, l) in c.iter().enumerate() {
+        let Limb::Const(mut v) = *l else { return None };
+        while v != 0 {
+            bits.push(32 * j as u32 + v.trailing_zeros());
+            v &= v - 1;
+        }
+    }
+    let run = bits.iter().enumerate().all(|(i, &p)| p == i as u32);
+    match bits[..] {
+        [k] if k > 0 => Some(ShiftForm::Shl(k)),
+        [0, k] if k >= 32 => Some(ShiftForm::ShlAdd(k)),
+        _ if run && bits.len() >= 32 => Some(ShiftForm::ShlSub(bits.len() as u32)),
+        _ => None,
+    }
+}

@@ -340,6 +340,11 @@ pub struct MFunction {
     pub vregs: IndexVec<VReg, Option<RegClass>>,
     pub frame: Vec<FrameObject>,
     pub props: Props,
+    /// For each register `RET` reads (in its operand order), how many of
+    /// its low bits the caller may read: the bits above a narrow result
+    /// are undefined (LLVM's callable convention any-extends it), so an
+    /// `i33`'s top limb returns one bit. Empty: every bit of each.
+    pub ret_bits: Vec<u32>,
     /// The function's name, when read from text.
     pub span: Option<Span>,
 }
@@ -352,6 +357,7 @@ impl MFunction {
             vregs: IndexVec::new(),
             frame: Vec::new(),
             props: Props::default(),
+            ret_bits: Vec::new(),
             span: None,
         }
     }
