@@ -70,7 +70,7 @@ struct Descent<'t> {
 }
 
 fn is_idchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    super::is_word_byte(b)
 }
 
 impl<'t> Descent<'t> {

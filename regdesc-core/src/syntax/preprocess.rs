@@ -104,7 +104,7 @@ struct Pp<'a, 'h> {
 }
 
 fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    super::is_word_byte(c)
 }
 
 /// Preprocesses `text` (the contents of file `file`).
