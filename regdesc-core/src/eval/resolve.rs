@@ -28,10 +28,12 @@ pub trait Resolver {
 }
 
 /// Name comparison with a pointer fast path: variable references share the
-/// allocation of the field or argument they name.
+/// allocation of the field or argument they name. Names that differ mostly
+/// differ in length or in their last byte (template arguments share their
+/// class's `Class:` prefix), which is tested before the bytes are compared.
 #[inline]
 pub fn name_eq(a: &Rc<str>, b: &Rc<str>) -> bool {
-    Rc::ptr_eq(a, b) || a == b
+    Rc::ptr_eq(a, b) || (a.len() == b.len() && a.as_bytes().last() == b.as_bytes().last() && a == b)
 }
 
 /// Whether two values are equal (llvm-tblgen's `Init`s are unique, so it

@@ -77,9 +77,23 @@ impl<'t> Descent<'t> {
     // ------------------------------------------------------------ tokens
 
     fn ws(&mut self) {
-        while self.s.get(self.pos) == Some(&b' ') {
-            self.pos += 1;
+        if self.s.get(self.pos) != Some(&b' ') {
+            return;
         }
+        // Comments are blanked to spaces by the preprocessor: long runs
+        // are skipped eight bytes at a time.
+        let s = self.s;
+        let mut p = self.pos + 1;
+        while let Some(w) = s.get(p..p + 8) {
+            if w != b"        " {
+                break;
+            }
+            p += 8;
+        }
+        while s.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        self.pos = p;
     }
 
     /// The byte at the cursor (0 at the end).

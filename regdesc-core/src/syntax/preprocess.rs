@@ -415,7 +415,13 @@ impl Pp<'_, '_> {
                 run = 0;
             }
             match c {
-                b' ' => i += 1,
+                b' ' => {
+                    i += 1;
+                    // Indentation and blank runs, eight bytes at a time.
+                    while b.get(i..i + 8) == Some(b"        ") {
+                        i += 8;
+                    }
+                }
                 b'\t' => {
                     self.out[i] = b' ';
                     i += 1;
