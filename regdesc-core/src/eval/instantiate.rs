@@ -66,7 +66,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         name: name.clone(),
         span: cls_span,
     };
-    let mut r = MapResolver::new(Some(cur));
+    let mut r = MapResolver::with_capacity(Some(cur), cls_targs.len());
     for (k, ta) in cls_targs.iter().enumerate() {
         if k < args.len() {
             r.set_str(ta.clone(), args[k].clone());

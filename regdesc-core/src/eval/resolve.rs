@@ -58,6 +58,14 @@ impl MapResolver {
         }
     }
 
+    /// A resolver with room for `n` names (no regrowth while they are set).
+    pub fn with_capacity(cur: Option<CurRec>, n: usize) -> Self {
+        MapResolver {
+            map: Vec::with_capacity(n),
+            cur,
+        }
+    }
+
     /// Maps the variable named by `key` (a string value) to `value`.
     pub fn set(&mut self, key: Init, value: Init) {
         if let InitKind::String { value: k, .. } = &*key {

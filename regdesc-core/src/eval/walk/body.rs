@@ -117,7 +117,7 @@ impl<'a> Evaluator<'a> {
             name: rec.name_init.clone(),
             span: rec.span,
         };
-        let mut r = MapResolver::new(Some(cur.clone()));
+        let mut r = MapResolver::with_capacity(Some(cur.clone()), sc_targs.len() + 1);
         // Most of the class's fields are new to the record: grow it once.
         rec.fields.open().reserve(sc_values.len());
         // A record with no fields yet but its template arguments (whose
