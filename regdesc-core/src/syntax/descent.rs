@@ -48,6 +48,10 @@ pub(crate) fn next_stmt(file: FileId, text: &str, pos: &mut usize) -> Option<Opt
         pos: *pos,
         last: *pos,
         ctx: Ctx::default(),
+        values: Vec::new(),
+        refs: Vec::new(),
+        items: Vec::new(),
+        dag_args: Vec::new(),
     };
     p.ws();
     if p.pos >= p.s.len() {
@@ -67,6 +71,15 @@ struct Descent<'t> {
     /// End of the last token taken.
     last: usize,
     ctx: Ctx,
+    /// The values of the lists being parsed, innermost last: each list is
+    /// moved out in one exact allocation once it is complete (no regrowth,
+    /// no shrinking).
+    values: Vec<Expr>,
+    /// The same for a record's superclass references, its body's items and
+    /// a dag's arguments.
+    refs: Vec<ClassRef>,
+    items: Vec<BodyItem>,
+    dag_args: Vec<DagArg>,
 }
 
 fn is_idchar(b: u8) -> bool {
@@ -535,21 +548,18 @@ impl<'t> Descent<'t> {
             }
             b'{' => {
                 self.bump(1);
-                let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    if self.peek() == b'}' {
-                        break;
-                    }
-                    items.push(self.body_item()?);
+                let base = self.items.len();
+                if self.body_items_onto().is_none() {
+                    self.items.truncate(base);
+                    return None;
                 }
+                let items = self.items.drain(base..).collect();
                 self.bump(1);
                 self.ws();
                 // `{ ... };` is an error (`extra_semi`).
                 if self.peek() == b';' {
                     return None;
                 }
-                items.shrink_to_fit();
                 Some((RecordBody { parents, items }, false))
             }
             _ => None,
@@ -591,7 +601,16 @@ impl<'t> Descent<'t> {
     }
 
     fn class_refs(&mut self) -> Option<Vec<ClassRef>> {
-        let mut out = Vec::new();
+        let base = self.refs.len();
+        if self.class_refs_onto().is_none() {
+            self.refs.truncate(base);
+            return None;
+        }
+        Some(self.refs.drain(base..).collect())
+    }
+
+    /// The references of [`Descent::class_refs`], pushed onto `self.refs`.
+    fn class_refs_onto(&mut self) -> Option<()> {
         loop {
             let name = self.ident()?;
             let start = name.span.start as usize;
@@ -601,17 +620,17 @@ impl<'t> Descent<'t> {
             } else {
                 Vec::new()
             };
-            out.push(ClassRef {
+            let r = ClassRef {
                 name,
                 args,
                 span: self.span(start),
-            });
+            };
+            self.refs.push(r);
             if self.expect(b',').is_none() {
                 break;
             }
         }
-        out.shrink_to_fit();
-        Some(out)
+        Some(())
     }
 
     fn body_item(&mut self) -> Option<BodyItem> {
@@ -825,11 +844,21 @@ impl<'t> Descent<'t> {
     /// `value, value, ...` up to (not taking) `close`; empty if `close`
     /// comes first. With `trailing_comma`, a `,` may end the list.
     fn values(&mut self, close: u8, trailing_comma: bool) -> Option<Vec<Expr>> {
-        let mut out = Vec::new();
+        let base = self.values.len();
+        if self.values_onto(close, trailing_comma).is_none() {
+            self.values.truncate(base);
+            return None;
+        }
+        Some(self.values.drain(base..).collect())
+    }
+
+    /// The values of [`Descent::values`], pushed onto `self.values`.
+    fn values_onto(&mut self, close: u8, trailing_comma: bool) -> Option<()> {
         self.ws();
         if self.peek() != close {
             loop {
-                out.push(self.value(false)?);
+                let v = self.value(false)?;
+                self.values.push(v);
                 if self.expect(b',').is_none() {
                     break;
                 }
@@ -839,9 +868,36 @@ impl<'t> Descent<'t> {
                 }
             }
         }
-        self.expect(close)?;
-        out.shrink_to_fit();
-        Some(out)
+        self.expect(close)
+    }
+
+    /// A record body's items up to its `}` (not taken), pushed onto
+    /// `self.items`.
+    fn body_items_onto(&mut self) -> Option<()> {
+        loop {
+            self.ws();
+            if self.peek() == b'}' {
+                return Some(());
+            }
+            let it = self.body_item()?;
+            self.items.push(it);
+        }
+    }
+
+    /// A dag's arguments and its `)`, the arguments pushed onto
+    /// `self.dag_args`.
+    fn dag_args_onto(&mut self) -> Option<()> {
+        self.ws();
+        if self.peek() != b')' {
+            loop {
+                let a = self.dag_arg()?;
+                self.dag_args.push(a);
+                if self.expect(b',').is_none() {
+                    break;
+                }
+            }
+        }
+        self.expect(b')')
     }
 
     fn inst_args(&mut self) -> Option<Vec<Expr>> {
@@ -911,8 +967,7 @@ impl<'t> Descent<'t> {
             }
             b'[' => {
                 self.bump(1);
-                let mut elems = self.values(b']', true)?;
-                elems.shrink_to_fit();
+                let elems = self.values(b']', true)?;
                 let elem_type = self.type_suffix()?.map(Box::new);
                 Some(ExprKind::List { elems, elem_type })
             }
@@ -980,18 +1035,12 @@ impl<'t> Descent<'t> {
             op.span = op.span.to(name.span);
             op.name = Some(name);
         }
-        let mut args = Vec::new();
-        self.ws();
-        if self.peek() != b')' {
-            loop {
-                args.push(self.dag_arg()?);
-                if self.expect(b',').is_none() {
-                    break;
-                }
-            }
+        let base = self.dag_args.len();
+        if self.dag_args_onto().is_none() {
+            self.dag_args.truncate(base);
+            return None;
         }
-        self.expect(b')')?;
-        args.shrink_to_fit();
+        let args = self.dag_args.drain(base..).collect();
         Some(ExprKind::Dag {
             op: Box::new(op),
             args,
