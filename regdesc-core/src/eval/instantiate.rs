@@ -7,7 +7,7 @@ use super::error::EvalError;
 use super::print::unquoted;
 use super::record::*;
 use super::resolve::{is_leaf, resolve, same, MapResolver, RecordResolver, Resolver};
-use super::state::{Ctx, CurRec, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
+use super::state::{Ctx, CurRec, VarDefKey, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
 use crate::syntax::Span;
 
 /// `VarDefInit::instantiate`: makes (or reuses) the anonymous def for `Class<args>`.
@@ -18,7 +18,7 @@ pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> In
 }
 
 fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> Init {
-    let key = (class, args.to_vec());
+    let key = VarDefKey::new(class, args);
     if let Some(&d) = ctx.vardef_cache.get(&key) {
         return Init::def(d);
     }

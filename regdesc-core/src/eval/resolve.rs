@@ -662,5 +662,26 @@ fn resolve_each(ctx: &mut Ctx, elems: &[Init], r: &mut dyn Resolver) -> Option<V
 /// resolver's current record.
 fn refold(ctx: &mut Ctx, r: &dyn Resolver, node: InitKind, is_final: bool) -> Init {
     let cur = r.cur().cloned();
-    fold(ctx, &node.into(), cur.as_ref(), is_final)
+    // The node goes into the allocation of the last one folded away, if
+    // there is one (nested folds take their own).
+    let rc = match ctx.refold_node.take() {
+        Some(mut rc) => match Rc::get_mut(&mut rc) {
+            Some(slot) => {
+                *slot = node;
+                rc
+            }
+            None => Rc::new(node),
+        },
+        None => Rc::new(node),
+    };
+    let i = Init(rc);
+    let out = fold(ctx, &i, cur.as_ref(), is_final);
+    let Init(mut rc) = i;
+    // Nothing kept the node (the fold made something else): its operands
+    // are let go now, its allocation kept for the next refold.
+    if let Some(slot) = Rc::get_mut(&mut rc) {
+        *slot = InitKind::Unset;
+        ctx.refold_node = Some(rc);
+    }
+    out
 }
