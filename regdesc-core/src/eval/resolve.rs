@@ -46,14 +46,29 @@ pub fn same(a: &Init, b: &Init) -> bool {
 
 /// Maps names to values (template arguments, iterators, `NAME`).
 pub struct MapResolver {
-    pub map: Vec<(Rc<str>, Init, bool)>,
+    map: Vec<(Rc<str>, Init, Mapped)>,
+    /// How many entries are [`Mapped::Resolving`] (out of the map, as far
+    /// as lookups see).
+    resolving: usize,
     pub cur: Option<CurRec>,
+}
+
+/// The state of a [`MapResolver`] entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mapped {
+    /// As it was set: resolved against the other entries on first use.
+    Set,
+    /// Being resolved: llvm-tblgen takes it out of the map meanwhile, so
+    /// that a value referring to itself stops there.
+    Resolving,
+    Resolved,
 }
 
 impl MapResolver {
     pub fn new(cur: Option<CurRec>) -> Self {
         MapResolver {
             map: Vec::new(),
+            resolving: 0,
             cur,
         }
     }
@@ -62,6 +77,7 @@ impl MapResolver {
     pub fn with_capacity(cur: Option<CurRec>, n: usize) -> Self {
         MapResolver {
             map: Vec::with_capacity(n),
+            resolving: 0,
             cur,
         }
     }
@@ -75,15 +91,21 @@ impl MapResolver {
 
     pub fn set_str(&mut self, key: Rc<str>, value: Init) {
         if let Some(e) = self.map.iter_mut().find(|e| name_eq(&e.0, &key)) {
+            if e.2 == Mapped::Resolving {
+                self.resolving -= 1;
+            }
             e.1 = value;
-            e.2 = false;
+            e.2 = Mapped::Set;
         } else {
-            self.map.push((key, value, false));
+            self.map.push((key, value, Mapped::Set));
         }
     }
 
     pub fn get_str(&self, key: &str) -> Option<&Init> {
-        self.map.iter().find(|e| &*e.0 == key).map(|e| &e.1)
+        self.map
+            .iter()
+            .find(|e| e.2 != Mapped::Resolving && &*e.0 == key)
+            .map(|e| &e.1)
     }
 }
 
@@ -92,11 +114,21 @@ impl Resolver for MapResolver {
         let InitKind::String { value: key, .. } = &**name else {
             return None;
         };
-        let idx = self.map.iter().position(|e| name_eq(&e.0, key))?;
-        if !self.map[idx].2 && self.map.len() > 1 {
-            let (k, v, _) = self.map.remove(idx);
+        let idx = self
+            .map
+            .iter()
+            .position(|e| e.2 != Mapped::Resolving && name_eq(&e.0, key))?;
+        if self.map[idx].2 == Mapped::Set && self.map.len() - self.resolving > 1 {
+            // llvm-tblgen erases the entry, resolves its value against the
+            // rest, and puts it back resolved: the entry stays where it is,
+            // hidden meanwhile.
+            self.map[idx].2 = Mapped::Resolving;
+            self.resolving += 1;
+            let v = self.map[idx].1.clone();
             let v = resolve(ctx, &v, self);
-            self.map.push((k, v.clone(), true));
+            self.map[idx].1 = v.clone();
+            self.map[idx].2 = Mapped::Resolved;
+            self.resolving -= 1;
             return Some(v);
         }
         Some(self.map[idx].1.clone())
