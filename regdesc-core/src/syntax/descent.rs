@@ -23,6 +23,8 @@
 use crate::syntax::ast::*;
 use crate::syntax::parser::{bang_errors, dec_value, is_keyword, unescape, Ctx};
 
+mod lists;
+
 /// Parses preprocessed `text` (file `file`), or `None` when pest must
 /// decide (invalid input, or a construct this parser leaves to pest).
 pub(crate) fn parse(file: FileId, text: &str) -> Option<SourceFileAst> {
@@ -600,39 +602,6 @@ impl<'t> Descent<'t> {
         Some(Some(ty))
     }
 
-    fn class_refs(&mut self) -> Option<Vec<ClassRef>> {
-        let base = self.refs.len();
-        if self.class_refs_onto().is_none() {
-            self.refs.truncate(base);
-            return None;
-        }
-        Some(self.refs.drain(base..).collect())
-    }
-
-    /// The references of [`Descent::class_refs`], pushed onto `self.refs`.
-    fn class_refs_onto(&mut self) -> Option<()> {
-        loop {
-            let name = self.ident()?;
-            let start = name.span.start as usize;
-            self.ws();
-            let args = if self.peek() == b'<' {
-                self.inst_args()?
-            } else {
-                Vec::new()
-            };
-            let r = ClassRef {
-                name,
-                args,
-                span: self.span(start),
-            };
-            self.refs.push(r);
-            if self.expect(b',').is_none() {
-                break;
-            }
-        }
-        Some(())
-    }
-
     fn body_item(&mut self) -> Option<BodyItem> {
         self.ws();
         let start = self.pos;
@@ -839,70 +808,6 @@ impl<'t> Descent<'t> {
         }
         out.shrink_to_fit();
         Some(out)
-    }
-
-    /// `value, value, ...` up to (not taking) `close`; empty if `close`
-    /// comes first. With `trailing_comma`, a `,` may end the list.
-    fn values(&mut self, close: u8, trailing_comma: bool) -> Option<Vec<Expr>> {
-        let base = self.values.len();
-        if self.values_onto(close, trailing_comma).is_none() {
-            self.values.truncate(base);
-            return None;
-        }
-        Some(self.values.drain(base..).collect())
-    }
-
-    /// The values of [`Descent::values`], pushed onto `self.values`.
-    fn values_onto(&mut self, close: u8, trailing_comma: bool) -> Option<()> {
-        self.ws();
-        if self.peek() != close {
-            loop {
-                let v = self.value(false)?;
-                self.values.push(v);
-                if self.expect(b',').is_none() {
-                    break;
-                }
-                self.ws();
-                if trailing_comma && self.peek() == close {
-                    break;
-                }
-            }
-        }
-        self.expect(close)
-    }
-
-    /// A record body's items up to its `}` (not taken), pushed onto
-    /// `self.items`.
-    fn body_items_onto(&mut self) -> Option<()> {
-        loop {
-            self.ws();
-            if self.peek() == b'}' {
-                return Some(());
-            }
-            let it = self.body_item()?;
-            self.items.push(it);
-        }
-    }
-
-    /// A dag's arguments and its `)`, the arguments pushed onto
-    /// `self.dag_args`.
-    fn dag_args_onto(&mut self) -> Option<()> {
-        self.ws();
-        if self.peek() != b')' {
-            loop {
-                let a = self.dag_arg()?;
-                self.dag_args.push(a);
-                if self.expect(b',').is_none() {
-                    break;
-                }
-            }
-        }
-        self.expect(b')')
-    }
-
-    fn inst_args(&mut self) -> Option<Vec<Expr>> {
-        self.bump(1);
-        self.values(b'>', false)
     }
 
     fn simple(&mut self) -> Option<Expr> {
