@@ -94,11 +94,50 @@ pub fn read_source(path: &Path) -> std::io::Result<String> {
     })
 }
 
-/// The offsets of the bytes of `text` that `keep` selects, plus `after`.
-fn offsets(text: &str, keep: fn(u8) -> bool, after: u32) -> Vec<u32> {
+/// The offset just past each `\n` of `text`. Eight bytes are tested at a
+/// time (a word with no newline, most of them, costs a few instructions).
+fn line_starts(text: &str) -> Vec<u32> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let b = text.as_bytes();
+    let mut v: Vec<u32> = Vec::with_capacity(b.len() / 32 + 1);
+    let words = b.chunks_exact(8);
+    let tail = words.remainder();
+    let mut at = 0u32;
+    for w in words {
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
+            ^ (ONES * u64::from(b'\n'));
+        // A zero byte of `x` (a newline in `w`) sets its high bit here; a
+        // word with none sets no bit.
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            v.extend(
+                (0u32..)
+                    .zip(w)
+                    .filter(|&(_, &c)| c == b'\n')
+                    .map(|(k, _)| at + k + 1),
+            );
+        }
+        at += 8;
+    }
+    v.extend(
+        (0u32..)
+            .zip(tail)
+            .filter(|&(_, &c)| c == b'\n')
+            .map(|(k, _)| at + k + 1),
+    );
+    v.shrink_to_fit();
+    v
+}
+
+/// The offsets of the UTF-8 continuation bytes of `text` (none in an ASCII
+/// file, which is checked first, a word at a time).
+fn continuations(text: &str) -> Vec<u32> {
+    if text.is_ascii() {
+        return Vec::new();
+    }
     let mut v: Vec<u32> = (text.bytes().zip(0u32..))
-        .filter(|&(b, _)| keep(b))
-        .map(|(_, i)| i + after)
+        .filter(|&(b, _)| b & 0xC0 == 0x80)
+        .map(|(_, i)| i)
         .collect();
     v.shrink_to_fit();
     v
@@ -112,8 +151,8 @@ impl SourceFile {
             builtin: false,
             text,
             len: of.len() as u32,
-            line_starts: offsets(of, |b| b == b'\n', 1),
-            continuations: offsets(of, |b| b & 0xC0 == 0x80, 0),
+            line_starts: line_starts(of),
+            continuations: continuations(of),
         }
     }
 
@@ -241,5 +280,35 @@ mod tests {
         let m = SourceFile::in_memory(PathBuf::from("x.td"), text.into(), None);
         assert_eq!(m.text(), Some(text));
         assert_eq!(m.line_col(3), f.line_col(3));
+    }
+
+    #[test]
+    fn line_starts_word_at_a_time() {
+        // Newlines at every position of a word, in the tail, in a row.
+        let mut text = String::new();
+        for k in 0..40 {
+            text.push_str(&"x".repeat(k % 11));
+            text.push('\n');
+            if k % 7 == 0 {
+                text.push_str("\n\n\u{e9}");
+            }
+        }
+        for end in 0..text.len() {
+            let Some(t) = text.get(..end) else { continue };
+            let naive: Vec<u32> = t
+                .bytes()
+                .zip(1u32..)
+                .filter(|&(b, _)| b == b'\n')
+                .map(|(_, i)| i)
+                .collect();
+            assert_eq!(line_starts(t), naive, "{end}");
+            let cont: Vec<u32> = t
+                .bytes()
+                .zip(0u32..)
+                .filter(|&(b, _)| b & 0xC0 == 0x80)
+                .map(|(_, i)| i)
+                .collect();
+            assert_eq!(continuations(t), cont, "{end}");
+        }
     }
 }

@@ -6,8 +6,8 @@ use super::convert::*;
 use super::error::EvalError;
 use super::print::unquoted;
 use super::record::*;
-use super::resolve::{is_leaf, resolve, same, MapResolver, RecordResolver, Resolver};
-use super::state::{Ctx, CurRec, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
+use super::resolve::{is_leaf, name_eq, resolve, same, MapResolver, RecordResolver, Resolver};
+use super::state::{Ctx, CurRec, VarDefKey, MAX_DEPTH, RED_ZONE, STACK_SEGMENT};
 use crate::syntax::Span;
 
 /// `VarDefInit::instantiate`: makes (or reuses) the anonymous def for `Class<args>`.
@@ -18,7 +18,7 @@ pub fn instantiate(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> In
 }
 
 fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> Init {
-    let key = (class, args.to_vec());
+    let key = VarDefKey::new(class, args);
     if let Some(&d) = ctx.vardef_cache.get(&key) {
         return Init::def(d);
     }
@@ -66,7 +66,7 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
         name: name.clone(),
         span: cls_span,
     };
-    let mut r = MapResolver::new(Some(cur));
+    let mut r = MapResolver::with_capacity(Some(cur), cls_targs.len());
     for (k, ta) in cls_targs.iter().enumerate() {
         if k < args.len() {
             r.set_str(ta.clone(), args[k].clone());
@@ -74,7 +74,13 @@ fn instantiate_inner(ctx: &mut Ctx, class: RecId, args: &[Init], site: Span) -> 
             let v = rec.get(ta).cloned().unwrap_or_else(Init::unset);
             r.set_str(ta.clone(), v);
         }
-        rec.fields.open().retain(|v| &v.name != ta);
+    }
+    // The arguments' fields go, in one pass (a template argument's field
+    // is named `Class:arg`, which no other field can be).
+    if !cls_targs.is_empty() {
+        rec.fields
+            .open()
+            .retain(|v| !(v.is_template_arg && cls_targs.iter().any(|t| name_eq(t, &v.name))));
     }
     resolve_record(ctx, &mut rec, &mut r);
     rec.superclasses = cls_supers;

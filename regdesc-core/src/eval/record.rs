@@ -671,10 +671,19 @@ impl RecordKeeper {
     }
 
     /// Makes `ids` (defs with distinct names) the defs, sorted by name.
-    pub fn set_defs(&mut self, mut ids: Vec<RecId>) {
-        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)));
-        ids.shrink_to_fit();
-        self.defs = ids;
+    pub fn set_defs(&mut self, ids: Vec<RecId>) {
+        // Sorted by each name's first 16 bytes as one big-endian number
+        // (zero-padded, so a shorter name that is a prefix sorts first), the
+        // whole names compared only on a tie: most comparisons are one
+        // integer comparison, with no lookup of either record.
+        let mut keyed: Vec<(u128, RecId)> = ids
+            .into_iter()
+            .map(|id| (name_prefix_key(self.name(id)), id))
+            .collect();
+        keyed.sort_unstable_by(|&(ka, a), &(kb, b)| {
+            ka.cmp(&kb).then_with(|| self.name(a).cmp(self.name(b)))
+        });
+        self.defs = keyed.into_iter().map(|(_, id)| id).collect();
     }
 
     /// All defs that derive from class `class`, sorted by name
@@ -744,6 +753,16 @@ impl RecordKeeper {
     pub fn name(&self, id: RecId) -> &str {
         &self.record(id).name
     }
+}
+
+/// The first 16 bytes of `name`, zero-padded, as a big-endian number:
+/// comparing two keys compares those bytes as `str::cmp` does, and equal
+/// keys leave the order to the rest of the names.
+pub(super) fn name_prefix_key(name: &str) -> u128 {
+    let mut k = [0u8; 16];
+    let n = name.len().min(16);
+    k[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u128::from_be_bytes(k)
 }
 
 // Sizes the memory of a full target depends on (millions of each).

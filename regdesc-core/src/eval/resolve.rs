@@ -28,10 +28,12 @@ pub trait Resolver {
 }
 
 /// Name comparison with a pointer fast path: variable references share the
-/// allocation of the field or argument they name.
+/// allocation of the field or argument they name. Names that differ mostly
+/// differ in length or in their last byte (template arguments share their
+/// class's `Class:` prefix), which is tested before the bytes are compared.
 #[inline]
 pub fn name_eq(a: &Rc<str>, b: &Rc<str>) -> bool {
-    Rc::ptr_eq(a, b) || a == b
+    Rc::ptr_eq(a, b) || (a.len() == b.len() && a.as_bytes().last() == b.as_bytes().last() && a == b)
 }
 
 /// Whether two values are equal (llvm-tblgen's `Init`s are unique, so it
@@ -44,14 +46,38 @@ pub fn same(a: &Init, b: &Init) -> bool {
 
 /// Maps names to values (template arguments, iterators, `NAME`).
 pub struct MapResolver {
-    pub map: Vec<(Rc<str>, Init, bool)>,
+    map: Vec<(Rc<str>, Init, Mapped)>,
+    /// How many entries are [`Mapped::Resolving`] (out of the map, as far
+    /// as lookups see).
+    resolving: usize,
     pub cur: Option<CurRec>,
+}
+
+/// The state of a [`MapResolver`] entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mapped {
+    /// As it was set: resolved against the other entries on first use.
+    Set,
+    /// Being resolved: llvm-tblgen takes it out of the map meanwhile, so
+    /// that a value referring to itself stops there.
+    Resolving,
+    Resolved,
 }
 
 impl MapResolver {
     pub fn new(cur: Option<CurRec>) -> Self {
         MapResolver {
             map: Vec::new(),
+            resolving: 0,
+            cur,
+        }
+    }
+
+    /// A resolver with room for `n` names (no regrowth while they are set).
+    pub fn with_capacity(cur: Option<CurRec>, n: usize) -> Self {
+        MapResolver {
+            map: Vec::with_capacity(n),
+            resolving: 0,
             cur,
         }
     }
@@ -65,15 +91,21 @@ impl MapResolver {
 
     pub fn set_str(&mut self, key: Rc<str>, value: Init) {
         if let Some(e) = self.map.iter_mut().find(|e| name_eq(&e.0, &key)) {
+            if e.2 == Mapped::Resolving {
+                self.resolving -= 1;
+            }
             e.1 = value;
-            e.2 = false;
+            e.2 = Mapped::Set;
         } else {
-            self.map.push((key, value, false));
+            self.map.push((key, value, Mapped::Set));
         }
     }
 
     pub fn get_str(&self, key: &str) -> Option<&Init> {
-        self.map.iter().find(|e| &*e.0 == key).map(|e| &e.1)
+        self.map
+            .iter()
+            .find(|e| e.2 != Mapped::Resolving && &*e.0 == key)
+            .map(|e| &e.1)
     }
 }
 
@@ -82,11 +114,21 @@ impl Resolver for MapResolver {
         let InitKind::String { value: key, .. } = &**name else {
             return None;
         };
-        let idx = self.map.iter().position(|e| name_eq(&e.0, key))?;
-        if !self.map[idx].2 && self.map.len() > 1 {
-            let (k, v, _) = self.map.remove(idx);
+        let idx = self
+            .map
+            .iter()
+            .position(|e| e.2 != Mapped::Resolving && name_eq(&e.0, key))?;
+        if self.map[idx].2 == Mapped::Set && self.map.len() - self.resolving > 1 {
+            // llvm-tblgen erases the entry, resolves its value against the
+            // rest, and puts it back resolved: the entry stays where it is,
+            // hidden meanwhile.
+            self.map[idx].2 = Mapped::Resolving;
+            self.resolving += 1;
+            let v = self.map[idx].1.clone();
             let v = resolve(ctx, &v, self);
-            self.map.push((k, v.clone(), true));
+            self.map[idx].1 = v.clone();
+            self.map[idx].2 = Mapped::Resolved;
+            self.resolving -= 1;
             return Some(v);
         }
         Some(self.map[idx].1.clone())
@@ -652,5 +694,26 @@ fn resolve_each(ctx: &mut Ctx, elems: &[Init], r: &mut dyn Resolver) -> Option<V
 /// resolver's current record.
 fn refold(ctx: &mut Ctx, r: &dyn Resolver, node: InitKind, is_final: bool) -> Init {
     let cur = r.cur().cloned();
-    fold(ctx, &node.into(), cur.as_ref(), is_final)
+    // The node goes into the allocation of the last one folded away, if
+    // there is one (nested folds take their own).
+    let rc = match ctx.refold_node.take() {
+        Some(mut rc) => match Rc::get_mut(&mut rc) {
+            Some(slot) => {
+                *slot = node;
+                rc
+            }
+            None => Rc::new(node),
+        },
+        None => Rc::new(node),
+    };
+    let i = Init(rc);
+    let out = fold(ctx, &i, cur.as_ref(), is_final);
+    let Init(mut rc) = i;
+    // Nothing kept the node (the fold made something else): its operands
+    // are let go now, its allocation kept for the next refold.
+    if let Some(slot) = Rc::get_mut(&mut rc) {
+        *slot = InitKind::Unset;
+        ctx.refold_node = Some(rc);
+    }
+    out
 }

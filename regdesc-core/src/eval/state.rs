@@ -22,7 +22,11 @@ pub struct Ctx {
     pub rk: RecordKeeper,
     pub anon_counter: u32,
     /// `Class<args>` instantiations already made: llvm-tblgen reuses them.
-    pub vardef_cache: HashMap<(RecId, Vec<Init>), RecId>,
+    pub vardef_cache: HashMap<VarDefKey, RecId>,
+    /// The allocation of the last node `refold` folded into something
+    /// else, emptied, for the next one (most refolded nodes are dropped
+    /// as soon as they are folded).
+    pub refold_node: Option<std::rc::Rc<InitKind>>,
     pub errors: Vec<EvalError>,
     pub warnings: Vec<EvalError>,
     pub depth: u32,
@@ -40,6 +44,33 @@ pub struct Ctx {
     pub class_ids: HashMap<String, RecId>,
     /// Records made by expansion so far (bounded by [`MAX_RECORDS`]).
     pub expanded: u64,
+}
+
+/// A key of [`Ctx::vardef_cache`]: a class and its arguments, with their
+/// hash computed once (the arguments are hashed deeply; the table rehashes
+/// every key as it grows).
+#[derive(PartialEq, Eq)]
+pub struct VarDefKey {
+    hash: u64,
+    class: RecId,
+    args: Vec<Init>,
+}
+
+impl VarDefKey {
+    pub fn new(class: RecId, args: &[Init]) -> VarDefKey {
+        use std::hash::BuildHasher;
+        VarDefKey {
+            hash: rustc_hash::FxBuildHasher.hash_one((class, args)),
+            class,
+            args: args.to_vec(),
+        }
+    }
+}
+
+impl std::hash::Hash for VarDefKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
 }
 
 /// Defs by name: an index of ids hashed by their records' own names,

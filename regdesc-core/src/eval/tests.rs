@@ -65,3 +65,56 @@ fn every_error_converts_with_its_code_and_span() {
     .to_diagnostic();
     assert!(!w.is_error());
 }
+
+#[test]
+fn defs_sorted_by_prefix_key_then_name() {
+    // Names sharing 16-byte prefixes, prefixes of each other, with NULs and
+    // bytes over 0x7f: the keyed order is `str`'s order.
+    let mut names: Vec<String> = Vec::new();
+    for stem in [
+        "",
+        "a",
+        "int_amdgcn_image_",
+        "int_amdgcn_image_sample",
+        "\u{e9}",
+    ] {
+        for tail in [
+            "",
+            "\0",
+            "\0b",
+            "b",
+            "ab",
+            "z",
+            "\u{e9}x",
+            "0123456789abcdef",
+        ] {
+            names.push(format!("{stem}{tail}"));
+        }
+    }
+    for a in &names {
+        for b in &names {
+            let (ka, kb) = (record::name_prefix_key(a), record::name_prefix_key(b));
+            assert_eq!(ka.cmp(&kb).then_with(|| a.cmp(b)), a.cmp(b), "{a:?} {b:?}");
+        }
+    }
+    let text: String = [
+        "b",
+        "a_long_name_past_16_bytes_2",
+        "a_long_name_past_16_bytes_1",
+        "a",
+    ]
+    .iter()
+    .map(|n| format!("def {n};\n"))
+    .collect();
+    let out = eval_str(&text).expect("valid");
+    let sorted: Vec<&str> = out.records.defs().map(|id| out.records.name(id)).collect();
+    assert_eq!(
+        sorted,
+        [
+            "a",
+            "a_long_name_past_16_bytes_1",
+            "a_long_name_past_16_bytes_2",
+            "b"
+        ]
+    );
+}

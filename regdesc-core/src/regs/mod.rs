@@ -653,54 +653,65 @@ pub fn sort_by_register_name<'n, T: Copy>(items: &mut [T], name: impl Fn(T) -> &
 /// so that no part is a prefix of another) with a terminator, then each
 /// odd part after its length.
 fn push_register_key(key: &mut Vec<u8>, name: &str) {
+    let b = name.as_bytes();
     let at = key.len();
+    key.reserve(b.len() + 8);
     key.extend_from_slice(&[0; 4]);
+    // The parts are found by one scan of the bytes per pass (tuple names
+    // such as AMDGPU's `VGPR0_VGPR1_..._VGPR31` have 64 of them).
     let mut parts = 0u32;
     let mut odd_len = 0;
-    for part in NameParts(name) {
+    let mut i = 0;
+    while i < b.len() {
+        let end = part_end(b, i);
         if parts.is_multiple_of(2) {
-            for &b in part.as_bytes() {
-                // 0 and 1 become two bytes, so that 0 can end a part.
-                if b <= 1 {
-                    key.extend_from_slice(&[1, b + 1]);
-                } else {
-                    key.push(b);
+            let part = &b[i..end];
+            if part.iter().all(|&c| c > 1) {
+                // No byte to escape (every real name): copied whole.
+                key.extend_from_slice(part);
+            } else {
+                for &c in part {
+                    // 0 and 1 become two bytes, so that 0 can end a part.
+                    if c <= 1 {
+                        key.extend_from_slice(&[1, c + 1]);
+                    } else {
+                        key.push(c);
+                    }
                 }
             }
             key.push(0);
         } else {
-            odd_len += 4 + part.len();
+            odd_len += 4 + (end - i);
         }
         parts += 1;
+        i = end;
     }
     key[at..at + 4].copy_from_slice(&parts.to_be_bytes());
     if odd_len > 0 {
         key.reserve(odd_len);
-        for part in NameParts(name).skip(1).step_by(2) {
-            key.extend_from_slice(&(part.len() as u32).to_be_bytes());
-            key.extend_from_slice(part.as_bytes());
+        let (mut i, mut k) = (0, 0u32);
+        while i < b.len() {
+            let end = part_end(b, i);
+            if k % 2 == 1 {
+                key.extend_from_slice(&((end - i) as u32).to_be_bytes());
+                key.extend_from_slice(&b[i..end]);
+            }
+            k += 1;
+            i = end;
         }
     }
 }
 
-/// The alternating alpha and numeric parts of a register name (what is
-/// left of it).
-#[derive(Clone)]
-struct NameParts<'a>(&'a str);
-
-impl<'a> Iterator for NameParts<'a> {
-    type Item = &'a str;
-    fn next(&mut self) -> Option<&'a str> {
-        let bytes = self.0.as_bytes();
-        let digit = bytes.first()?.is_ascii_digit();
-        let end = bytes
-            .iter()
-            .position(|b| b.is_ascii_digit() != digit)
-            .unwrap_or(bytes.len());
-        let (part, rest) = self.0.split_at(end);
-        self.0 = rest;
-        Some(part)
+/// The end of the part of `b` that starts at `i` (`i < b.len()`): the run
+/// of digits or of other bytes there.
+#[inline]
+fn part_end(b: &[u8], i: usize) -> usize {
+    let digit = b[i].is_ascii_digit();
+    let mut j = i + 1;
+    while j < b.len() && b[j].is_ascii_digit() == digit {
+        j += 1;
     }
+    j
 }
 
 /// `StringRef::compare_numeric` (LLVM's `LessRecord`).
@@ -754,6 +765,26 @@ mod tests {
         assert_eq!(less_record_register("R10", "S0"), Less);
         assert_eq!(less_record_register("R1_R2", "R1"), Greater);
         assert_eq!(less_record_register("D0_D1", "D0_D2"), Less);
+    }
+
+    /// The alternating alpha and numeric parts of a register name (what is
+    /// left of it).
+    #[derive(Clone)]
+    struct NameParts<'a>(&'a str);
+
+    impl<'a> Iterator for NameParts<'a> {
+        type Item = &'a str;
+        fn next(&mut self) -> Option<&'a str> {
+            let bytes = self.0.as_bytes();
+            let digit = bytes.first()?.is_ascii_digit();
+            let end = bytes
+                .iter()
+                .position(|b| b.is_ascii_digit() != digit)
+                .unwrap_or(bytes.len());
+            let (part, rest) = self.0.split_at(end);
+            self.0 = rest;
+            Some(part)
+        }
     }
 
     /// The order as a sort key, written the obvious way.

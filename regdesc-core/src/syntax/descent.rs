@@ -23,6 +23,8 @@
 use crate::syntax::ast::*;
 use crate::syntax::parser::{bang_errors, dec_value, is_keyword, unescape, Ctx};
 
+mod lists;
+
 /// Parses preprocessed `text` (file `file`), or `None` when pest must
 /// decide (invalid input, or a construct this parser leaves to pest).
 pub(crate) fn parse(file: FileId, text: &str) -> Option<SourceFileAst> {
@@ -48,6 +50,10 @@ pub(crate) fn next_stmt(file: FileId, text: &str, pos: &mut usize) -> Option<Opt
         pos: *pos,
         last: *pos,
         ctx: Ctx::default(),
+        values: Vec::new(),
+        refs: Vec::new(),
+        items: Vec::new(),
+        dag_args: Vec::new(),
     };
     p.ws();
     if p.pos >= p.s.len() {
@@ -67,19 +73,42 @@ struct Descent<'t> {
     /// End of the last token taken.
     last: usize,
     ctx: Ctx,
+    /// The values of the lists being parsed, innermost last: each list is
+    /// moved out in one exact allocation once it is complete (no regrowth,
+    /// no shrinking).
+    values: Vec<Expr>,
+    /// The same for a record's superclass references, its body's items and
+    /// a dag's arguments.
+    refs: Vec<ClassRef>,
+    items: Vec<BodyItem>,
+    dag_args: Vec<DagArg>,
 }
 
 fn is_idchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    super::is_word_byte(b)
 }
 
 impl<'t> Descent<'t> {
     // ------------------------------------------------------------ tokens
 
     fn ws(&mut self) {
-        while self.s.get(self.pos) == Some(&b' ') {
-            self.pos += 1;
+        if self.s.get(self.pos) != Some(&b' ') {
+            return;
         }
+        // Comments are blanked to spaces by the preprocessor: long runs
+        // are skipped eight bytes at a time.
+        let s = self.s;
+        let mut p = self.pos + 1;
+        while let Some(w) = s.get(p..p + 8) {
+            if w != b"        " {
+                break;
+            }
+            p += 8;
+        }
+        while s.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        self.pos = p;
     }
 
     /// The byte at the cursor (0 at the end).
@@ -521,21 +550,18 @@ impl<'t> Descent<'t> {
             }
             b'{' => {
                 self.bump(1);
-                let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    if self.peek() == b'}' {
-                        break;
-                    }
-                    items.push(self.body_item()?);
+                let base = self.items.len();
+                if self.body_items_onto().is_none() {
+                    self.items.truncate(base);
+                    return None;
                 }
+                let items = self.items.drain(base..).collect();
                 self.bump(1);
                 self.ws();
                 // `{ ... };` is an error (`extra_semi`).
                 if self.peek() == b';' {
                     return None;
                 }
-                items.shrink_to_fit();
                 Some((RecordBody { parents, items }, false))
             }
             _ => None,
@@ -574,30 +600,6 @@ impl<'t> Descent<'t> {
         let ty = self.ty()?;
         self.expect(b'>')?;
         Some(Some(ty))
-    }
-
-    fn class_refs(&mut self) -> Option<Vec<ClassRef>> {
-        let mut out = Vec::new();
-        loop {
-            let name = self.ident()?;
-            let start = name.span.start as usize;
-            self.ws();
-            let args = if self.peek() == b'<' {
-                self.inst_args()?
-            } else {
-                Vec::new()
-            };
-            out.push(ClassRef {
-                name,
-                args,
-                span: self.span(start),
-            });
-            if self.expect(b',').is_none() {
-                break;
-            }
-        }
-        out.shrink_to_fit();
-        Some(out)
     }
 
     fn body_item(&mut self) -> Option<BodyItem> {
@@ -808,33 +810,6 @@ impl<'t> Descent<'t> {
         Some(out)
     }
 
-    /// `value, value, ...` up to (not taking) `close`; empty if `close`
-    /// comes first. With `trailing_comma`, a `,` may end the list.
-    fn values(&mut self, close: u8, trailing_comma: bool) -> Option<Vec<Expr>> {
-        let mut out = Vec::new();
-        self.ws();
-        if self.peek() != close {
-            loop {
-                out.push(self.value(false)?);
-                if self.expect(b',').is_none() {
-                    break;
-                }
-                self.ws();
-                if trailing_comma && self.peek() == close {
-                    break;
-                }
-            }
-        }
-        self.expect(close)?;
-        out.shrink_to_fit();
-        Some(out)
-    }
-
-    fn inst_args(&mut self) -> Option<Vec<Expr>> {
-        self.bump(1);
-        self.values(b'>', false)
-    }
-
     fn simple(&mut self) -> Option<Expr> {
         self.ws();
         let start = self.pos;
@@ -897,8 +872,7 @@ impl<'t> Descent<'t> {
             }
             b'[' => {
                 self.bump(1);
-                let mut elems = self.values(b']', true)?;
-                elems.shrink_to_fit();
+                let elems = self.values(b']', true)?;
                 let elem_type = self.type_suffix()?.map(Box::new);
                 Some(ExprKind::List { elems, elem_type })
             }
@@ -966,18 +940,12 @@ impl<'t> Descent<'t> {
             op.span = op.span.to(name.span);
             op.name = Some(name);
         }
-        let mut args = Vec::new();
-        self.ws();
-        if self.peek() != b')' {
-            loop {
-                args.push(self.dag_arg()?);
-                if self.expect(b',').is_none() {
-                    break;
-                }
-            }
+        let base = self.dag_args.len();
+        if self.dag_args_onto().is_none() {
+            self.dag_args.truncate(base);
+            return None;
         }
-        self.expect(b')')?;
-        args.shrink_to_fit();
+        let args = self.dag_args.drain(base..).collect();
         Some(ExprKind::Dag {
             op: Box::new(op),
             args,

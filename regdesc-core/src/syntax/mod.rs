@@ -44,6 +44,25 @@ pub use crate::source::{SourceFile, SourceMap};
 use crate::diag::Diagnostic;
 use std::path::Path;
 
+/// The bytes of identifiers (`[A-Za-z0-9_]`), indexed by byte: one load
+/// per byte in the scanners' inner loops.
+static WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
+/// Is `b` a byte of an identifier (`[A-Za-z0-9_]`)?
+#[inline]
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    WORD_BYTES[b as usize]
+}
+
 /// How to find and preprocess files.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {

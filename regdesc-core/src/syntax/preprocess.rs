@@ -104,7 +104,7 @@ struct Pp<'a, 'h> {
 }
 
 fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    super::is_word_byte(c)
 }
 
 /// Preprocesses `text` (the contents of file `file`).
@@ -415,7 +415,13 @@ impl Pp<'_, '_> {
                 run = 0;
             }
             match c {
-                b' ' => i += 1,
+                b' ' => {
+                    i += 1;
+                    // Indentation and blank runs, eight bytes at a time.
+                    while b.get(i..i + 8) == Some(b"        ") {
+                        i += 8;
+                    }
+                }
                 b'\t' => {
                     self.out[i] = b' ';
                     i += 1;

@@ -108,7 +108,6 @@ impl<'a> Evaluator<'a> {
         let sc_targs = sc.template_args.clone();
         let sc_supers = sc.superclasses.clone();
         let sc_asserts = sc.assertions.clone();
-        let sc_name = sc.name.clone();
         let cur = CurRec {
             id: if rec.id != u32::MAX {
                 Some(rec.id)
@@ -118,7 +117,7 @@ impl<'a> Evaluator<'a> {
             name: rec.name_init.clone(),
             span: rec.span,
         };
-        let mut r = MapResolver::new(Some(cur.clone()));
+        let mut r = MapResolver::with_capacity(Some(cur.clone()), sc_targs.len() + 1);
         // Most of the class's fields are new to the record: grow it once.
         rec.fields.open().reserve(sc_values.len());
         // A record with no fields yet but its template arguments (whose
@@ -143,7 +142,7 @@ impl<'a> Evaluator<'a> {
                 return self.fail(EvalError::MissingTemplateArg {
                     arg: ta.to_string(),
                     index: i,
-                    class: sc_name,
+                    class: self.rk().name(sc_ref.rec).to_string(),
                     span: sc_ref.span,
                 });
             }
@@ -154,7 +153,7 @@ impl<'a> Evaluator<'a> {
         } else {
             rec.name_init.clone()
         };
-        r.set_str(format!("{sc_name}:NAME").into(), name);
+        r.set_str(self.name_key(sc_ref.rec), name);
         resolve_record(&mut self.ctx, rec, &mut r);
         for s in sc_supers {
             if rec.superclasses.contains(&s) {
@@ -167,12 +166,26 @@ impl<'a> Evaluator<'a> {
         }
         if rec.superclasses.contains(&sc_ref.rec) {
             return self.fail(EvalError::DuplicateSuperclass {
-                class: sc_name,
+                class: self.rk().name(sc_ref.rec).to_string(),
                 span: sc_ref.span,
             });
         }
         rec.superclasses.push(sc_ref.rec);
         Ok(())
+    }
+
+    /// `Class:NAME` for class `class`, made once.
+    fn name_key(&mut self, class: RecId) -> Rc<str> {
+        let k = class as usize;
+        if self.name_keys.len() <= k {
+            self.name_keys.resize(k + 1, None);
+        }
+        if let Some(key) = &self.name_keys[k] {
+            return key.clone();
+        }
+        let key: Rc<str> = format!("{}:NAME", self.rk().name(class)).into();
+        self.name_keys[k] = Some(key.clone());
+        key
     }
 
     fn apply_let_stack(&mut self, rec: &mut Record) -> R<()> {
@@ -245,6 +258,8 @@ impl<'a> Evaluator<'a> {
     ) -> R<Vec<Init>> {
         let targs = self.rec(target).template_args.clone();
         let mut out = Vec::with_capacity(args.len());
+        // Each argument's type, looked up once for both loops.
+        let mut tys: Vec<Option<RecTy>> = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             if i >= targs.len() {
                 return self.fail(EvalError::TooManyTemplateArgs {
@@ -257,13 +272,14 @@ impl<'a> Evaluator<'a> {
             let ty = self.rec(target).value(&targs[i]).map(|v| v.ty.clone());
             let v = self.value(a, cur, ty.as_ref(), Mode::Value)?;
             out.push(v);
+            tys.push(ty);
         }
         if !check_types {
             return Ok(out);
         }
         // CheckTemplateArgValues
-        for (i, v) in out.iter_mut().enumerate() {
-            let Some(ty) = self.rec(target).value(&targs[i]).map(|v| v.ty.clone()) else {
+        for (i, (v, ty)) in out.iter_mut().zip(tys).enumerate() {
+            let Some(ty) = ty else {
                 continue;
             };
             if !is_typed(v) {

@@ -12,7 +12,7 @@ impl<'a> Evaluator<'a> {
         mut dest: Option<&mut Vec<Entry>>,
         loc: Option<Span>,
     ) -> R<()> {
-        let mut r = MapResolver::new(None);
+        let mut r = MapResolver::with_capacity(None, substs.len());
         for (k, v) in substs.iter() {
             r.set(k.clone(), v.clone());
         }
@@ -105,7 +105,7 @@ impl<'a> Evaluator<'a> {
                         name: rec.name_init.clone(),
                         span: rec.span,
                     };
-                    let mut r = MapResolver::new(Some(cur.clone()));
+                    let mut r = MapResolver::with_capacity(Some(cur.clone()), substs.len());
                     for (k, v) in substs.iter() {
                         r.set(k.clone(), v.clone());
                     }

@@ -120,6 +120,9 @@ pub struct Evaluator<'a> {
     extra_globals: BTreeMap<String, Init>,
     /// Template arguments referenced (for the unused-argument warning).
     used_targs: HashSet<(RecId, Rc<str>)>,
+    /// Each class's `Class:NAME` (indexed by record id), made on its first
+    /// use as a superclass.
+    name_keys: Vec<Option<Rc<str>>>,
     nesting: u32,
     /// Warn about unused template arguments (see `EvalOptions`).
     pub(crate) warn_unused_targs: bool,
@@ -145,6 +148,7 @@ impl<'a> Evaluator<'a> {
             defsets: Vec::new(),
             extra_globals: BTreeMap::new(),
             used_targs: HashSet::default(),
+            name_keys: Vec::new(),
             nesting: 0,
             warn_unused_targs: true,
             release_memory: None,
