@@ -43,6 +43,8 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let s = &isa.instrs;
     let mad_co = isa.op("G_AMD_MAD64_CO");
     let mut origin: HashMap<VReg, Origin> = HashMap::new();
+    // The registers `MOVI` sets (a shift's constant amount).
+    let mut consts: HashMap<VReg, i64> = HashMap::new();
     let mut uses: HashMap<VReg, usize> = HashMap::new();
     for b in &f.blocks {
         for i in &b.insts {
@@ -53,6 +55,11 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
             }
             let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
             match (s.desc(i.opcode).sem, v(0), v(1), v(2)) {
+                (Sem::MovImm, Some(d), _, _) => {
+                    if let Some(Operand::Imm(k)) = i.ops.get(1) {
+                        consts.insert(d, *k);
+                    }
+                }
                 (Sem::Binary(op), Some(d), Some(a), Some(b)) => {
                     origin.insert(d, Origin::Bin(op, a, b));
                 }
@@ -88,6 +95,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let single = |v: VReg| uses.get(&v) == Some(&1);
     let (uadde, usube) = (s.op("G_UADDE"), s.op("G_USUBE"));
     let add3 = isa.op("V_ADD3_U32");
+    let (lshl_add, lshl_or) = (isa.op("V_LSHL_ADD_U32"), isa.op("V_LSHL_OR_B32"));
     // Zeros and undefined values to define before the instruction they
     // feed: (block, index, their def).
     let mut before = Vec::new();
@@ -98,18 +106,53 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
         for k in 0..f.blocks[blk].insts.len() {
             let i = &f.blocks[blk].insts[k];
             let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
-            let (Sem::Binary(op @ (BinOp::Add | BinOp::Sub)), Some(d), Some(x), Some(y)) =
-                (s.desc(i.opcode).sem, v(0), v(1), v(2))
+            let (
+                Sem::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Or)),
+                Some(d),
+                Some(x),
+                Some(y),
+            ) = (s.desc(i.opcode).sem, v(0), v(1), v(2))
             else {
                 continue;
             };
             let rc = f.class_of(d);
-            // (a op b) op carry, and for adds also carry + (a + b).
-            let mut pairs = vec![(x, y)];
-            if op == BinOp::Add {
-                pairs.push((y, x));
-            }
             let mut new = None;
+            // (a << k) + c and (a << k) | c on the VALU: one
+            // `v_lshl_add_u32` / `v_lshl_or_b32`.
+            if op != BinOp::Sub && rc == Some(vgpr) {
+                // A product by a power of two is the same shift.
+                let power = |m: VReg| {
+                    let c = consts.get(&m).copied().filter(|&c| c > 1 && c < 1 << 32)?;
+                    (c & (c - 1) == 0).then(|| i64::from(c.trailing_zeros()))
+                };
+                let shifted = [(x, y), (y, x)].into_iter().find_map(|(t, c)| {
+                    let (a, k) = match origin.get(&t).copied() {
+                        Some(Origin::Bin(BinOp::Shl, a, amount)) => {
+                            (a, consts.get(&amount).copied()?)
+                        }
+                        Some(Origin::Bin(BinOp::Mul, a, m)) if power(m).is_some() => (a, power(m)?),
+                        Some(Origin::Bin(BinOp::Mul, m, a)) => (a, power(m)?),
+                        _ => return None,
+                    };
+                    let k = Some(k).filter(|k| (1..32).contains(k))?;
+                    (single(t) && f.class_of(t) == rc && f.class_of(a) == rc)
+                        .then_some((t, a, k, c))
+                });
+                if let Some((t, a, k, c)) = shifted {
+                    let opc = if op == BinOp::Add { lshl_add } else { lshl_or };
+                    new = Some(MInst::new(
+                        opc,
+                        vec![def(d), use_(a), Operand::Imm(k), use_(c)],
+                    ));
+                    folded.push(t);
+                }
+            }
+            // (a op b) op carry, and for adds also carry + (a + b).
+            let pairs = match (op, new.is_some()) {
+                (BinOp::Or, _) | (_, true) => vec![],
+                (BinOp::Add, false) => vec![(x, y), (y, x)],
+                _ => vec![(x, y)],
+            };
             for (t, c) in pairs {
                 let Some(Origin::Bin(top, a, b)) = origin.get(&t).copied() else {
                     continue;

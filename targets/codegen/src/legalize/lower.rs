@@ -534,11 +534,6 @@ impl<T: Target> Lower<'_, T> {
                             continue;
                         };
                         let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
-                        // A product by `2^k ± 1` is shifts and an add
-                        // (`wide::mul_by_shifts`), the addend one add more.
-                        if let Some(p) = self.mul_by_shifts(&x, &y, u32::from(w)) {
-                            return Ok(wide::add(&mut self.b, &p, &z, u32::from(w)));
-                        }
                         z.truncate(keep);
                         let uniform = self.uni.is_uniform(v);
                         let over = self.result_over_factor(result, [a, b]);
@@ -638,6 +633,19 @@ impl<T: Target> Lower<'_, T> {
         };
         Some(match form {
             wide::ShiftForm::Shl(k) => shl(self, k),
+            // Per lane, from two limbs above `k`, `x * 2^k` with `x` as the
+            // addend: the multiply cascade's chains take the addend's limbs
+            // as accumulators, so each limb of the shifted value costs one
+            // multiply-add with its carry (an `i128` times `2^70 + 1`: 3,
+            // where the shifts and the add take 4). One limb is one
+            // shift-and-add.
+            wide::ShiftForm::ShlAdd(k) if !self.b.uniform && n >= 2 + (k / 32) as usize => {
+                let mut c = vec![Limb::Const(0); n];
+                c[(k / 32) as usize] = Limb::Const(1 << (k % 32));
+                let plan = MulPlan::new(x.to_vec(), c, Some(x.to_vec()), n, false);
+                let r = pad(self.mul(&plan), n);
+                wide::canonical(&mut self.b, r, w)
+            }
             wide::ShiftForm::ShlAdd(k) => {
                 let s = shl(self, k);
                 wide::add(&mut self.b, x, &s, w)
