@@ -95,7 +95,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
     let single = |v: VReg| uses.get(&v) == Some(&1);
     let (uadde, usube) = (s.op("G_UADDE"), s.op("G_USUBE"));
     let add3 = isa.op("V_ADD3_U32");
-    let (lshl_add, lshl_or) = (isa.op("V_LSHL_ADD_U32"), isa.op("V_LSHL_OR_B32"));
+    let lshl_add = isa.op("V_LSHL_ADD_U32");
     // Zeros and undefined values to define before the instruction they
     // feed: (block, index, their def).
     let mut before = Vec::new();
@@ -106,20 +106,18 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
         for k in 0..f.blocks[blk].insts.len() {
             let i = &f.blocks[blk].insts[k];
             let v = |k: usize| i.ops.get(k).and_then(Operand::vreg);
-            let (
-                Sem::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Or)),
-                Some(d),
-                Some(x),
-                Some(y),
-            ) = (s.desc(i.opcode).sem, v(0), v(1), v(2))
+            let (Sem::Binary(op @ (BinOp::Add | BinOp::Sub)), Some(d), Some(x), Some(y)) =
+                (s.desc(i.opcode).sem, v(0), v(1), v(2))
             else {
                 continue;
             };
             let rc = f.class_of(d);
             let mut new = None;
-            // (a << k) + c and (a << k) | c on the VALU: one
-            // `v_lshl_add_u32` / `v_lshl_or_b32`.
-            if op != BinOp::Sub && rc == Some(vgpr) {
+            // (a << k) + c on the VALU: one `v_lshl_add_u32`. (Not `(a <<
+            // k) | c` as `v_lshl_or_b32`: a half shifted into the high
+            // word and ored is the SDWA peephole's, one instruction with
+            // the operation that made the half.)
+            if op == BinOp::Add && rc == Some(vgpr) {
                 // A product by a power of two is the same shift.
                 let power = |m: VReg| {
                     let c = consts.get(&m).copied().filter(|&c| c > 1 && c < 1 << 32)?;
@@ -139,9 +137,8 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                         .then_some((t, a, k, c))
                 });
                 if let Some((t, a, k, c)) = shifted {
-                    let opc = if op == BinOp::Add { lshl_add } else { lshl_or };
                     new = Some(MInst::new(
-                        opc,
+                        lshl_add,
                         vec![def(d), use_(a), Operand::Imm(k), use_(c)],
                     ));
                     folded.push(t);
@@ -149,7 +146,7 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
             }
             // (a op b) op carry, and for adds also carry + (a + b).
             let pairs = match (op, new.is_some()) {
-                (BinOp::Or, _) | (_, true) => vec![],
+                (_, true) => vec![],
                 (BinOp::Add, false) => vec![(x, y), (y, x)],
                 _ => vec![(x, y)],
             };

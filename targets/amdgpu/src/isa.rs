@@ -71,9 +71,8 @@ pub enum Kind {
     /// `v_alignbit_b32 d, hi, lo, k`: `(hi:lo) >> k` truncated to 32 bits
     /// (a funnel shift; [`crate::lane_shift`]).
     VAlignBit,
-    /// `v_lshl_add_u32 d, a, k, c`: `(a << k) + c`; with `or`,
-    /// `v_lshl_or_b32`: `(a << k) | c` ([`crate::combine`]).
-    VLshlAdd { or: bool },
+    /// `v_lshl_add_u32 d, a, k, c`: `(a << k) + c` ([`crate::combine`]).
+    VLshlAdd,
     /// `v_lshlrev_b32 d, amount, value` and the other reversed shifts.
     VBinRev(BinOp),
     /// `v_add_co_u32`/`v_sub_co_u32 d, mask, a, b`: carry/borrow mask out.
@@ -301,7 +300,7 @@ impl Builder {
                 | Kind::VBinRev(_)
                 | Kind::VAdd3
                 | Kind::VAlignBit
-                | Kind::VLshlAdd { .. }
+                | Kind::VLshlAdd
                 | Kind::VCarryOut { .. }
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
@@ -605,16 +604,8 @@ impl Isa {
             "V_LSHL_ADD_U32",
             1,
             &[R, I, R],
-            Kind::VLshlAdd { or: false },
+            Kind::VLshlAdd,
             "v_lshl_add_u32 {0}, {1}, {2}, {3}",
-            (false, false),
-        );
-        b.add(
-            "V_LSHL_OR_B32",
-            1,
-            &[R, I, R],
-            Kind::VLshlAdd { or: true },
-            "v_lshl_or_b32 {0}, {1}, {2}, {3}",
             (false, false),
         );
         b.add(

@@ -764,10 +764,7 @@ impl Sel<'_> {
                 let (hi, lo) = (self.vsrc(hi, &mut used), self.vsrc(lo, &mut used));
                 self.emit(i.opcode, vec![def(d), hi, lo, Operand::Imm(k)]);
             }
-            Sem::Target(_)
-                if i.opcode == self.op("V_LSHL_ADD_U32")
-                    || i.opcode == self.op("V_LSHL_OR_B32") =>
-            {
+            Sem::Target(_) if i.opcode == self.op("V_LSHL_ADD_U32") => {
                 let (Some(d), Some(a), Some(Operand::Imm(k)), Some(c)) =
                     (v(0), v(1), i.ops.get(2), v(3))
                 else {

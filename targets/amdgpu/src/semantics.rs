@@ -268,14 +268,9 @@ impl GcnSemantics {
             Kind::VAdd3 => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok((rd(cx, 1, l)? + rd(cx, 2, l)? + rd(cx, 3, l)?) & 0xffff_ffff)
             })?,
-            Kind::VLshlAdd { or } => Self::per_lane(cx, 0, &mut |cx, l| {
+            Kind::VLshlAdd => Self::per_lane(cx, 0, &mut |cx, l| {
                 let shifted = (rd(cx, 1, l)? << (rd(cx, 2, l)? & 31)) & 0xffff_ffff;
-                let c = rd(cx, 3, l)?;
-                Ok(if or {
-                    shifted | c
-                } else {
-                    (shifted + c) & 0xffff_ffff
-                })
+                Ok((shifted + rd(cx, 3, l)?) & 0xffff_ffff)
             })?,
             Kind::VAlignBit => Self::per_lane(cx, 0, &mut |cx, l| {
                 let wide = rd(cx, 1, l)? << 32 | rd(cx, 2, l)?;
