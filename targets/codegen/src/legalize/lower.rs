@@ -448,7 +448,10 @@ impl<T: Target> Lower<'_, T> {
                         // register is not made for the return.
                         let low = bits.saturating_sub(32 * k as u32).min(32);
                         let l = if self.narrow == NarrowArgs::Undefined {
-                            ret_bits.push(low);
+                            // A result of one limb keeps its extensions (the
+                            // SDWA peephole reads a byte's `and` as its
+                            // select), wider ones read their width only.
+                            ret_bits.push(if bits > 32 { low } else { 32 });
                             self.b.low_bits_of(*l, low)
                         } else {
                             *l
@@ -554,8 +557,16 @@ impl<T: Target> Lower<'_, T> {
                 }
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
                 if op == BinOp::Mul && x.len() > 1 {
-                    if let Some(p) = self.mul_by_shifts(&x, &y, u32::from(w)) {
-                        return Ok(p);
+                    // Not for a factor of one limb, or sign-extended from
+                    // one (one multiply-add, `v_mad_i64_i32`, or the sign
+                    // limb's product subtracted).
+                    let narrow = [lhs, rhs]
+                        .iter()
+                        .any(|o| o.value().is_some() && self.kb.fits_i32(o));
+                    if !narrow {
+                        if let Some(p) = self.mul_by_shifts(&x, &y, u32::from(w)) {
+                            return Ok(p);
+                        }
                     }
                     let sext = [self.kb.fits_i32(lhs), self.kb.fits_i32(rhs)];
                     let over = self.result_over_factor(result, [lhs, rhs]);
@@ -620,7 +631,7 @@ impl<T: Target> Lower<'_, T> {
             (None, Some(f)) => (y, f),
             (None, None) => return None,
         };
-        if x.len() < 2 {
+        if x.len() < 2 || x[1..].iter().all(|l| *l == Limb::Const(0)) {
             return None;
         }
         let n = x.len();
