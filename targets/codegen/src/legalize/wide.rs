@@ -278,3 +278,38 @@ pub fn shift_form(c: &[Limb]) -> Option<ShiftForm> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{shift_form, ShiftForm};
+    use crate::legalize::Limb;
+
+    fn limbs(v: u128, n: usize) -> Vec<Limb> {
+        (0..n)
+            .map(|j| Limb::Const((v >> (32 * j)) as u32))
+            .collect()
+    }
+
+    #[test]
+    fn shift_forms_of_constants() {
+        assert_eq!(shift_form(&limbs(1 << 5, 2)), Some(ShiftForm::Shl(5)));
+        assert_eq!(shift_form(&limbs(1 << 70, 4)), Some(ShiftForm::Shl(70)));
+        assert_eq!(
+            shift_form(&limbs((1 << 33) + 1, 2)),
+            Some(ShiftForm::ShlAdd(33))
+        );
+        assert_eq!(
+            shift_form(&limbs((1 << 106) - 1, 4)),
+            Some(ShiftForm::ShlSub(106))
+        );
+        // Below 32 the ± 1 forms keep the multiply (one MAD per limb).
+        assert_eq!(shift_form(&limbs((1 << 5) + 1, 2)), None);
+        assert_eq!(shift_form(&limbs((1 << 20) - 1, 2)), None);
+        // 1, zero, three bits, a register limb.
+        assert_eq!(shift_form(&limbs(1, 2)), None);
+        assert_eq!(shift_form(&limbs(0, 2)), None);
+        assert_eq!(shift_form(&limbs((1 << 40) + (1 << 3) + 1, 2)), None);
+        let reg = vec![Limb::Const(0), Limb::Reg(crate::mir::VReg(3))];
+        assert_eq!(shift_form(&reg), None);
+    }
+}
