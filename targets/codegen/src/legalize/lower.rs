@@ -647,9 +647,9 @@ impl<T: Target> Lower<'_, T> {
             // Per lane, from two limbs above `k`, `x * 2^k` with `x` as the
             // addend: the multiply cascade's chains take the addend's limbs
             // as accumulators, so each limb of the shifted value costs one
-            // multiply-add with its carry (an `i128` times `2^70 + 1`: 3,
-            // where the shifts and the add take 4). One limb is one
-            // shift-and-add.
+            // multiply-add with its carry (an `i128` times `2^70 + 1`: a
+            // MAD and AMD's `v_lshl_add_u32`, 2, where the shifts and the
+            // add take 4). One limb is one shift-and-add.
             wide::ShiftForm::ShlAdd(k) if !self.b.uniform && n >= 2 + (k / 32) as usize => {
                 let mut c = vec![Limb::Const(0); n];
                 c[(k / 32) as usize] = Limb::Const(1 << (k % 32));
