@@ -128,8 +128,11 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                         Some(Origin::Bin(BinOp::Shl, a, amount)) => {
                             (a, consts.get(&amount).copied()?)
                         }
-                        Some(Origin::Bin(BinOp::Mul, a, m)) if power(m).is_some() => (a, power(m)?),
-                        Some(Origin::Bin(BinOp::Mul, m, a)) => (a, power(m)?),
+                        Some(Origin::Bin(BinOp::Mul, p, q)) => match (power(q), power(p)) {
+                            (Some(k), _) => (p, k),
+                            (None, Some(k)) => (q, k),
+                            (None, None) => return None,
+                        },
                         _ => return None,
                     };
                     let k = Some(k).filter(|k| (1..32).contains(k))?;
