@@ -48,7 +48,8 @@ pub enum Kind {
     SShift64(BinOp),
     /// `G_AMD_SHL64`/`G_AMD_LSHR64`/`G_AMD_ASHR64 lo, hi, xlo, xhi, k`: a
     /// 64-bit shift by the constant `k` on 32-bit halves before selection
-    /// ([`crate::shift64`]), `SShift64` after.
+    /// ([`crate::shift64`], [`crate::lane_shift`]), `SShift64` or
+    /// `VShift64` after.
     GShift64(BinOp),
     /// `s_addc_u32`/`s_subb_u32 d, a, b`: with `SCC` in and out.
     SCarry { sub: bool },
@@ -75,6 +76,9 @@ pub enum Kind {
     VLshlAdd,
     /// `v_lshlrev_b32 d, amount, value` and the other reversed shifts.
     VBinRev(BinOp),
+    /// `v_lshlrev_b64`/`v_lshrrev_b64`/`v_ashrrev_i64 d64, amount, s64`:
+    /// a VGPR pair per lane shifted by the amount's low 6 bits.
+    VShift64(BinOp),
     /// `v_add_co_u32`/`v_sub_co_u32 d, mask, a, b`: carry/borrow mask out.
     VCarryOut { sub: bool },
     /// `v_addc_co_u32 d, mask, a, b, mask_in` (and the borrow form).
@@ -298,6 +302,7 @@ impl Builder {
                 | Kind::SCmp(_)
                 | Kind::VBin(_)
                 | Kind::VBinRev(_)
+                | Kind::VShift64(_)
                 | Kind::VAdd3
                 | Kind::VAlignBit
                 | Kind::VLshlAdd
@@ -551,6 +556,20 @@ impl Isa {
                 1,
                 &[R, R],
                 Kind::VBinRev(op),
+                &format!("{name} {{0}}, {{1}}, {{2}}"),
+                (false, false),
+            );
+        }
+        for (name, op) in [
+            ("v_lshlrev_b64", BinOp::Shl),
+            ("v_lshrrev_b64", BinOp::LShr),
+            ("v_ashrrev_i64", BinOp::AShr),
+        ] {
+            b.add(
+                &name.to_uppercase(),
+                1,
+                &[I, R],
+                Kind::VShift64(op),
                 &format!("{name} {{0}}, {{1}}, {{2}}"),
                 (false, false),
             );

@@ -14,24 +14,41 @@
 //!   of an arithmetic shift);
 //! - a limb that is `0` or `-1` (a sign limb: `v_ashrrev_i32 31` of
 //!   something) funnelled with itself is itself, so the sign limbs of a
-//!   sign-extended factor shift for free.
+//!   sign-extended factor shift for free;
+//! - the VALU shifts a 64-bit register pair per lane in one instruction
+//!   (`v_lshlrev_b64`, `v_lshrrev_b64`, `v_ashrrev_i64`), so the two
+//!   limbs at the value's edge (the lowest pair of a left shift, the top
+//!   pair of a right shift: one single shift and one funnel) are one
+//!   instruction: an `i64` shifted by a constant is one, as llc makes it.
 
 use regdesc_codegen::ir::BinOp;
 use regdesc_codegen::legalize::wide::{canonical, sign_extended_top};
 use regdesc_codegen::legalize::{Limb, MirBuilder};
 use regdesc_codegen::mir::{def, use_, Opcode, Operand};
 
+use crate::shift64::ShiftOps;
+
+/// What a per-lane shift is made of: `v_alignbit_b32`, the 64-bit shift
+/// pseudos, and whether a 64-bit VGPR operand must start at an even
+/// register (gfx90a), where the edge pair serves only when its result and
+/// source limbs are even pairs of their values (else each is copied).
+#[derive(Clone, Copy, Debug)]
+pub struct LaneShiftOps {
+    pub alignbit: Opcode,
+    pub pairs: ShiftOps,
+    pub aligned_pairs: bool,
+}
+
 /// `x op amount` on a `w`-bit per-lane value of 32-bit limbs, with
-/// `v_alignbit_b32` (`alignbit`) per limb. `None`: another lowering (a
-/// uniform value, an amount that is not a constant or is a whole number
-/// of limbs, a single limb).
+/// `v_alignbit_b32` per limb and one 64-bit shift at the edge. `None`: another lowering (a uniform value, an amount that
+/// is not a constant or is a whole number of limbs, a single limb).
 pub fn lower_shift(
     op: BinOp,
     x: &[Limb],
     amount: Limb,
     w: u32,
     b: &mut MirBuilder<'_>,
-    alignbit: Opcode,
+    ops: LaneShiftOps,
 ) -> Option<Vec<Limb>> {
     let n = x.len();
     let Limb::Const(c) = amount else {
@@ -47,6 +64,24 @@ pub fn lower_shift(
     let (q, s) = ((c / 32) as usize, c % 32);
     let mut fill = None;
     let mut r = vec![Limb::Const(0); n];
+    // The edge pair: result limbs `k, k + 1` from source limbs `i, i + 1`
+    // by one 64-bit shift, when both are registers and the funnel would
+    // not be free (two equal sign limbs). An arithmetic shift past the
+    // top limb shifts the top pair by `32 + s`: its high half is the sign,
+    // which every limb above takes.
+    let sign_pair = op == BinOp::AShr && q >= 1;
+    let edge = match op {
+        BinOp::Shl => Some((q, 0)),
+        _ if sign_pair => Some((n - 1 - q, n - 2)),
+        _ => (n - 2).checked_sub(q).map(|k| (k, n - 2)),
+    }
+    .filter(|&(k, i)| {
+        k + 1 < n
+            && (!ops.aligned_pairs || (k % 2 == 0 && i % 2 == 0))
+            && matches!((x[i], x[i + 1]), (Limb::Reg(l), Limb::Reg(h)) if l != h)
+    });
+    let made_by_edge =
+        |j: usize| edge.is_some_and(|(e, _)| j == e || j == e + 1 || (sign_pair && j > e));
     // Result limb k reads source limbs k - q - 1 and k - q (left) or k + q
     // and k + q + 1 (right): made from the top down (left) or the bottom
     // up, each limb's register is read by no limb made after it, so where
@@ -56,13 +91,16 @@ pub fn lower_shift(
         _ => (0..n).collect(),
     };
     for k in order {
+        if made_by_edge(k) {
+            continue;
+        }
         let l = match op {
             BinOp::Shl => {
                 // Bits of source limb k - q move up by s, those of k - q - 1
                 // come in from below.
                 let hi = k.checked_sub(q).map_or(Limb::Const(0), |i| x[i]);
                 let lo = k.checked_sub(q + 1).map_or(Limb::Const(0), |i| x[i]);
-                funnel(b, alignbit, hi, lo, 32 - s)
+                funnel(b, ops.alignbit, hi, lo, 32 - s)
             }
             _ => {
                 let i = k + q;
@@ -71,11 +109,27 @@ pub fn lower_shift(
                 } else if i + 1 == n {
                     b.bin(op, x[i], Limb::Const(s))
                 } else {
-                    funnel(b, alignbit, x[i + 1], x[i], s)
+                    funnel(b, ops.alignbit, x[i + 1], x[i], s)
                 }
             }
         };
         r[k] = l;
+    }
+    // The edge pair last: it reads the source limbs the others read
+    // before it (the lowest of a left shift, the top of a right one).
+    if let Some((k, i)) = edge {
+        let pair_op = match op {
+            BinOp::Shl => ops.pairs.shl,
+            BinOp::LShr => ops.pairs.lshr,
+            _ => ops.pairs.ashr,
+        };
+        let by = if sign_pair { 32 + s } else { s };
+        let (lo, hi) = crate::shift64::pair(b, pair_op, x[i], x[i + 1], by);
+        r[k] = lo;
+        r[k + 1] = hi;
+        if sign_pair {
+            r[k + 2..].fill(hi);
+        }
     }
     Some(canonical(b, r, w))
 }

@@ -610,6 +610,44 @@ impl Sel<'_> {
         }
     }
 
+    /// `lo, hi = (xh:xl) op k` per lane: the halves as a VGPR pair (the
+    /// pair a MAD or another 64-bit shift wrote them in, else joined by
+    /// `REG_SEQUENCE`), one `v_lshlrev_b64`/`v_lshrrev_b64`/
+    /// `v_ashrrev_i64`, the result's halves read as `sub0` and `sub1`.
+    fn vshift64(&mut self, op: BinOp, lo: VReg, hi: VReg, xl: VReg, xh: VReg, k: i64) {
+        let x = match (self.halves.get(&xl), self.halves.get(&xh)) {
+            (Some(&(pl, 0)), Some(&(ph, 1))) if pl == ph => pl,
+            _ => {
+                let x = self.vreg(self.cls.vreg64);
+                let (vl, vh) = (self.part_of_pair(xl), self.part_of_pair(xh));
+                self.join_pair(x, vl, vh);
+                x
+            }
+        };
+        let name = match op {
+            BinOp::Shl => "V_LSHLREV_B64",
+            BinOp::LShr => "V_LSHRREV_B64",
+            _ => "V_ASHRREV_I64",
+        };
+        let p = self.vreg(self.cls.vreg64);
+        self.emit(self.op(name), vec![def(p), Operand::Imm(k), use_(x)]);
+        for (half, (d, sub)) in [(lo, self.cls.sub0), (hi, self.cls.sub1)]
+            .into_iter()
+            .enumerate()
+        {
+            self.halves.insert(d, (p, half as u8));
+            let t = self.valu_def(d);
+            self.emit(
+                self.isa.instrs.copy,
+                vec![
+                    def(t),
+                    Operand::Reg(RegOperand::use_of(RegRef::Virt(p), Some(sub))),
+                ],
+            );
+            self.finish_valu(d, t);
+        }
+    }
+
     fn bfe(&mut self, signed: bool, d: VReg, a: VReg, w: i64) {
         if self.is_sgpr(d) {
             let a = self.ssrc(a);
@@ -748,10 +786,14 @@ impl Sel<'_> {
                 else {
                     return Err(bad(self));
                 };
-                let (Some(Operand::Imm(k)), true) = (i.ops.get(4), self.is_sgpr(lo)) else {
+                let Some(Operand::Imm(k)) = i.ops.get(4) else {
                     return Err(bad(self));
                 };
-                self.shift64(op, lo, hi, xl, xh, *k);
+                if self.is_sgpr(lo) {
+                    self.shift64(op, lo, hi, xl, xh, *k);
+                } else {
+                    self.vshift64(op, lo, hi, xl, xh, *k);
+                }
             }
             Sem::Target(_) if i.opcode == self.op("V_ALIGNBIT_B32") => {
                 let (Some(d), Some(hi), Some(lo), Some(Operand::Imm(k))) =

@@ -279,6 +279,10 @@ impl GcnSemantics {
             Kind::VBinRev(op) => Self::per_lane(cx, 0, &mut |cx, l| {
                 Ok(bin(op, rd(cx, 2, l)?, rd(cx, 1, l)?))
             })?,
+            Kind::VShift64(op) => Self::per_lane(cx, 0, &mut |cx, l| {
+                let x = cx.read(2, l)?.to_u128() as u64;
+                Ok(shift64(op, x, rd(cx, 1, l)?))
+            })?,
             Kind::VCarryOut { sub } | Kind::VCarryInOut { sub } => {
                 let cin = matches!(kind, Kind::VCarryInOut { .. });
                 let mask_in = if cin { rd_mask(cx, 4)? } else { 0 };

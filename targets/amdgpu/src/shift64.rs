@@ -206,8 +206,10 @@ impl Shifter<'_> {
     }
 }
 
-/// `lo, hi = op (hi:lo), s`: one 64-bit shift pseudo.
-fn pair(b: &mut MirBuilder<'_>, op: Opcode, lo: Limb, hi: Limb, s: u32) -> (Limb, Limb) {
+/// `lo, hi = op (hi:lo), s`: one 64-bit shift pseudo (an SGPR pair's
+/// shift after selection when the result is uniform, a VGPR pair's when
+/// it is per lane).
+pub(crate) fn pair(b: &mut MirBuilder<'_>, op: Opcode, lo: Limb, hi: Limb, s: u32) -> (Limb, Limb) {
     let (xl, xh) = (b.reg(lo), b.reg(hi));
     let (dl, dh) = (b.new_reg(), b.new_reg());
     b.push(

@@ -107,6 +107,14 @@ impl Amdgpu {
         self.cls
     }
 
+    fn lane_shift_ops(&self) -> crate::lane_shift::LaneShiftOps {
+        crate::lane_shift::LaneShiftOps {
+            alignbit: self.isa().op("V_ALIGNBIT_B32"),
+            pairs: self.shift_ops(),
+            aligned_pairs: self.gfx.needs_aligned_vgprs(),
+        }
+    }
+
     fn shift_ops(&self) -> crate::shift64::ShiftOps {
         crate::shift64::ShiftOps {
             shl: self.isa().op("G_AMD_SHL64"),
@@ -174,13 +182,14 @@ impl Target for Amdgpu {
             shift: self.shift_ops(),
             carry: self.isa().op("G_AMD_MAD64_CO"),
             signed: self.isa().op("G_AMD_MAD_I64_I32"),
-            alignbit: self.isa().op("V_ALIGNBIT_B32"),
+            lane_shift: self.lane_shift_ops(),
         };
         crate::legalize_wide_mul::lower_mul(plan, b, ops, facts)
     }
 
     /// Uniform shifts as 64-bit SALU shifts ([`crate::shift64`]), per-lane
-    /// ones as funnel shifts ([`crate::lane_shift`]).
+    /// ones as funnel shifts and one 64-bit VALU shift
+    /// ([`crate::lane_shift`]).
     fn lower_shift(
         &self,
         op: BinOp,
@@ -189,10 +198,8 @@ impl Target for Amdgpu {
         w: u32,
         b: &mut MirBuilder<'_>,
     ) -> Option<Vec<Limb>> {
-        crate::shift64::lower_shift(op, x, amount, w, b, self.shift_ops()).or_else(|| {
-            let alignbit = self.isa().op("V_ALIGNBIT_B32");
-            crate::lane_shift::lower_shift(op, x, amount, w, b, alignbit)
-        })
+        crate::shift64::lower_shift(op, x, amount, w, b, self.shift_ops())
+            .or_else(|| crate::lane_shift::lower_shift(op, x, amount, w, b, self.lane_shift_ops()))
     }
 
     fn select(&self, f: &mut MFunction) -> Result<(), TargetError> {

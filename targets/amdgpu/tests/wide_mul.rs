@@ -10,7 +10,9 @@
 //!   factors, multiply-adds), the random shapes of the shared
 //!   `wide_mul_shapes.ll` and the random kernels of
 //!   `tests/fixtures/kernel_mul_shapes.ll`, and the shapes random hunting
-//!   found (`tests/fixtures/wide_mul_found.ll`), against the best of llc 14 and llc 19
+//!   found (`tests/fixtures/wide_mul_found.ll`), and the wide shifts and
+//!   multiplies by powers of two of `tests/fixtures/wide_shifts.ll`,
+//!   against the best of llc 14 and llc 19
 //!   (SelectionDAG and GlobalISel, `-O2`) run in the test. Where regdesc is longer the
 //!   function is in `LONGER` with the reason; an entry that stops being
 //!   longer fails, so the list stays true. Simulation against
@@ -198,6 +200,7 @@ fn wide_multiplies_are_no_longer_than_llc() {
         common::fixtures_dir().join("wide_mul_shapes.ll"),
         common::extra_dir().join("kernel_mul_shapes.ll"),
         common::extra_dir().join("wide_mul_found.ll"),
+        common::extra_dir().join("wide_shifts.ll"),
     ] {
         let names: Vec<String> = fns
             .iter()

@@ -130,7 +130,9 @@
 //! the generic lowering (see `MAX_SCALAR_ROW_LIMBS`).
 
 use regdesc_codegen::ir::BinOp;
-use regdesc_codegen::legalize::{lower_pow2_shift, lower_shifted_sum, Limb, MirBuilder, MulPlan};
+use regdesc_codegen::legalize::{
+    lower_pow2_shift, lower_shifted_sum, power_of_two, Limb, MirBuilder, MulPlan,
+};
 use regdesc_codegen::mir::Opcode;
 use regdesc_codegen::mir::{def, use_};
 
@@ -168,15 +170,19 @@ pub fn lower_mul(
     // against 8; a `sext i64` times 128 as `i256` 8 against 12, llc 11).
     // One per-lane product is one MAD (both result limbs at once, where the
     // shifts would be two); an addend keeps the MADs (their accumulator
-    // takes it: an address's base).
-    if plan.uniform || (plan.addend.is_none() && plan.partial_products() > 1) {
+    // takes it: an address's base), unless the shifts and the adds after
+    // them count fewer ([`pow2_shift_wins`]).
+    if plan.uniform
+        || (plan.addend.is_none() && plan.partial_products() > 1)
+        || pow2_shift_wins(plan, b, facts)
+    {
         let shl = |x: &[Limb], s: u32, b: &mut MirBuilder<'_>| {
             let amount = Limb::Const(s);
             let w = 32 * x.len() as u32;
             if plan.uniform {
                 crate::shift64::lower_shift(BinOp::Shl, x, amount, w, b, ops.shift)
             } else {
-                crate::lane_shift::lower_shift(BinOp::Shl, x, amount, w, b, ops.alignbit)
+                crate::lane_shift::lower_shift(BinOp::Shl, x, amount, w, b, ops.lane_shift)
             }
         };
         if let Some(r) = lower_pow2_shift(plan, b, &shl) {
@@ -228,14 +234,61 @@ pub fn lower_mul(
     if plan.uniform {
         return Some(scalar_rows(plan, b));
     }
-    let rule = if odd_addend_wins(plan, facts, b) {
+    let rule = lane_rule(plan, facts, b);
+    Some(chains(plan, b, ops, facts, rule))
+}
+
+/// The chains of a per-lane multiply by the rules of [`odd_addend_wins`]
+/// and [`split_wins`].
+fn lane_rule(plan: &MulPlan, facts: MulFacts, b: &MirBuilder<'_>) -> Chains {
+    if odd_addend_wins(plan, facts, b) {
         Chains::OddAddend
     } else if split_wins(plan, facts) {
         Chains::Split
     } else {
         Chains::Column
+    }
+}
+
+/// Whether a per-lane factor times a power of two `2^(32 m + k)` plus an
+/// addend takes fewer instructions as a shift and an add chain than as
+/// MADs. The shift is a funnel per result limb from `m` up (none when
+/// `k` is 0), one fewer for the 64-bit shift of the lowest pair; the add
+/// chain one per limb from `m` up. Each MAD on the addend's pairs may
+/// carry into the next chain, and every carry is an instruction more: an
+/// `i217` times `2^59` plus an `i217` is 12 that way against 19 (llc 13),
+/// where an `i64` keeps its MAD and `v_lshl_add_u32` (2 against 3).
+fn pow2_shift_wins(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts) -> bool {
+    if plan.uniform || plan.addend.is_none() {
+        return false;
+    }
+    let (x, sext, s) = match (power_of_two(&plan.b), power_of_two(&plan.a)) {
+        (Some(s), _) => (&plan.a, plan.sext32[0], s),
+        (None, Some(s)) => (&plan.b, plan.sext32[1], s),
+        (None, None) => return false,
     };
-    Some(chains(plan, b, ops, facts, rule))
+    let (n, m, k) = (plan.limbs, (s / 32) as usize, s % 32);
+    if sext || m >= n {
+        return false;
+    }
+    let reg = |i: Option<usize>| i.is_some_and(|i| matches!(x.get(i), Some(Limb::Reg(_))));
+    let shifts = match k {
+        0 => 0,
+        _ => {
+            let funnels = (m..n)
+                .filter(|&i| reg(Some(i - m)) || reg((i - m).checked_sub(1)))
+                .count();
+            let pair = n - m >= 2 && reg(Some(0)) && reg(Some(1));
+            funnels - usize::from(pair)
+        }
+    };
+    let by_shifts = shifts + (n - m);
+    let rule = lane_rule(plan, facts, b);
+    let mut by_mads = cost(plan, b, facts, rule);
+    if plan.limbs >= 3 {
+        by_mads = by_mads.min(cost(plan, b, facts, Chains::LowAddend));
+    }
+    by_shifts < by_mads
 }
 
 /// The MAD chains of a multiply (module doc).
@@ -426,9 +479,9 @@ pub struct MadOps {
     pub carry: Opcode,
     /// `G_AMD_MAD_I64_I32`: signed factors, no carry.
     pub signed: Opcode,
-    /// `V_ALIGNBIT_B32`: the funnel shifts of a per-lane multiply by a
-    /// power of two.
-    pub alignbit: Opcode,
+    /// The funnel and 64-bit shifts of a per-lane multiply by a power of
+    /// two.
+    pub lane_shift: crate::lane_shift::LaneShiftOps,
 }
 
 /// Both factors sign-extended 32-bit values (module doc): one signed

@@ -40,7 +40,7 @@ use std::fmt;
 
 pub use builder::{GenericOps, MirBuilder};
 pub use lower::legalize;
-pub use mul::{lower_generic, lower_pow2_shift, lower_shifted_sum, MulPlan};
+pub use mul::{lower_generic, lower_pow2_shift, lower_shifted_sum, power_of_two, MulPlan};
 
 use crate::diag::Diag;
 use crate::ir::Span;
