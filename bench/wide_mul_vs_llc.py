@@ -8,9 +8,13 @@ is compiled alone; a configuration that fails on a function has no count.
 
 usage: python3 bench/wide_mul_vs_llc.py FILE.ll... [--per-function]
 (build first: cargo build --release -p regdesc-cc; REGDESC_CC overrides)
+llc's counts are cached per (llc, CPU, selector, file contents) in
+target/wide-mul-vs-llc-cache, so a second run compiles only regdesc's side.
 Prints, per file and CPU: functions, regdesc's and the best llc's summed
 instructions, and how many functions are longer / shorter than the best.
 """
+import hashlib
+import json
 import os
 import resource
 import re
@@ -22,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC = os.environ.get("REGDESC_CC", os.path.join(ROOT, "target", "release", "regdesc-cc"))
 CPUS = ["gfx900", "gfx90a", "gfx1030"]
 LLC = {14: "/usr/lib/llvm-14/bin/llc", 19: "/usr/lib/llvm-19/bin/llc"}
+CACHE = os.path.join(ROOT, "target", "wide-mul-vs-llc-cache")
 
 
 def counts(asm):
@@ -47,6 +52,23 @@ def counts(asm):
 
 
 def llc(version, cpu, path, gisel):
+    """llc's counts per function, from the cache when this llc, CPU and
+    selector have seen these file contents."""
+    key = hashlib.sha256(
+        f"{LLC[version]} {cpu} {gisel}\n".encode() + open(path, "rb").read()
+    ).hexdigest()
+    cached = os.path.join(CACHE, key + ".json")
+    if os.path.exists(cached):
+        with open(cached) as f:
+            return json.load(f)
+    res = llc_uncached(version, cpu, path, gisel)
+    os.makedirs(CACHE, exist_ok=True)
+    with open(cached, "w") as f:
+        json.dump(res, f)
+    return res
+
+
+def llc_uncached(version, cpu, path, gisel):
     def run(p):
         args = [LLC[version], "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O2", p, "-o", "-"]
         if version == 14:

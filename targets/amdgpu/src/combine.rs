@@ -6,7 +6,8 @@
 //!   a carry in one instruction: `(a + b) + carry`, where the carry is a
 //!   0-or-1 value (a carry or borrow out, a compare), is a carry-in add
 //!   (`G_UADDE a, b, carry`), and `(a - b) - borrow` a borrow-in subtract.
-//!   `x + carry` is `G_UADDE x, 0, carry`.
+//!   `x + carry` is `G_UADDE x, 0, carry`, `x - borrow` `G_USUBE x, 0,
+//!   borrow`.
 //! - gfx9 and gfx10 have a three-input add, `v_add3_u32`: `(a + b) + c`
 //!   on the VALU is one instruction.
 //! - `v_mad_u64_u32` adds a 64-bit accumulator to a 32x32 product: a
@@ -202,9 +203,15 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                     break;
                 }
             }
-            // x + carry: a carry-in add of x and 0.
-            if new.is_none() && op == BinOp::Add {
-                for (x, c) in [(x, y), (y, x)] {
+            // x + carry: a carry-in add of x and 0; x - borrow: a
+            // borrow-in subtract of 0 from x (a difference's top limb
+            // whose other operand's limb is zero).
+            if new.is_none() && matches!(op, BinOp::Add | BinOp::Sub) {
+                let orders = match op {
+                    BinOp::Add => vec![(x, y), (y, x)],
+                    _ => vec![(x, y)],
+                };
+                for (x, c) in orders {
                     let bool_c = origin.get(&c) == Some(&Origin::Bool);
                     if !bool_c || f.class_of(c) != rc || f.class_of(x) != rc {
                         continue;
@@ -212,8 +219,9 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
                     let Some(rc) = rc else { continue };
                     let (zero, co) = (f.new_vreg(rc), f.new_vreg(rc));
                     before.push((blk, k, MInst::new(movi, vec![def(zero), Operand::Imm(0)])));
+                    let opc = if op == BinOp::Add { uadde } else { usube };
                     new = Some(MInst::new(
-                        uadde,
+                        opc,
                         vec![def(d), def(co), use_(x), use_(zero), use_(c)],
                     ));
                     break;

@@ -21,7 +21,8 @@ use regdesc_index::IndexVec;
 use regdesc_codegen::mir::instr::{InstrDesc, OpKind};
 use regdesc_codegen::mir::interp::{err, Bits, Flow, InterpError, MachineCx, TargetSemantics};
 use regdesc_codegen::mir::{
-    smallvec, InstrSet, LimbOp, MFunction, MInst, Operand, Operands, RegOperand, RegRef, Sem, VReg,
+    smallvec, InstrSet, LimbOp, MBlockId, MFunction, MInst, Operand, Operands, RegOperand, RegRef,
+    Sem, VReg,
 };
 use regdesc_runtime::Reg;
 
@@ -105,21 +106,14 @@ fn vreg_at(i: &MInst, k: usize) -> Option<VReg> {
 }
 
 /// Rewrites carry chains of `f` to go through `$CF`.
+///
+/// One read of the machine code: the use counts and the candidate links
+/// (a carry read as the carry-in of the next carry-family instruction of
+/// its block) are found together, the links kept where the carry has no
+/// other use, and only the linked instructions are touched again. (Two
+/// reads cost a cache miss per instruction each once the function is
+/// larger than the cache.)
 pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
-    // Uses per virtual register (a vector indexed by the register: a hash
-    // map here cost a cache miss per operand on large functions).
-    let mut uses: IndexVec<VReg, u32> = IndexVec::from_vec(vec![0; f.vregs.len()]);
-    for b in &f.blocks {
-        for i in &b.insts {
-            for (_, r) in i.reg_ops() {
-                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
-                    if let Some(n) = uses.get_mut(v) {
-                        *n += 1;
-                    }
-                }
-            }
-        }
-    }
     let op = |name: &str| s.by_name(name);
     let (Some(addcf), Some(adccf), Some(subbf), Some(sbcbf), Some(getcf)) = (
         op("ADDCF"),
@@ -130,48 +124,64 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
     ) else {
         return;
     };
+    // Uses per virtual register (a vector indexed by the register: a hash
+    // map here cost a cache miss per operand on large functions).
+    let mut uses: IndexVec<VReg, u32> = IndexVec::from_vec(vec![0; f.vregs.len()]);
+    // Candidate links: (block, producer, consumer, carry), in order.
+    let mut links: Vec<(MBlockId, usize, usize, VReg)> = Vec::new();
+    for (bi, b) in f.blocks.iter_enumerated() {
+        // The last carry-family instruction: (index, is an add, its carry).
+        let mut last: Option<(usize, bool, Option<VReg>)> = None;
+        for (k, i) in b.insts.iter().enumerate() {
+            for (_, r) in i.reg_ops() {
+                if let (false, Some(v)) = (r.is_def(), r.vreg()) {
+                    if let Some(n) = uses.get_mut(v) {
+                        *n += 1;
+                    }
+                }
+            }
+            let Some((add, reads)) = carry_family(i, s) else {
+                continue;
+            };
+            if let (true, Some((p, p_add, Some(carry)))) = (reads, last) {
+                if p_add == add && Some(carry) == vreg_at(i, 4) {
+                    links.push((bi, p, k, carry));
+                }
+            }
+            last = Some((k, add, vreg_at(i, 1)));
+        }
+    }
+    links.retain(|&(_, _, _, carry)| uses.get(carry) == Some(&1));
     let phys = |def: bool| {
         let mut r = RegOperand::use_of(RegRef::Phys(cf), None);
         r.set_def(def);
         r.set_implicit(true);
         Operand::Reg(r)
     };
-    for b in &mut f.blocks {
-        // Links: producer k gives its carry through the flag to the next
-        // carry-family instruction when that is the carry's only use.
-        let family: Vec<Option<(bool, bool)>> =
-            b.insts.iter().map(|i| carry_family(i, s)).collect();
-        let mut to_flag = vec![false; b.insts.len()];
-        let mut from_flag = vec![false; b.insts.len()];
-        let mut last: Option<usize> = None;
-        for k in 0..b.insts.len() {
-            let Some((add, reads)) = family[k] else {
-                continue;
-            };
-            if let (Some(p), true) = (last, reads) {
-                let same = family[p].is_some_and(|(a, _)| a == add);
-                if let Some(carry) = vreg_at(&b.insts[p], 1) {
-                    let only_use = uses.get(carry) == Some(&1);
-                    if same && only_use && Some(carry) == vreg_at(&b.insts[k], 4) {
-                        to_flag[p] = true;
-                        from_flag[k] = true;
-                    }
-                }
+    let mut at = 0;
+    while at < links.len() {
+        let bi = links[at].0;
+        // The block's linked instructions in order: (index, gives its
+        // carry to the flag, takes its carry-in from it).
+        let mut marked: Vec<(usize, bool, bool)> = Vec::new();
+        while let Some(&(_, p, k, _)) = links.get(at).filter(|l| l.0 == bi) {
+            match marked.last_mut() {
+                Some(m) if m.0 == p => m.1 = true,
+                _ => marked.push((p, true, false)),
             }
-            last = Some(k);
+            marked.push((k, false, true));
+            at += 1;
         }
+        let b = &mut f.blocks[bi];
         // Rewrite in place; a carry still wanted in a register gets a
         // `GETCF` after its producer, inserted in one pass at the end (most
         // blocks need none, and then no instruction moves).
         let mut getcf_after: Vec<(usize, MInst)> = Vec::new();
-        for k in 0..b.insts.len() {
-            let Some((add, _)) = family[k] else {
+        for (k, to_flag, from_flag) in marked {
+            let Some((add, _)) = carry_family(&b.insts[k], s) else {
                 continue;
             };
-            if !to_flag[k] && !from_flag[k] {
-                continue;
-            }
-            let opcode = match (add, from_flag[k]) {
+            let opcode = match (add, from_flag) {
                 (true, false) => addcf,
                 (true, true) => adccf,
                 (false, false) => subbf,
@@ -179,11 +189,11 @@ pub fn select_flags(f: &mut MFunction, s: &InstrSet, cf: Reg) {
             };
             let i = &b.insts[k];
             let mut ops: Operands = smallvec![i.ops[0].clone(), i.ops[2].clone(), i.ops[3].clone()];
-            if from_flag[k] {
+            if from_flag {
                 ops.push(phys(false));
             }
             ops.push(phys(true));
-            if !to_flag[k] {
+            if !to_flag {
                 // The carry is wanted in a register.
                 if let Some(c) = vreg_at(i, 1) {
                     if uses.get(c).copied().unwrap_or(0) > 0 {

@@ -123,8 +123,11 @@ impl MulPlan {
 /// 32x32 multiply. The copies shifted furthest are added first: they
 /// read the factor's low limbs, which arrive where the result returns, so
 /// every chain reads its limbs before a later one writes over them (an
-/// `i384` times `2^288 + 1` plus an addend: no copies). `None` when
-/// neither factor is such a constant.
+/// `i384` times `2^288 + 1` plus an addend: no copies). Copies whose
+/// nonzero limbs do not meet are one value with no add at all (a `zext
+/// i16` times `2^32 + 1` is the limb twice), so each chain adds a group
+/// of such copies (plus an addend: 2 adds, where a chain per copy took
+/// 3). `None` when neither factor is such a constant.
 pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
     let ones = |v: &[Limb]| {
         v.iter()
@@ -146,6 +149,7 @@ pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<L
                 .map_or(Limb::Const(0), |a| limb(a, i))
         })
         .collect();
+    let mut groups: Vec<Vec<Limb>> = Vec::new();
     for (s, l) in k.iter().enumerate().take(n).rev() {
         if *l != Limb::Const(1) {
             continue;
@@ -159,7 +163,21 @@ pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<L
                 }
             })
             .collect();
-        acc = add_limbs(b, &acc, &copy);
+        let zero = Limb::Const(0);
+        let disjoint = |g: &[Limb]| g.iter().zip(&copy).all(|(p, q)| *p == zero || *q == zero);
+        match groups.last_mut() {
+            Some(g) if disjoint(g) => {
+                for (p, q) in g.iter_mut().zip(&copy) {
+                    if *q != zero {
+                        *p = *q;
+                    }
+                }
+            }
+            _ => groups.push(copy),
+        }
+    }
+    for g in &groups {
+        acc = add_limbs(b, &acc, g);
     }
     Some(acc)
 }
