@@ -8,7 +8,9 @@
 //! heap, where the evaluator's frees cannot be reused for records: on the
 //! full targets that cost 5–10 % of the peak over parsing in place, and
 //! parsing statement by statement keeps no more of a file's tree alive
-//! than the statement being evaluated.
+//! than the statement being evaluated. Long files are parsed ahead on a
+//! thread of their own, but a few batches of statements ahead at most
+//! ([`AHEAD_BATCHES`]), which keeps as little alive.
 //! Each file's tree goes into its own [`Slot`]; the files nobody asked for
 //! are parsed at the end ([`ParseQueue::work`]), so that every file's
 //! syntax errors are still reported.
