@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::syntax::error::SyntaxError;
@@ -171,6 +171,12 @@ pub struct Statements<'q> {
     queue: Option<&'q ParseQueue>,
     id: FileId,
     rest: Rest,
+    /// For a file parsed ahead: the statements the consumer is done with,
+    /// going back to the parsing thread, which drops them where their
+    /// memory came from (a free from another thread costs several times
+    /// a local one, and the trees are mostly small nodes).
+    spent: Vec<Stmt>,
+    back: Option<Sender<Vec<Stmt>>>,
 }
 
 enum Rest {
@@ -231,8 +237,16 @@ fn next_on_stack(
 }
 
 /// Parses `text` statement by statement, sending batches to `to` until the
-/// end, a statement pest must decide, or a consumer that went away.
-fn parse_ahead(id: FileId, text: &str, includes: &HashMap<u32, FileId>, to: SyncSender<Ahead>) {
+/// end, a statement pest must decide, or a consumer that went away; drops
+/// the statements that come back on `back` meanwhile, and after, until the
+/// consumer is done.
+fn parse_ahead(
+    id: FileId,
+    text: &str,
+    includes: &HashMap<u32, FileId>,
+    to: SyncSender<Ahead>,
+    back: Receiver<Vec<Stmt>>,
+) {
     let mut pos = 0;
     let mut batch = Vec::with_capacity(AHEAD_BATCH);
     let pest = loop {
@@ -247,6 +261,9 @@ fn parse_ahead(id: FileId, text: &str, includes: &HashMap<u32, FileId>, to: Sync
                     if to.send(Ahead::Stmts(full)).is_err() {
                         return;
                     }
+                    while let Ok(spent) = back.try_recv() {
+                        drop(spent);
+                    }
                 }
             }
             Ok(Some(None)) => break false,
@@ -256,7 +273,14 @@ fn parse_ahead(id: FileId, text: &str, includes: &HashMap<u32, FileId>, to: Sync
     if !batch.is_empty() && to.send(Ahead::Stmts(batch)).is_err() {
         return;
     }
-    let _ = to.send(Ahead::End { pest });
+    if to.send(Ahead::End { pest }).is_err() {
+        return;
+    }
+    drop(to);
+    // Until the consumer drops its end.
+    while let Ok(spent) = back.recv() {
+        drop(spent);
+    }
 }
 
 /// Stack kept free for one statement of the fast parser (which recurses a
@@ -274,47 +298,81 @@ impl<'q> Statements<'q> {
         job: Option<Job>,
         tree: impl FnOnce() -> SourceFileAst,
     ) -> Statements<'q> {
-        let rest = match job {
+        let (rest, back) = match job {
             Some(Job { text, includes, .. }) if text.len() >= AHEAD_MIN_LEN => {
                 Statements::ahead(id, text, includes)
             }
-            Some(Job { text, includes, .. }) => Rest::Text {
-                text,
-                includes,
-                pos: 0,
-                taken: 0,
-            },
-            None => Rest::Tree(tree().stmts.into_iter()),
+            Some(Job { text, includes, .. }) => {
+                let rest = Rest::Text {
+                    text,
+                    includes,
+                    pos: 0,
+                    taken: 0,
+                };
+                (rest, None)
+            }
+            None => (Rest::Tree(tree().stmts.into_iter()), None),
         };
-        Statements { queue, id, rest }
+        Statements {
+            queue,
+            id,
+            rest,
+            spent: Vec::new(),
+            back,
+        }
     }
 }
 
 impl Statements<'_> {
     /// The statements of `text`, parsed ahead on a thread of its own (here,
     /// one at a time, when no thread can be started).
-    fn ahead(id: FileId, text: String, includes: HashMap<u32, FileId>) -> Rest {
+    fn ahead(
+        id: FileId,
+        text: String,
+        includes: HashMap<u32, FileId>,
+    ) -> (Rest, Option<Sender<Vec<Stmt>>>) {
         let (to, from) = sync_channel(AHEAD_BATCHES);
+        let (back, spent) = channel();
         let (text, includes) = (Arc::new(text), Arc::new(includes));
         let (t, i) = (text.clone(), includes.clone());
         let started = std::thread::Builder::new()
             .name("regdesc-parse-ahead".into())
             .stack_size(STMT_STACK)
-            .spawn(move || parse_ahead(id, &t, &i, to));
+            .spawn(move || parse_ahead(id, &t, &i, to, spent));
         match started {
-            Ok(_) => Rest::Ahead {
-                batch: Vec::new().into_iter(),
-                from,
-                text,
-                includes,
-                taken: 0,
-            },
-            Err(_) => Rest::Text {
-                text: Arc::unwrap_or_clone(text),
-                includes: Arc::unwrap_or_clone(includes),
-                pos: 0,
-                taken: 0,
-            },
+            Ok(_) => {
+                let rest = Rest::Ahead {
+                    batch: Vec::new().into_iter(),
+                    from,
+                    text,
+                    includes,
+                    taken: 0,
+                };
+                (rest, Some(back))
+            }
+            Err(_) => {
+                let rest = Rest::Text {
+                    text: Arc::unwrap_or_clone(text),
+                    includes: Arc::unwrap_or_clone(includes),
+                    pos: 0,
+                    taken: 0,
+                };
+                (rest, None)
+            }
+        }
+    }
+
+    /// Takes back a statement the consumer is done with: dropped, or sent
+    /// back to the thread that parsed it.
+    pub fn done(&mut self, stmt: Stmt) {
+        let Some(back) = &self.back else {
+            return;
+        };
+        self.spent.push(stmt);
+        if self.spent.len() >= AHEAD_BATCH {
+            let spent = std::mem::replace(&mut self.spent, Vec::with_capacity(AHEAD_BATCH));
+            // A thread gone: dropped here, then.
+            let _ = back.send(spent);
         }
     }
 
@@ -360,6 +418,14 @@ impl Statements<'_> {
             }
             self.rest = Rest::Tree(rest);
             return self.next();
+        }
+    }
+}
+
+impl Drop for Statements<'_> {
+    fn drop(&mut self) {
+        if let Some(back) = self.back.take() {
+            let _ = back.send(std::mem::take(&mut self.spent));
         }
     }
 }
