@@ -249,6 +249,7 @@ impl<'a> Evaluator<'a> {
             loaded.waited.set(loaded.waited.get() + start.elapsed());
             let Some(s) = next else { break };
             self.top_stmt(&s);
+            stmts.done(s);
         }
         if let Some(release) = self.release_memory {
             release();
