@@ -40,8 +40,9 @@ pub struct LaneShiftOps {
 }
 
 /// `x op amount` on a `w`-bit per-lane value of 32-bit limbs, with
-/// `v_alignbit_b32` per limb and one 64-bit shift at the edge. `None`: another lowering (a uniform value, an amount that
-/// is not a constant or is a whole number of limbs, a single limb).
+/// `v_alignbit_b32` per limb and one 64-bit shift at the edge. `None`:
+/// another lowering (a uniform value, an amount that is not a constant or
+/// is a whole number of limbs, a single limb).
 pub fn lower_shift(
     op: BinOp,
     x: &[Limb],

@@ -322,6 +322,42 @@ fn uniform_multiplies_choose_their_unit() {
     }
 }
 
+/// The edge pair of a per-lane wide shift is one 64-bit VALU shift, an
+/// arithmetic shift past the top limb shifts the top pair by `32 + s`,
+/// and a wide multiply-add by a power of two is shifts and adds where the
+/// MADs would count more (`tests/fixtures/wide_shifts.ll`).
+#[test]
+fn wide_shifts_use_the_64_bit_valu_shifts() {
+    use regdesc_amdgpu::Gfx;
+    let path = common::extra_dir().join("wide_shifts.ll");
+    for gfx in common::CPUS {
+        for (name, op) in [
+            ("shl64_5", "v_lshlrev_b64"),
+            ("lshr64_5", "v_lshrrev_b64"),
+            ("ashr64_5", "v_ashrrev_i64"),
+            ("ashr64_40", "v_ashrrev_i64"),
+            ("mul64_32", "v_lshlrev_b64"),
+        ] {
+            let (n, asm) = ours(&path, name, gfx);
+            assert_eq!(
+                (n, lines_of(&asm, op).len()),
+                (1, 1),
+                "@{name} on {gfx:?}:\n{asm}"
+            );
+        }
+        // Two funnels below the top pair's shift, the sign in its high half.
+        let (n, asm) = ours(&path, "ashr128_37", gfx);
+        assert_eq!(n, 3, "@ashr128_37 on {gfx:?}:\n{asm}");
+        // The shift and the add chain, no MAD (llc 13 on every CPU).
+        let (n, asm) = ours(&path, "mad217_pow2_59", gfx);
+        assert!(n <= 13, "@mad217_pow2_59 on {gfx:?}: {n}\n{asm}");
+        assert!(lines_of(&asm, "v_mad_u64_u32").is_empty(), "{asm}");
+    }
+    // An i64 keeps its MAD and v_lshl_add_u32.
+    let (n, _) = ours(&path, "mad64_pow2_5", Gfx::Gfx900);
+    assert_eq!(n, 2);
+}
+
 #[test]
 fn the_counting_rule_is_gen_tables() {
     let asm = "f:\n\ts_waitcnt vmcnt(0)\n\tv_add_u32_e64 v0, v0, v1 ; c\n\t.p2align 2\n\ts_nop 0\n\ts_setpc_b64 s[30:31]\n\ts_endpgm\n";

@@ -253,7 +253,8 @@ fn lane_rule(plan: &MulPlan, facts: MulFacts, b: &MirBuilder<'_>) -> Chains {
 /// Whether a per-lane factor times a power of two `2^(32 m + k)` plus an
 /// addend takes fewer instructions as a shift and an add chain than as
 /// MADs. The shift is a funnel per result limb from `m` up (none when
-/// `k` is 0), one fewer for the 64-bit shift of the lowest pair; the add
+/// `k` is 0), one fewer for the 64-bit shift of the lowest pair (on
+/// gfx90a only when it lands on an even pair); the add
 /// chain one per limb from `m` up. Each MAD on the addend's pairs may
 /// carry into the next chain, and every carry is an instruction more: an
 /// `i217` times `2^59` plus an `i217` is 12 that way against 19 (llc 13),
@@ -278,7 +279,8 @@ fn pow2_shift_wins(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts) -> bool 
             let funnels = (m..n)
                 .filter(|&i| reg(Some(i - m)) || reg((i - m).checked_sub(1)))
                 .count();
-            let pair = n - m >= 2 && reg(Some(0)) && reg(Some(1));
+            let pair =
+                n - m >= 2 && (!facts.aligned_pairs || m % 2 == 0) && reg(Some(0)) && reg(Some(1));
             funnels - usize::from(pair)
         }
     };

@@ -198,7 +198,6 @@ fn add_limbs(b: &mut MirBuilder<'_>, x: &[Limb], y: &[Limb]) -> Vec<Limb> {
 
 /// The shift `2^s` when `v` is that constant (one limb a power of two,
 /// the others zero).
-/// The exponent of `v` when its limbs are the constant `2^s`.
 pub fn power_of_two(v: &[Limb]) -> Option<u32> {
     let mut s = None;
     for (i, l) in v.iter().enumerate() {
