@@ -546,30 +546,20 @@ impl Isa {
             "v_and_b32_e32 {0}, {1}, {2}",
             (false, false),
         );
-        for (name, op) in [
-            ("v_lshlrev_b32_e64", BinOp::Shl),
-            ("v_lshrrev_b32_e64", BinOp::LShr),
-            ("v_ashrrev_i32_e64", BinOp::AShr),
+        // The reversed shifts (amount first), 32-bit and of a VGPR pair.
+        for (name, kind, ops) in [
+            ("v_lshlrev_b32_e64", Kind::VBinRev(BinOp::Shl), &[R, R]),
+            ("v_lshrrev_b32_e64", Kind::VBinRev(BinOp::LShr), &[R, R]),
+            ("v_ashrrev_i32_e64", Kind::VBinRev(BinOp::AShr), &[R, R]),
+            ("v_lshlrev_b64", Kind::VShift64(BinOp::Shl), &[I, R]),
+            ("v_lshrrev_b64", Kind::VShift64(BinOp::LShr), &[I, R]),
+            ("v_ashrrev_i64", Kind::VShift64(BinOp::AShr), &[I, R]),
         ] {
             b.add(
                 &name.to_uppercase(),
                 1,
-                &[R, R],
-                Kind::VBinRev(op),
-                &format!("{name} {{0}}, {{1}}, {{2}}"),
-                (false, false),
-            );
-        }
-        for (name, op) in [
-            ("v_lshlrev_b64", BinOp::Shl),
-            ("v_lshrrev_b64", BinOp::LShr),
-            ("v_ashrrev_i64", BinOp::AShr),
-        ] {
-            b.add(
-                &name.to_uppercase(),
-                1,
-                &[I, R],
-                Kind::VShift64(op),
+                ops,
+                kind,
                 &format!("{name} {{0}}, {{1}}, {{2}}"),
                 (false, false),
             );

@@ -585,21 +585,54 @@ impl Sel<'_> {
         Some(acc)
     }
 
-    /// `lo, hi = (xh:xl) op k` on the SALU: the halves joined into an
-    /// SGPR pair (`REG_SEQUENCE`), one `s_lshl_b64`/`s_lshr_b64`/
-    /// `s_ashr_i64`, the result's halves read as `sub0` and `sub1`.
+    /// `lo, hi = (xh:xl) op k`: one 64-bit shift of the halves as a pair,
+    /// the result's halves read as `sub0` and `sub1`. A uniform result on
+    /// the SALU: the halves joined into an SGPR pair (`REG_SEQUENCE`),
+    /// `s_lshl_b64`/`s_lshr_b64`/`s_ashr_i64`. Per lane: the VGPR pair a
+    /// MAD or another 64-bit shift wrote the halves in (else joined),
+    /// `v_lshlrev_b64`/`v_lshrrev_b64`/`v_ashrrev_i64` (the amount first).
     fn shift64(&mut self, op: BinOp, lo: VReg, hi: VReg, xl: VReg, xh: VReg, k: i64) {
-        let (xl, xh) = (self.ssrc(xl), self.ssrc(xh));
-        let x = self.vreg(self.cls.sgpr64);
-        self.join_pair(x, xl, xh);
-        let name = match op {
-            BinOp::Shl => "S_LSHL_B64",
-            BinOp::LShr => "S_LSHR_B64",
-            _ => "S_ASHR_I64",
+        let scalar = self.is_sgpr(lo);
+        let rc = if scalar {
+            self.cls.sgpr64
+        } else {
+            self.cls.vreg64
         };
-        let p = self.vreg(self.cls.sgpr64);
-        self.emit(self.op(name), vec![def(p), use_(x), Operand::Imm(k)]);
-        for (d, sub) in [(lo, self.cls.sub0), (hi, self.cls.sub1)] {
+        let x = match (scalar, self.halves.get(&xl), self.halves.get(&xh)) {
+            (false, Some(&(pl, 0)), Some(&(ph, 1))) if pl == ph => pl,
+            _ => {
+                let (xl, xh) = if scalar {
+                    (self.ssrc(xl), self.ssrc(xh))
+                } else {
+                    (self.part_of_pair(xl), self.part_of_pair(xh))
+                };
+                let x = self.vreg(rc);
+                self.join_pair(x, xl, xh);
+                x
+            }
+        };
+        let name = match (op, scalar) {
+            (BinOp::Shl, true) => "S_LSHL_B64",
+            (BinOp::LShr, true) => "S_LSHR_B64",
+            (_, true) => "S_ASHR_I64",
+            (BinOp::Shl, false) => "V_LSHLREV_B64",
+            (BinOp::LShr, false) => "V_LSHRREV_B64",
+            (_, false) => "V_ASHRREV_I64",
+        };
+        let p = self.vreg(rc);
+        let ops = if scalar {
+            vec![def(p), use_(x), Operand::Imm(k)]
+        } else {
+            vec![def(p), Operand::Imm(k), use_(x)]
+        };
+        self.emit(self.op(name), ops);
+        for (half, (d, sub)) in [(lo, self.cls.sub0), (hi, self.cls.sub1)]
+            .into_iter()
+            .enumerate()
+        {
+            if !scalar {
+                self.halves.insert(d, (p, half as u8));
+            }
             self.emit(
                 self.isa.instrs.copy,
                 vec![
@@ -607,44 +640,6 @@ impl Sel<'_> {
                     Operand::Reg(RegOperand::use_of(RegRef::Virt(p), Some(sub))),
                 ],
             );
-        }
-    }
-
-    /// `lo, hi = (xh:xl) op k` per lane: the halves as a VGPR pair (the
-    /// pair a MAD or another 64-bit shift wrote them in, else joined by
-    /// `REG_SEQUENCE`), one `v_lshlrev_b64`/`v_lshrrev_b64`/
-    /// `v_ashrrev_i64`, the result's halves read as `sub0` and `sub1`.
-    fn vshift64(&mut self, op: BinOp, lo: VReg, hi: VReg, xl: VReg, xh: VReg, k: i64) {
-        let x = match (self.halves.get(&xl), self.halves.get(&xh)) {
-            (Some(&(pl, 0)), Some(&(ph, 1))) if pl == ph => pl,
-            _ => {
-                let x = self.vreg(self.cls.vreg64);
-                let (vl, vh) = (self.part_of_pair(xl), self.part_of_pair(xh));
-                self.join_pair(x, vl, vh);
-                x
-            }
-        };
-        let name = match op {
-            BinOp::Shl => "V_LSHLREV_B64",
-            BinOp::LShr => "V_LSHRREV_B64",
-            _ => "V_ASHRREV_I64",
-        };
-        let p = self.vreg(self.cls.vreg64);
-        self.emit(self.op(name), vec![def(p), Operand::Imm(k), use_(x)]);
-        for (half, (d, sub)) in [(lo, self.cls.sub0), (hi, self.cls.sub1)]
-            .into_iter()
-            .enumerate()
-        {
-            self.halves.insert(d, (p, half as u8));
-            let t = self.valu_def(d);
-            self.emit(
-                self.isa.instrs.copy,
-                vec![
-                    def(t),
-                    Operand::Reg(RegOperand::use_of(RegRef::Virt(p), Some(sub))),
-                ],
-            );
-            self.finish_valu(d, t);
         }
     }
 
@@ -789,11 +784,7 @@ impl Sel<'_> {
                 let Some(Operand::Imm(k)) = i.ops.get(4) else {
                     return Err(bad(self));
                 };
-                if self.is_sgpr(lo) {
-                    self.shift64(op, lo, hi, xl, xh, *k);
-                } else {
-                    self.vshift64(op, lo, hi, xl, xh, *k);
-                }
+                self.shift64(op, lo, hi, xl, xh, *k);
             }
             Sem::Target(_) if i.opcode == self.op("V_ALIGNBIT_B32") => {
                 let (Some(d), Some(hi), Some(lo), Some(Operand::Imm(k))) =

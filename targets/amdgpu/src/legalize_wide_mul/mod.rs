@@ -258,7 +258,8 @@ fn lane_rule(plan: &MulPlan, facts: MulFacts, b: &MirBuilder<'_>) -> Chains {
 /// chain one per limb from `m` up. Each MAD on the addend's pairs may
 /// carry into the next chain, and every carry is an instruction more: an
 /// `i217` times `2^59` plus an `i217` is 12 that way against 19 (llc 13),
-/// where an `i64` keeps its MAD and `v_lshl_add_u32` (2 against 3).
+/// where an `i64` keeps its MAD and `v_lshl_add_u32` (2 against 3). A
+/// product in the top limb alone is one `v_lshl_add_u32`.
 fn pow2_shift_wins(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts) -> bool {
     if plan.uniform || plan.addend.is_none() {
         return false;
@@ -284,13 +285,18 @@ fn pow2_shift_wins(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts) -> bool 
             funnels - usize::from(pair)
         }
     };
-    let by_shifts = shifts + (n - m);
+    // The top limb alone: one `v_lshl_add_u32` (or add).
+    let by_shifts = if m + 1 == n { 1 } else { shifts + (n - m) };
     let rule = lane_rule(plan, facts, b);
     let mut by_mads = cost(plan, b, facts, rule);
     if plan.limbs >= 3 {
         by_mads = by_mads.min(cost(plan, b, facts, Chains::LowAddend));
     }
-    by_shifts < by_mads
+    // The top limb alone ties to the shift: the MAD's count leaves out
+    // the moves its pair may need (`i64` times `2^33` plus an `i64`: 2
+    // against 3). Elsewhere a tie keeps the MADs, whose top column the
+    // combines shorten further (`v_lshl_add_u32` on a MAD's high half).
+    by_shifts < by_mads || (m + 1 == n && by_shifts == by_mads)
 }
 
 /// The MAD chains of a multiply (module doc).

@@ -541,6 +541,13 @@ impl<T: Target> Lower<'_, T> {
                         let uniform = self.uni.is_uniform(v);
                         let over = self.result_over_factor(result, [a, b]);
                         let signs = (self.sign_limbs(a, x.len()), self.sign_limbs(b, y.len()));
+                        let narrow = self.kb.fits_i32(a) || self.kb.fits_i32(b);
+                        if !narrow {
+                            if let Some(r) = self.power_addend(&x, &y, &z, keep) {
+                                let r = pad(r, full);
+                                return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
+                            }
+                        }
                         let plan = MulPlan::new(
                             x.into_vec(),
                             y.into_vec(),
@@ -666,6 +673,36 @@ impl<T: Target> Lower<'_, T> {
                 wide::sub(&mut self.b, &s, x, w)
             }
         })
+    }
+
+    /// `x * c + z` with a constant `c = 2^k ± 1` (`k ≥ 32`, not a whole
+    /// number of limbs: those are [`crate::legalize::lower_shifted_sum`]'s)
+    /// as the product by shifts ([`Lower::mul_by_shifts`]: `x * 2^k ± x`,
+    /// the shifted value read before the sum writes over the factor) and
+    /// then one add chain: an `i128` times `2^70 + 1` plus an `i128` is 7
+    /// (llc 14's plan), where the cascade on the constant's two limbs took
+    /// 11. `None`: no such constant, or a factor of one limb (its MADs are
+    /// shorter). Only the low `keep` limbs are computed.
+    fn power_addend(
+        &mut self,
+        x: &[Limb],
+        y: &[Limb],
+        z: &[Limb],
+        keep: usize,
+    ) -> Option<Vec<Limb>> {
+        let form = wide::shift_form(y).or_else(|| wide::shift_form(x))?;
+        if !matches!(form, wide::ShiftForm::ShlAdd(k) if k % 32 != 0)
+            && !matches!(form, wide::ShiftForm::ShlSub(_))
+        {
+            return None;
+        }
+        let n = keep.min(x.len()).min(y.len());
+        let w = 32 * n as u32;
+        let p = self.mul_by_shifts(&x[..n], &y[..n], w)?;
+        let zk: Vec<Limb> = (0..n)
+            .map(|i| z.get(i).copied().unwrap_or(Limb::Const(0)))
+            .collect();
+        Some(wide::add(&mut self.b, &p, &zk, w))
     }
 
     /// [`MulPlan::result_over_factor`] for `result` and the factors (an

@@ -183,12 +183,19 @@ pub fn lower_shifted_sum(plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<L
 }
 
 /// `x + y` on limbs (wrapping): one carry-in chain, the top limb's
-/// carry out unread (on the SALU the chain's carry stays in `SCC`).
+/// carry out unread (on the SALU the chain's carry stays in `SCC`). A top
+/// limb with no carry in is a plain add, which a target may fuse with
+/// the shift or product that feeds it (AMD's `v_lshl_add_u32`).
 fn add_limbs(b: &mut MirBuilder<'_>, x: &[Limb], y: &[Limb]) -> Vec<Limb> {
     let mut carry = Limb::Const(0);
+    let n = x.len().min(y.len());
     x.iter()
         .zip(y)
-        .map(|(&p, &q)| {
+        .enumerate()
+        .map(|(i, (&p, &q))| {
+            if i + 1 == n && carry == Limb::Const(0) {
+                return b.bin(BinOp::Add, p, q);
+            }
             let (s, c) = b.uadde(p, q, carry);
             carry = c;
             s
