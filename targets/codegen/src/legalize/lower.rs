@@ -675,8 +675,9 @@ impl<T: Target> Lower<'_, T> {
         })
     }
 
-    /// `x * c + z` with a constant `c = 2^k ± 1` (`k ≥ 32`, not a whole
-    /// number of limbs: those are [`crate::legalize::lower_shifted_sum`]'s)
+    /// `x * c + z` with a constant `c = 2^k ± 1` (`k ≥ 32`; not a whole
+    /// number of limbs for `+`, those are
+    /// [`crate::legalize::lower_shifted_sum`]'s; more than one limb for `-`)
     /// as the product by shifts ([`Lower::mul_by_shifts`]: `x * 2^k ± x`,
     /// the shifted value read before the sum writes over the factor) and
     /// then one add chain: an `i128` times `2^70 + 1` plus an `i128` is 7
@@ -691,8 +692,10 @@ impl<T: Target> Lower<'_, T> {
         keep: usize,
     ) -> Option<Vec<Limb>> {
         let form = wide::shift_form(y).or_else(|| wide::shift_form(x))?;
+        // `2^32 - 1` is one limb: a MAD per factor limb takes it and the
+        // addend (an `i64` dot product with it: 8, the shifts 10).
         if !matches!(form, wide::ShiftForm::ShlAdd(k) if k % 32 != 0)
-            && !matches!(form, wide::ShiftForm::ShlSub(_))
+            && !matches!(form, wide::ShiftForm::ShlSub(k) if k > 32)
         {
             return None;
         }
