@@ -345,7 +345,7 @@ fn run_records(args: &InputArgs) -> ExitCode {
 }
 
 fn run_dump(args: &InputArgs, mode: LaneMode) -> ExitCode {
-    let run = driver::bank_for_debug_dump(&args.input(), mode);
+    let run = driver::bank(&args.input(), mode);
     let start = std::time::Instant::now();
     let written = {
         use std::io::Write;

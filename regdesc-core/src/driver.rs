@@ -154,9 +154,6 @@ pub struct Run {
     pub other_target: Option<Target>,
     /// LLVM's `GenRegisterInfo.inc` ([`register_info_inc`]).
     pub inc: Option<String>,
-    /// The registers' part of the register-info dump, made on the bank's
-    /// second thread ([`bank_for_debug_dump`]).
-    register_section: Option<crate::llvm_format::RegisterSection>,
     /// The first `loader_notes` diagnostics are the loader's notes (the
     /// built-in prelude standing in for a missing include).
     loader_notes: usize,
@@ -200,10 +197,10 @@ impl Run {
     ) -> Option<std::io::Result<()>> {
         let (bank, lanes) = (self.bank.as_ref()?, self.lanes.as_ref()?);
         let warnings = self.register_info_warnings();
-        Some(out.write_all(warnings.as_bytes()).and_then(|()| {
-            let section = self.register_section.as_ref();
-            crate::llvm_format::write_debug_dump_with(out, bank, lanes, section)
-        }))
+        Some(
+            out.write_all(warnings.as_bytes())
+                .and_then(|()| crate::llvm_format::write_debug_dump(out, bank, lanes)),
+        )
     }
 
     /// The warnings llvm-tblgen prints before its dump, in its format.
@@ -318,31 +315,13 @@ fn read_stdin() -> std::io::Result<String> {
 /// `-gen-register-info` computes it (which also needs one `Target` def),
 /// and its lane masks in `mode`.
 pub fn bank(input: &Input, mode: LaneMode) -> Run {
-    bank_then(input, mode, false)
-}
-
-/// [`bank`], for [`Run::write_register_info_debug`]: the registers' part of
-/// the dump (most of it) is formatted on the bank's second thread while the
-/// bank infers classes.
-pub fn bank_for_debug_dump(input: &Input, mode: LaneMode) -> Run {
-    bank_then(input, mode, true)
-}
-
-fn bank_then(input: &Input, mode: LaneMode, dump: bool) -> Run {
     let mut run = records(input);
     let Some(rk) = &run.records else { return run };
     let start = Instant::now();
-    let built = regs::require_one_target(rk).and_then(|()| {
-        RegBank::build_aside(rk, |bank| {
-            let job = dump.then(|| crate::llvm_format::RegisterSection::job(bank));
-            move || job.map(|j| j())
-        })
-    });
-    match built {
-        Ok((bank, section)) => {
+    match regs::require_one_target(rk).and_then(|()| RegBank::build(rk)) {
+        Ok(bank) => {
             run.timings.push(("bank", start.elapsed()));
             run.timings.extend(bank.timings.iter().copied());
-            run.register_section = section.flatten();
             let start = Instant::now();
             run.lanes = Some(Lanes::compute(&bank, mode));
             run.timings.push(("lanes", start.elapsed()));

@@ -509,12 +509,6 @@ pub fn input(file: &Path, includes: &[PathBuf]) -> regdesc_core::driver::Input {
 /// What `regdesc dump --lanes llvm` prints for `input` (the whole stream
 /// llvm-tblgen prints on stderr), or the rendered diagnostics.
 pub fn regdesc_register_info_debug(input: &regdesc_core::driver::Input) -> Result<String, String> {
-    // As `regdesc dump` makes it: the registers' part on the bank's thread.
-    let run = regdesc_core::driver::bank_for_debug_dump(input, regdesc_core::lanes::LaneMode::Llvm);
-    let mut out = Vec::new();
-    match run.write_register_info_debug(&mut out) {
-        Some(Ok(())) => String::from_utf8(out).map_err(|e| e.to_string()),
-        Some(Err(e)) => Err(e.to_string()),
-        None => Err(run.render(false)),
-    }
+    let run = regdesc_core::driver::bank(input, regdesc_core::lanes::LaneMode::Llvm);
+    run.register_info_debug().ok_or_else(|| run.render(false))
 }

@@ -14,4 +14,4 @@ const CHUNK: usize = 1 << 16;
 
 pub use inc::{register_info_inc, IncError, IncWriter};
 pub use records::{print_records, write_records};
-pub use register_info::{debug_dump, write_debug_dump, write_debug_dump_with, RegisterSection};
+pub use register_info::{debug_dump, write_debug_dump};

@@ -32,44 +32,9 @@ impl RegBank {
     /// fatal error too (for `check`, which reports on broken files).
     /// [`RegBank::stage`] tells how far it got.
     pub fn build_partial(rk: &RecordKeeper) -> (RegBank, Option<RegsError>) {
-        let (bank, _, error) = RegBank::build_partial_aside(rk, |_| || ());
-        (bank, error)
-    }
-
-    /// Like [`RegBank::build`], with work of the caller's on the bank's
-    /// second thread: `aside` is given the bank once its registers are
-    /// final (names, flags, sub-register maps, and the indices), and the
-    /// job it returns runs while class inference does. Its result is
-    /// `None` when no thread could be started.
-    pub fn build_aside<J, T>(
-        rk: &RecordKeeper,
-        aside: impl FnOnce(&RegBank) -> J,
-    ) -> Result<(RegBank, Option<T>), RegsError>
-    where
-        J: FnOnce() -> T + Send,
-        T: Send,
-    {
-        match RegBank::build_partial_aside(rk, aside) {
-            (bank, out, None) => Ok((bank, out)),
-            (_, _, Some(e)) => Err(e),
-        }
-    }
-
-    fn build_partial_aside<J, T>(
-        rk: &RecordKeeper,
-        aside: impl FnOnce(&RegBank) -> J,
-    ) -> (RegBank, Option<T>, Option<RegsError>)
-    where
-        J: FnOnce() -> T + Send,
-        T: Send,
-    {
         for class in ["SubRegIndex", "Register", "RegisterClass"] {
             if rk.get_class(class).is_none() {
-                return (
-                    RegBank::default(),
-                    None,
-                    Some(RegsError::MissingClass { class }),
-                );
+                return (RegBank::default(), Some(RegsError::MissingClass { class }));
             }
         }
         let mut b = Builder {
@@ -87,19 +52,13 @@ impl RegBank {
             inv: Vec::new(),
             merge: MapBuilder::default(),
         };
-        match b.run(aside) {
-            Ok(out) => (b.bank, out, None),
-            Err(e) => (b.bank, None, Some(e)),
-        }
+        let r = b.run();
+        (b.bank, r.err())
     }
 }
 
 impl<'a> Builder<'a> {
-    fn run<J, T>(&mut self, aside: impl FnOnce(&RegBank) -> J) -> Result<Option<T>, RegsError>
-    where
-        J: FnOnce() -> T + Send,
-        T: Send,
-    {
+    fn run(&mut self) -> Result<(), RegsError> {
         let mut lap = Lap::start();
         super::hw_modes::check_mode_selects(self.rk)?;
         self.hw_modes();
@@ -120,30 +79,25 @@ impl<'a> Builder<'a> {
         self.defined_classes()?;
         // The unit weights need the registers and the defined classes only
         // (see `pressure::Graph`): they are computed on a second thread,
-        // from a copy, while inference adds classes to the bank; the
-        // caller's job follows them there.
+        // from a copy, while inference adds classes to the bank.
         let graph = super::pressure::Graph::of(&self.bank);
-        let job = aside(&self.bank);
-        let (classes, weights, out) = std::thread::scope(|s| {
-            let helper = std::thread::Builder::new()
+        let (classes, weights) = std::thread::scope(|s| {
+            let weights = std::thread::Builder::new()
                 .name("regdesc unit weights".into())
-                .spawn_scoped(s, || (super::pressure::unit_weights(&graph), job()));
+                .spawn_scoped(s, || super::pressure::unit_weights(&graph));
             let classes = self.classes_and_composites(&mut lap);
-            let (weights, out) = match helper {
-                Ok(h) => {
-                    let (w, out) = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                    (w, Some(out))
-                }
-                // No thread to be had: the weights here, then, and no job.
-                Err(_) => (super::pressure::unit_weights(&graph), None),
+            let weights = match weights {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: here, then.
+                Err(_) => super::pressure::unit_weights(&graph),
             };
-            (classes, weights, out)
+            (classes, weights)
         });
         classes?;
         self.bank.stage = Stage::Complete;
         self.bank.pressure = super::pressure::finish(self.rk, &self.bank, weights)?;
         lap.end(&mut self.bank, "bank/pressure-sets");
-        Ok(out)
+        Ok(())
     }
 
     /// Inferred classes, class properties and the composites pass.

@@ -8,16 +8,13 @@
 //! heap, where the evaluator's frees cannot be reused for records: on the
 //! full targets that cost 5–10 % of the peak over parsing in place, and
 //! parsing statement by statement keeps no more of a file's tree alive
-//! than the statement being evaluated. Long files are parsed ahead on a
-//! thread of their own, but a few batches of statements ahead at most
-//! ([`AHEAD_BATCHES`]), which keeps as little alive.
+//! than the statement being evaluated.
 //! Each file's tree goes into its own [`Slot`]; the files nobody asked for
 //! are parsed at the end ([`ParseQueue::work`]), so that every file's
 //! syntax errors are still reported.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::syntax::error::SyntaxError;
@@ -171,12 +168,6 @@ pub struct Statements<'q> {
     queue: Option<&'q ParseQueue>,
     id: FileId,
     rest: Rest,
-    /// For a file parsed ahead: the statements the consumer is done with,
-    /// going back to the parsing thread, which drops them where their
-    /// memory came from (a free from another thread costs several times
-    /// a local one, and the trees are mostly small nodes).
-    spent: Vec<Stmt>,
-    back: Option<Sender<Vec<Stmt>>>,
 }
 
 enum Rest {
@@ -188,99 +179,8 @@ enum Rest {
         pos: usize,
         taken: usize,
     },
-    /// The statements of a second thread's fast parser, a batch at a time:
-    /// the current batch, where the next ones come from, and (for pest,
-    /// should the thread leave a statement to it) the text and how many
-    /// statements came before the batch.
-    Ahead {
-        batch: std::vec::IntoIter<Stmt>,
-        from: Receiver<Ahead>,
-        text: Arc<String>,
-        includes: Arc<HashMap<u32, FileId>>,
-        taken: usize,
-    },
     /// What is left of a whole tree.
     Tree(std::vec::IntoIter<Stmt>),
-}
-
-/// What the thread parsing ahead sends.
-enum Ahead {
-    Stmts(Vec<Stmt>),
-    /// The end of the file (`pest` false), or a statement the fast parser
-    /// leaves to pest.
-    End {
-        pest: bool,
-    },
-}
-
-/// Files at least this long are parsed ahead on a thread of their own
-/// while the evaluator takes their statements (shorter ones are not worth
-/// a thread).
-const AHEAD_MIN_LEN: usize = 32 << 10;
-/// Statements per batch, and batches parsed ahead at most: the thread
-/// keeps no more of a file's tree alive than this.
-const AHEAD_BATCH: usize = 32;
-const AHEAD_BATCHES: usize = 4;
-
-/// The fast parser's statement at `*pos`, on a stack deep enough for it:
-/// `Ok(Some(None))` at the end, `Ok(None)` or `Err` when pest must decide.
-fn next_on_stack(
-    id: FileId,
-    text: &str,
-    pos: &mut usize,
-) -> std::thread::Result<Option<Option<Stmt>>> {
-    stacker::maybe_grow(STMT_RED_ZONE, STMT_STACK, || {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            descent::next_stmt(id, text, pos)
-        }))
-    })
-}
-
-/// Parses `text` statement by statement, sending batches to `to` until the
-/// end, a statement pest must decide, or a consumer that went away; drops
-/// the statements that come back on `back` meanwhile, and after, until the
-/// consumer is done.
-fn parse_ahead(
-    id: FileId,
-    text: &str,
-    includes: &HashMap<u32, FileId>,
-    to: SyncSender<Ahead>,
-    back: Receiver<Vec<Stmt>>,
-) {
-    let mut pos = 0;
-    let mut batch = Vec::with_capacity(AHEAD_BATCH);
-    let pest = loop {
-        match next_on_stack(id, text, &mut pos) {
-            Ok(Some(Some(mut stmt))) => {
-                if !includes.is_empty() {
-                    super::loader::link_includes(std::slice::from_mut(&mut stmt), includes);
-                }
-                batch.push(stmt);
-                if batch.len() == AHEAD_BATCH {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(AHEAD_BATCH));
-                    if to.send(Ahead::Stmts(full)).is_err() {
-                        return;
-                    }
-                    while let Ok(spent) = back.try_recv() {
-                        drop(spent);
-                    }
-                }
-            }
-            Ok(Some(None)) => break false,
-            _ => break true,
-        }
-    };
-    if !batch.is_empty() && to.send(Ahead::Stmts(batch)).is_err() {
-        return;
-    }
-    if to.send(Ahead::End { pest }).is_err() {
-        return;
-    }
-    drop(to);
-    // Until the consumer drops its end.
-    while let Ok(spent) = back.recv() {
-        drop(spent);
-    }
 }
 
 /// Stack kept free for one statement of the fast parser (which recurses a
@@ -298,135 +198,16 @@ impl<'q> Statements<'q> {
         job: Option<Job>,
         tree: impl FnOnce() -> SourceFileAst,
     ) -> Statements<'q> {
-        let (rest, back) = match job {
-            Some(Job { text, includes, .. }) if text.len() >= AHEAD_MIN_LEN => {
-                Statements::ahead(id, text, includes)
-            }
-            Some(Job { text, includes, .. }) => {
-                let rest = Rest::Text {
-                    text,
-                    includes,
-                    pos: 0,
-                    taken: 0,
-                };
-                (rest, None)
-            }
-            None => (Rest::Tree(tree().stmts.into_iter()), None),
+        let rest = match job {
+            Some(Job { text, includes, .. }) => Rest::Text {
+                text,
+                includes,
+                pos: 0,
+                taken: 0,
+            },
+            None => Rest::Tree(tree().stmts.into_iter()),
         };
-        Statements {
-            queue,
-            id,
-            rest,
-            spent: Vec::new(),
-            back,
-        }
-    }
-}
-
-impl Statements<'_> {
-    /// The statements of `text`, parsed ahead on a thread of its own (here,
-    /// one at a time, when no thread can be started).
-    fn ahead(
-        id: FileId,
-        text: String,
-        includes: HashMap<u32, FileId>,
-    ) -> (Rest, Option<Sender<Vec<Stmt>>>) {
-        let (to, from) = sync_channel(AHEAD_BATCHES);
-        let (back, spent) = channel();
-        let (text, includes) = (Arc::new(text), Arc::new(includes));
-        let (t, i) = (text.clone(), includes.clone());
-        let started = std::thread::Builder::new()
-            .name("regdesc-parse-ahead".into())
-            .stack_size(STMT_STACK)
-            .spawn(move || parse_ahead(id, &t, &i, to, spent));
-        match started {
-            Ok(_) => {
-                let rest = Rest::Ahead {
-                    batch: Vec::new().into_iter(),
-                    from,
-                    text,
-                    includes,
-                    taken: 0,
-                };
-                (rest, Some(back))
-            }
-            Err(_) => {
-                let rest = Rest::Text {
-                    text: Arc::unwrap_or_clone(text),
-                    includes: Arc::unwrap_or_clone(includes),
-                    pos: 0,
-                    taken: 0,
-                };
-                (rest, None)
-            }
-        }
-    }
-
-    /// Takes back a statement the consumer is done with: dropped, or sent
-    /// back to the thread that parsed it.
-    pub fn done(&mut self, stmt: Stmt) {
-        let Some(back) = &self.back else {
-            return;
-        };
-        self.spent.push(stmt);
-        if self.spent.len() >= AHEAD_BATCH {
-            let spent = std::mem::replace(&mut self.spent, Vec::with_capacity(AHEAD_BATCH));
-            // A thread gone: dropped here, then.
-            let _ = back.send(spent);
-        }
-    }
-
-    /// The next statement of a file parsed ahead.
-    fn next_ahead(&mut self) -> Option<Stmt> {
-        let Rest::Ahead {
-            batch,
-            from,
-            text,
-            includes,
-            taken,
-        } = &mut self.rest
-        else {
-            return None;
-        };
-        loop {
-            if let Some(stmt) = batch.next() {
-                return Some(stmt);
-            }
-            let pest = match from.recv() {
-                Ok(Ahead::Stmts(b)) => {
-                    *taken += b.len();
-                    *batch = b.into_iter();
-                    continue;
-                }
-                Ok(Ahead::End { pest }) => pest,
-                // The thread died (a panic outside the parser's own catch).
-                Err(_) => true,
-            };
-            if !pest {
-                self.rest = Rest::Tree(Vec::new().into_iter());
-                return None;
-            }
-            // Pest decides, from the statement the thread stopped at on
-            // (the ones before are the same in its tree).
-            let ast = match self.queue {
-                Some(q) => q.parse_text(self.id, text, includes, true),
-                None => SourceFileAst::default(),
-            };
-            let mut rest = ast.stmts.into_iter();
-            for _ in 0..*taken {
-                rest.next();
-            }
-            self.rest = Rest::Tree(rest);
-            return self.next();
-        }
-    }
-}
-
-impl Drop for Statements<'_> {
-    fn drop(&mut self) {
-        if let Some(back) = self.back.take() {
-            let _ = back.send(std::mem::take(&mut self.spent));
-        }
+        Statements { queue, id, rest }
     }
 }
 
@@ -434,9 +215,6 @@ impl Iterator for Statements<'_> {
     type Item = Stmt;
 
     fn next(&mut self) -> Option<Stmt> {
-        if matches!(self.rest, Rest::Ahead { .. }) {
-            return self.next_ahead();
-        }
         let Rest::Text {
             text,
             includes,
@@ -450,7 +228,11 @@ impl Iterator for Statements<'_> {
             return rest.next();
         };
         let id = self.id;
-        let next = next_on_stack(id, text, pos);
+        let next = stacker::maybe_grow(STMT_RED_ZONE, STMT_STACK, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                descent::next_stmt(id, text, pos)
+            }))
+        });
         match next {
             Ok(Some(Some(mut stmt))) => {
                 *taken += 1;

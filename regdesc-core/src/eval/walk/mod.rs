@@ -249,7 +249,6 @@ impl<'a> Evaluator<'a> {
             loaded.waited.set(loaded.waited.get() + start.elapsed());
             let Some(s) = next else { break };
             self.top_stmt(&s);
-            stmts.done(s);
         }
         if let Some(release) = self.release_memory {
             release();
