@@ -207,11 +207,13 @@ pub fn combine(f: &mut MFunction, isa: &Isa, vgpr: RegClass) {
             // borrow-in subtract of 0 from x (a difference's top limb
             // whose other operand's limb is zero).
             if new.is_none() && matches!(op, BinOp::Add | BinOp::Sub) {
-                let orders = match op {
-                    BinOp::Add => vec![(x, y), (y, x)],
-                    _ => vec![(x, y)],
+                let orders = [(x, y), (y, x)];
+                let orders = if op == BinOp::Add {
+                    &orders[..]
+                } else {
+                    &orders[..1]
                 };
-                for (x, c) in orders {
+                for &(x, c) in orders {
                     let bool_c = origin.get(&c) == Some(&Origin::Bool);
                     if !bool_c || f.class_of(c) != rc || f.class_of(x) != rc {
                         continue;

@@ -538,9 +538,6 @@ impl<T: Target> Lower<'_, T> {
                         };
                         let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
                         z.truncate(keep);
-                        let uniform = self.uni.is_uniform(v);
-                        let over = self.result_over_factor(result, [a, b]);
-                        let signs = (self.sign_limbs(a, x.len()), self.sign_limbs(b, y.len()));
                         let narrow = self.kb.fits_i32(a) || self.kb.fits_i32(b);
                         if !narrow {
                             if let Some(r) = self.power_addend(&x, &y, &z, keep) {
@@ -548,6 +545,9 @@ impl<T: Target> Lower<'_, T> {
                                 return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
                             }
                         }
+                        let uniform = self.uni.is_uniform(v);
+                        let over = self.result_over_factor(result, [a, b]);
+                        let signs = (self.sign_limbs(a, x.len()), self.sign_limbs(b, y.len()));
                         let plan = MulPlan::new(
                             x.into_vec(),
                             y.into_vec(),
