@@ -88,6 +88,9 @@ pub enum Kind {
     /// `v_mul_i32_i24 d, a, b`: the low 32 bits of the product of the
     /// sources' low 24 bits as signed numbers.
     VMulI24,
+    /// `v_mul_hi_i32_i24 d, a, b`: the high 32 bits of the 48-bit product
+    /// of the sources' low 24 bits as signed numbers (sign-extended).
+    VMulHiI24,
     /// `v_mad_u64_u32 d64, mask, a, b, c64`: the mask is the carry out of
     /// bit 63. `v_mad_i64_i32` (`signed`) multiplies the factors as `i32`
     /// and adds the accumulator as `i64`; its mask is bit 64 of the exact
@@ -291,6 +294,7 @@ impl Builder {
         for r in &self.extra_uses {
             d = d.implicit_use(*r);
         }
+        d.multiply_add = matches!(kind, Kind::GMad64Co | Kind::GMadI64);
         // ALU sources may be registers or constants.
         if matches!(
             kind,
@@ -310,6 +314,7 @@ impl Builder {
                 | Kind::VCarryInOut { .. }
                 | Kind::VMulHi { .. }
                 | Kind::VMulI24
+                | Kind::VMulHiI24
                 | Kind::VMad64 { .. }
                 | Kind::VCndmask
                 | Kind::VCmp(_)
@@ -647,6 +652,14 @@ impl Isa {
             &[R, R],
             Kind::VMulI24,
             "v_mul_i32_i24_e64 {0}, {1}, {2}",
+            (false, false),
+        );
+        b.add(
+            "V_MUL_HI_I32_I24_e64",
+            1,
+            &[R, R],
+            Kind::VMulHiI24,
+            "v_mul_hi_i32_i24_e64 {0}, {1}, {2}",
             (false, false),
         );
         for (name, asm, signed) in [

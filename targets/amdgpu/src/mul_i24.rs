@@ -13,12 +13,19 @@
 //!   its 64-bit value is the 32-bit product and its sign
 //!   (`v_ashrrev_i32 31`).
 //!
+//! - `v_mul_hi_i32_i24` (VOP2 too) gives the high 32 bits of that 48-bit
+//!   product, and a factor of exactly 24 bits needs no extension at all.
+//!
 //! So `v_mad_i64_i32 p, _, bfe_i32(x, 0, w1), bfe_i32(y, 0, w2), 0` whose
 //! extensions have no other reader becomes `v_mul_i32_i24` and
-//! `v_ashrrev_i32`: two instructions for three once the peephole folds
-//! the extensions (LLVM 14's `v_mul_i32_i24_sdwa` for `sext i16` factors).
+//! `v_ashrrev_i32` (the product fits an `i32`) or `v_mul_hi_i32_i24`:
+//! two instructions for three once the peephole folds the extensions
+//! (LLVM 14's `v_mul_i32_i24_sdwa` for `sext i16` factors; llc 19's
+//! `v_mul_hi_i32_i24_sdwa` beside it for a `sext i24` times a `sext i8`).
+//! A factor wider than a word is rewritten only where that counts fewer:
+//! its extension stays unless it is 24 bits wide.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use regdesc_codegen::mir::{def, use_, MFunction, MInst, Operand, VReg};
 
@@ -26,8 +33,12 @@ use crate::isa::{Isa, Kind};
 use crate::sdwa::SdwaOp;
 use crate::select::Classes;
 
-/// The widest sign extension folded (a word: `sext(v) WORD_0`).
-const MAX_WIDTH: i64 = 16;
+/// The widest sign extension the SDWA peephole folds (a word:
+/// `sext(v) WORD_0`).
+const SDWA_WIDTH: i64 = 16;
+
+/// The width of the multiplier's signed sources.
+const MAX_WIDTH: i64 = 24;
 
 /// Rewrites the multiplies on `f`; does nothing on a chip without the
 /// SDWA form of `v_mul_i32_i24`.
@@ -37,12 +48,12 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
     }
     let mad = isa.op("V_MAD_I64_I32_imm");
     let mut uses: HashMap<VReg, usize> = HashMap::new();
-    // Registers defined as `v_bfe_i32 x, 0, w` with `w <= 16`.
-    let mut narrow: HashSet<VReg> = HashSet::new();
+    // Registers defined as `v_bfe_i32 x, 0, w` with `w <= 24`: (x, w).
+    let mut narrow: HashMap<VReg, (VReg, i64)> = HashMap::new();
     for b in f.blocks.iter() {
         for i in &b.insts {
-            if let Some(v) = narrow_ext(isa, i) {
-                narrow.insert(v);
+            if let Some((v, x, w)) = narrow_ext(isa, i) {
+                narrow.insert(v, (x, w));
             }
             for (_, r) in i.reg_ops() {
                 if let (false, Some(v)) = (r.is_def(), r.vreg()) {
@@ -59,15 +70,23 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
             let fits = i.opcode == mad && {
                 let ext = |o: Option<&Operand>| {
                     let r = o?.reg()?;
-                    r.vreg().filter(|v| r.sub.is_none() && narrow.contains(v))
+                    r.vreg()
+                        .filter(|v| r.sub.is_none() && narrow.contains_key(v))
                 };
                 let (a, b) = (ext(i.ops.get(2)), ext(i.ops.get(3)));
+                let width = |v: Option<VReg>| v.and_then(|v| narrow.get(&v)).map_or(32, |n| n.1);
+                let (wa, wb) = (width(a), width(b));
+                // Past a word, the extensions the peephole does not fold
+                // stay: two multiplies and those against the MAD and its
+                // two extensions.
+                let kept = |w: i64| i64::from(w != 8 && w != 16 && w != MAX_WIDTH);
+                let cheaper = (wa <= SDWA_WIDTH && wb <= SDWA_WIDTH) || 2 + kept(wa) + kept(wb) < 3;
                 let readers = |v: VReg| uses.get(&v).copied().unwrap_or(0);
                 let mask = i.ops.get(1).and_then(Operand::vreg);
                 match (a, b, mask, i.ops.get(4)) {
                     (Some(a), Some(b), Some(m), Some(Operand::Imm(0))) => {
                         let own = if a == b { 2 } else { 1 };
-                        readers(a) == own && readers(b) == own && readers(m) == 0
+                        readers(a) == own && readers(b) == own && readers(m) == 0 && cheaper
                     }
                     _ => false,
                 }
@@ -81,13 +100,30 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
                 k += 1;
                 continue;
             };
+            // A 24-bit factor as it is (the multiplier reads 24 bits).
+            let source = |v: VReg| match narrow.get(&v) {
+                Some(&(x, MAX_WIDTH)) => (x, MAX_WIDTH),
+                Some(&(_, w)) => (v, w),
+                None => (v, 32),
+            };
+            let ((a, wa), (b, wb)) = (source(a), source(b));
             let (lo, hi) = (f.new_vreg(cls.vgpr), f.new_vreg(cls.vgpr));
-            let new = vec![
-                MInst::new(isa.op("V_MUL_I32_I24_e64"), vec![def(lo), use_(a), use_(b)]),
+            // A `w1`-bit times a `w2`-bit signed number fits `w1 + w2 - 1`
+            // bits: its high half is the low half's sign when that is 32.
+            let high = if wa + wb - 1 <= 32 {
                 MInst::new(
                     isa.op("V_ASHRREV_I32_E64"),
                     vec![def(hi), Operand::Imm(31), use_(lo)],
-                ),
+                )
+            } else {
+                MInst::new(
+                    isa.op("V_MUL_HI_I32_I24_e64"),
+                    vec![def(hi), use_(a), use_(b)],
+                )
+            };
+            let new = vec![
+                MInst::new(isa.op("V_MUL_I32_I24_e64"), vec![def(lo), use_(a), use_(b)]),
+                high,
                 MInst::new(
                     isa.instrs.reg_sequence,
                     vec![
@@ -105,15 +141,20 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
     }
 }
 
-/// The register `d` defines when it is `v_bfe_i32 x, 0, w` with
-/// `w <= 16`.
-fn narrow_ext(isa: &Isa, d: &MInst) -> Option<VReg> {
+/// The register `d` defines, its source and the width, when `d` is
+/// `v_bfe_i32 x, 0, w` with `w <= 24`.
+fn narrow_ext(isa: &Isa, d: &MInst) -> Option<(VReg, VReg, i64)> {
     let v = d.ops.first().and_then(Operand::vreg)?;
+    let x = d
+        .ops
+        .get(1)
+        .and_then(|o| o.reg())
+        .filter(|r| r.sub.is_none())?;
     match (isa.kind(d.opcode)?, d.ops.get(2), d.ops.get(3)) {
         (Kind::VBfe { signed: true }, Some(Operand::Imm(0)), Some(Operand::Imm(w)))
             if (1..=MAX_WIDTH).contains(w) =>
         {
-            Some(v)
+            Some((v, x.vreg()?, *w))
         }
         _ => None,
     }

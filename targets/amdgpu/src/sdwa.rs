@@ -209,6 +209,8 @@ pub enum SdwaOp {
     /// `v_mul_i32_i24` (VOP2): the sources' low 24 bits as signed
     /// numbers multiplied, the product's low 32 bits.
     MulI24,
+    /// `v_mul_hi_i32_i24` (VOP2): the high 32 bits of that product.
+    MulHiI24,
     /// `v_mov_b32` (VOP1).
     Mov,
 }
@@ -218,6 +220,13 @@ pub enum SdwaOp {
 pub fn mul_i24(a: u32, b: u32) -> u32 {
     let s24 = |x: u32| ((x << 8) as i32) >> 8;
     s24(a).wrapping_mul(s24(b)) as u32
+}
+
+/// `v_mul_hi_i32_i24`: the high 32 bits of the 48-bit product of the low
+/// 24 bits of `a` and `b` as signed numbers.
+pub fn mul_hi_i24(a: u32, b: u32) -> u32 {
+    let s24 = |x: u32| i64::from(((x << 8) as i32) >> 8);
+    ((s24(a) * s24(b)) >> 32) as u32
 }
 
 impl SdwaOp {
@@ -250,6 +259,7 @@ impl SdwaOp {
             v.push(SdwaOp::F16(op));
         }
         v.push(SdwaOp::MulI24);
+        v.push(SdwaOp::MulHiI24);
         v.push(SdwaOp::Mov);
         v
     }
@@ -284,6 +294,7 @@ impl SdwaOp {
             },
             SdwaOp::F16(op) => format!("v_{}_f16", op.name().trim_start_matches('f')),
             SdwaOp::MulI24 => "v_mul_i32_i24".into(),
+            SdwaOp::MulHiI24 => "v_mul_hi_i32_i24".into(),
             SdwaOp::Mov => "v_mov_b32".into(),
         })
     }
@@ -324,6 +335,7 @@ impl SdwaOp {
         match self {
             SdwaOp::Mov => a,
             SdwaOp::MulI24 => mul_i24(a, b),
+            SdwaOp::MulHiI24 => mul_hi_i24(a, b),
             SdwaOp::Int32(op) => match op {
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),

@@ -330,7 +330,7 @@ pub fn demand_of_use(facts: &Facts, isa: &Isa, i: &MInst, k: usize, dres: u32) -
             _ => u32::MAX,
         },
         Kind::VBinRev(_) if k == 1 => 31,
-        Kind::VMulI24 if k <= 2 => mask(24),
+        Kind::VMulI24 | Kind::VMulHiI24 if k <= 2 => mask(24),
         Kind::VBfe { .. } if k == 1 => {
             match (
                 amount(facts, i, 2),
@@ -362,7 +362,7 @@ pub fn demand_of_use(facts: &Facts, isa: &Isa, i: &MInst, k: usize, dres: u32) -
                 sdwa::SdwaOp::Int16(BinOp::Add | BinOp::Sub | BinOp::Mul) => low_run(r) & 0xffff,
                 sdwa::SdwaOp::Int16(_) | sdwa::SdwaOp::F16(_) => 0xffff,
                 sdwa::SdwaOp::Mov => r,
-                sdwa::SdwaOp::MulI24 => mask(24),
+                sdwa::SdwaOp::MulI24 | sdwa::SdwaOp::MulHiI24 => mask(24),
                 sdwa::SdwaOp::Int32(BinOp::And | BinOp::Or | BinOp::Xor) => r,
                 sdwa::SdwaOp::Int32(BinOp::Add | BinOp::Sub) => low_run(r),
                 sdwa::SdwaOp::Int32(_) => u32::MAX,

@@ -293,6 +293,7 @@ impl Peep<'_> {
             Kind::VFloat(op, FloatFmt::F16) => (SdwaOp::F16(op), ops(1..=2)?),
             Kind::VMov => (SdwaOp::Mov, ops(1..=1)?),
             Kind::VMulI24 => (SdwaOp::MulI24, ops(1..=2)?),
+            Kind::VMulHiI24 => (SdwaOp::MulHiI24, ops(1..=2)?),
             _ => return None,
         };
         self.isa.sdwa(op)?;
@@ -593,7 +594,7 @@ impl Peep<'_> {
             SdwaOp::Int16(BinOp::Add | BinOp::Sub | BinOp::Mul) => low_run(rd) & 0xffff,
             SdwaOp::Int16(_) | SdwaOp::F16(_) => 0xffff,
             SdwaOp::Mov => rd,
-            SdwaOp::MulI24 => mask(24),
+            SdwaOp::MulI24 | SdwaOp::MulHiI24 => mask(24),
             SdwaOp::Int32(BinOp::And | BinOp::Or | BinOp::Xor) => rd,
             SdwaOp::Int32(BinOp::Add | BinOp::Sub) => low_run(rd),
             SdwaOp::Int32(_) if s == 0 => 31,

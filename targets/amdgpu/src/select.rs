@@ -105,6 +105,10 @@ struct Sel<'a> {
     /// VALU values copied out of a `v_mad_u64_u32` pair: (pair, 0 for
     /// `sub0`, 1 for `sub1`).
     halves: HashMap<VReg, (VReg, u8)>,
+    /// Values defined by `IMPLICIT_DEF` (no bit of them is read for its
+    /// meaning: a MAD accumulator's high half where only the low half of
+    /// the result is read).
+    undefs: std::collections::HashSet<VReg>,
 }
 
 impl Sel<'_> {
@@ -504,8 +508,12 @@ impl Sel<'_> {
                 && [clo, chi]
                     .iter()
                     .all(|&x| self.is_sgpr(x) && !self.consts.contains_key(&x));
+            // An undefined high half: no register holds it.
+            let chi_undef = self.undefs.contains(&chi);
+            let scalar = scalar && !chi_undef;
             let straddle = match (whole, self.halves.get(&clo), self.halves.get(&chi)) {
                 (None, Some(&(pl, 1)), Some(&(ph, 0))) if pl != ph => self.straddle(pl, ph),
+                (None, Some(&(pl, 1)), _) if chi_undef => self.over_undef(pl, chi),
                 _ => None,
             };
             let acc = match (whole, straddle) {
@@ -516,6 +524,19 @@ impl Sel<'_> {
             match whole.or(straddle) {
                 Some(_) => {}
                 None if scalar => self.join_pair(acc, clo, chi),
+                None if chi_undef => {
+                    let vl = self.part_of_pair(clo);
+                    self.emit(
+                        self.isa.instrs.reg_sequence,
+                        vec![
+                            def(acc),
+                            use_(vl),
+                            Operand::SubIdx(self.cls.sub0),
+                            undef_use(chi),
+                            Operand::SubIdx(self.cls.sub1),
+                        ],
+                    );
+                }
                 None => {
                     let (vl, vh) = (self.part_of_pair(clo), self.part_of_pair(chi));
                     self.join_pair(acc, vl, vh);
@@ -572,6 +593,49 @@ impl Sel<'_> {
                 Operand::SubIdx(lo),
                 use_(y),
                 Operand::SubIdx(hi),
+            ],
+        );
+        let acc = self.vreg(self.cls.vreg64);
+        self.emit(
+            self.isa.instrs.copy,
+            vec![
+                def(acc),
+                Operand::Reg(RegOperand::use_of(RegRef::Virt(whole), Some(mid))),
+            ],
+        );
+        Some(acc)
+    }
+
+    /// The accumulator `(x.hi, undefined)` of a MAD whose high half no bit
+    /// read depends on: the upper pair of a three-register tuple whose low
+    /// pair is `x` (`sub1_sub2` of `REG_SEQUENCE x, sub0_sub1, undef u,
+    /// sub2`), so that after coalescing the MAD reads `x`'s high register
+    /// and whatever the register after it holds, a live value or not
+    /// (`undef`: the lane has no value, so no register is kept for it).
+    /// The hardware fact served: `v_mad_u64_u32`'s low half is `lo(a * b)
+    /// + acc_lo`, whatever `acc_hi` is. Pairs that must be even-aligned
+    /// (gfx90a) have `None`: `x.hi` is an odd register.
+    fn over_undef(&mut self, x: VReg, u: VReg) -> Option<VReg> {
+        use regdesc_runtime::RegisterInfo;
+        if self.isa.gfx.needs_aligned_vgprs() {
+            return None;
+        }
+        let t = crate::Gfx::Gfx900.tables();
+        let rc = t.class_by_name("VReg_96")?;
+        let (lo, top, mid) = (
+            t.sub_reg_index_by_name("sub0_sub1")?,
+            t.sub_reg_index_by_name("sub2")?,
+            t.sub_reg_index_by_name("sub1_sub2")?,
+        );
+        let whole = self.vreg(rc);
+        self.emit(
+            self.isa.instrs.reg_sequence,
+            vec![
+                def(whole),
+                use_(x),
+                Operand::SubIdx(lo),
+                undef_use(u),
+                Operand::SubIdx(top),
             ],
         );
         let acc = self.vreg(self.cls.vreg64);
@@ -700,7 +764,13 @@ impl Sel<'_> {
                     _ => self.out.push(i),
                 }
             }
-            Sem::Phi | Sem::RegSequence | Sem::ImplicitDef => self.out.push(i),
+            Sem::ImplicitDef => {
+                if let Some(d) = v(0) {
+                    self.undefs.insert(d);
+                }
+                self.out.push(i)
+            }
+            Sem::Phi | Sem::RegSequence => self.out.push(i),
             Sem::Branch | Sem::Return => self.out.push(i),
             Sem::MovImm => {
                 let (Some(d), Some(x)) = (v(0), imm(1)) else {
@@ -1036,6 +1106,7 @@ pub fn select(
         vcopies: HashMap::new(),
         addresses: HashMap::new(),
         halves: HashMap::new(),
+        undefs: Default::default(),
         lanes: HashMap::new(),
         voffs: HashMap::new(),
         spairs: HashMap::new(),
@@ -1154,4 +1225,11 @@ pub fn dead_code(f: &mut MFunction, isa: &Isa) {
             break;
         }
     }
+}
+
+/// A use of `v` that reads nothing (`undef`): a tuple part with no value.
+fn undef_use(v: VReg) -> Operand {
+    let mut r = RegOperand::use_of(RegRef::Virt(v), None);
+    r.set_undef(true);
+    Operand::Reg(r)
 }

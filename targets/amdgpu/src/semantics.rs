@@ -312,6 +312,12 @@ impl GcnSemantics {
                     rd(cx, 2, l)? as u32,
                 )))
             })?,
+            Kind::VMulHiI24 => Self::per_lane(cx, 0, &mut |cx, l| {
+                Ok(u64::from(crate::sdwa::mul_hi_i24(
+                    rd(cx, 1, l)? as u32,
+                    rd(cx, 2, l)? as u32,
+                )))
+            })?,
             Kind::VMad64 { signed } => {
                 let lanes: Vec<u32> = active_lanes(cx).collect();
                 let mut out = 0u64;

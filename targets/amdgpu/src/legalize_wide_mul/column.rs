@@ -80,6 +80,37 @@ pub(super) fn column_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
     r
 }
 
+/// A 64-bit product (or multiply-add) whose top column comes after column
+/// 0's MAD, as a MAD chain on `(hi, anything)`: `v_mad_u64_u32`'s low half
+/// is `lo(x * y) + acc_lo` whatever the accumulator's high half holds, so
+/// `r_1 = hi(a_0 b_0 + c) + lo(a_0 b_1) + ...` is one MAD per top product,
+/// where the plain products take a `v_mul_lo_u32` each and the adds after
+/// them (`zext i16` times an `i63`: 2 against 3, llc 19's 2). The pair
+/// `(hi, anything)` is the high register of column 0's MAD pair and the one
+/// after it, so the top MADs read the factors after column 0 wrote its
+/// pair: where that pair is the result registers over a factor the
+/// factor's limb is copied first, which [`super::cost`] counts.
+pub(super) fn top_after_chains(plan: &MulPlan, b: &mut impl Sink) -> Vec<Limb> {
+    let addend = plan.addend.clone().unwrap_or_default();
+    let (fa, fb) = (&plan.a, &plan.b);
+    let (mut lo, mut hi) = (limb(&addend, 0), limb(&addend, 1));
+    for &(i, j) in &plan.columns[0] {
+        (lo, hi) = b.mad(limb(fa, i), limb(fb, j), lo, hi);
+    }
+    let r0 = lo;
+    let mut acc = (hi, b.undef());
+    for &(i, j) in &plan.columns[1] {
+        acc = b.mad(limb(fa, i), limb(fb, j), acc.0, acc.1);
+    }
+    vec![r0, acc.0]
+}
+
+/// Whether [`top_after_chains`] lowers `plan`: two limbs with top products
+/// and at most one MAD in column 0 (more would carry into the top limb).
+pub(super) fn top_after_applies(plan: &MulPlan) -> bool {
+    plan.limbs == 2 && plan.columns[0].len() <= 1 && !plan.columns[1].is_empty()
+}
+
 /// How the top column's partial products enter the sum.
 enum TopColumn {
     /// Their sum, added into the accumulator of column `n - 2` (so the

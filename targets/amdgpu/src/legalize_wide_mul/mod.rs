@@ -139,7 +139,7 @@ use regdesc_codegen::mir::{def, use_};
 mod column;
 mod sink;
 mod split;
-use column::column_chains;
+use column::{column_chains, top_after_applies, top_after_chains};
 use sink::{Build, Count, Sink};
 use split::{low_addend_chains, odd_addend_chains, split_chains};
 
@@ -310,6 +310,8 @@ enum Chains {
     OddAddend,
     /// [`low_addend_chains`].
     LowAddend,
+    /// [`top_after_chains`].
+    TopAfter,
 }
 
 fn emit(plan: &MulPlan, b: &mut impl Sink, kind: Chains) -> Vec<Limb> {
@@ -318,6 +320,7 @@ fn emit(plan: &MulPlan, b: &mut impl Sink, kind: Chains) -> Vec<Limb> {
         Chains::Split => split_chains(plan, b),
         Chains::OddAddend => odd_addend_chains(plan, b),
         Chains::LowAddend => low_addend_chains(plan, b),
+        Chains::TopAfter => top_after_chains(plan, b),
     }
 }
 
@@ -374,6 +377,11 @@ fn chains(
         } else {
             rule
         }
+    } else if rule == Chains::Column
+        && top_after_wins(plan, b, facts)
+        && cost(plan, b, facts, Chains::TopAfter) < cost(plan, b, facts, rule)
+    {
+        Chains::TopAfter
     } else {
         rule
     };
@@ -383,6 +391,30 @@ fn chains(
         aligned_pairs: facts.aligned_pairs,
     };
     emit(plan, &mut sink, kind)
+}
+
+/// Whether [`top_after_chains`] may replace the column chains of a 64-bit
+/// product: no addend (column 0's accumulator would be the addend's pair
+/// and a constant half, a `v_mov_b32`; llc 19 adds it after instead), and
+/// where the result returns over a factor (also truncated), no top
+/// product reads a factor limb that arrived in the result registers
+/// (column 0's MAD writes them first: the limb would be copied away, and
+/// `i64 * i64` takes 5 that way against the plain products' 4). Not where pairs start at even
+/// registers (gfx90a): there `(hi, anything)` starts at an odd one and is
+/// copied (`i64 * i64` in a kernel 10 against 9).
+fn top_after_wins(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts) -> bool {
+    if !top_after_applies(plan) || plan.addend.is_some() || facts.aligned_pairs {
+        return false;
+    }
+    let over = |l: Limb| {
+        b.arrival(l)
+            .and_then(crate::abi::vgpr_index)
+            .is_some_and(|k| k < plan.limbs)
+    };
+    !plan.result_over_factor
+        || plan.columns[1]
+            .iter()
+            .all(|&(i, j)| !over(limb(&plan.a, i)) && !over(limb(&plan.b, j)))
 }
 
 /// A fused addend that arrived at an odd VGPR where `v_mad_u64_u32`'s

@@ -206,13 +206,16 @@ fn visit(i: &MInst, instrs: &InstrSet, d: &mut Demands) {
         // same low bits of the factors and of `clo`; a read high half
         // needs every bit of them (the carries into it) and its own low
         // bits of `chi`.
-        Sem::Limb(LimbOp::Mad64) => {
-            let (lo, hi) = (def(0, d), def(1, d));
-            let n = if hi == 0 { lo } else { 32 };
-            raise(i, 2, n, d);
-            raise(i, 3, n, d);
-            raise(i, 4, n, d);
-            raise(i, 5, hi, d);
+        // A target's multiply-add reads the same way; a read carry out
+        // needs every bit.
+        Sem::Limb(LimbOp::Mad64) => mad64(i, 2, (def(0, d), def(1, d)), d),
+        _ if desc.multiply_add && desc.num_defs >= 2 => {
+            let carry = (desc.num_defs > 2).then(|| def(2, d));
+            let (lo, hi) = match carry {
+                Some(c) if c > 0 => (32, 32),
+                _ => (def(0, d), def(1, d)),
+            };
+            mad64(i, desc.num_defs, (lo, hi), d)
         }
         // Bits at and above `w` are zeros or copies of bit `w - 1`.
         Sem::Limb(LimbOp::ZextInReg | LimbOp::SextInReg) => {
@@ -229,6 +232,16 @@ fn visit(i: &MInst, instrs: &InstrSet, d: &mut Demands) {
         // memory addresses, returns) reads all of its operands.
         _ => raise_all(i, 32, d),
     }
+}
+
+/// The uses `a, b, clo, chi` from `first` on of a 64-bit multiply-add whose
+/// results' demands are `(lo, hi)`.
+fn mad64(i: &MInst, first: usize, (lo, hi): (u32, u32), d: &mut Demands) {
+    let n = if hi == 0 { lo } else { 32 };
+    raise(i, first, n, d);
+    raise(i, first + 1, n, d);
+    raise(i, first + 2, n, d);
+    raise(i, first + 3, hi, d);
 }
 
 /// Raises operand `k`'s register to at least `n` demanded bits.

@@ -209,6 +209,14 @@ impl KnownBits {
         }
     }
 
+    /// How many low bits operand `o` (a non-negative integer) can have set:
+    /// its width less its known-zero high bits (`None`: its sign bit may be
+    /// set).
+    pub fn active_bits(&self, o: &crate::ir::Operand) -> Option<u32> {
+        let k = self.operand(o);
+        k.non_negative().then(|| k.width - k.leading_zeros())
+    }
+
     /// Whether operand `o` is the sign extension of its low 32 bits (it
     /// fits in an `i32`).
     pub fn fits_i32(&self, o: &crate::ir::Operand) -> bool {

@@ -164,15 +164,32 @@ fn over_result(f: &Function, args: &[Vec<WordLoc>], ret: &[WordLoc]) -> HashSet<
         .collect()
 }
 
-/// The values some `ret` returns.
+/// The values some `ret` returns, and the values a returned `trunc`
+/// truncates (their low limbs go to the return registers as they are).
 fn returned_values(f: &Function) -> HashSet<ValueId> {
-    f.insts
+    let mut out: HashSet<ValueId> = HashSet::new();
+    let mut work: Vec<ValueId> = f
+        .insts
         .iter()
         .filter_map(|i| match &i.op {
             Op::Ret { val: Some(v) } => v.value(),
             _ => None,
         })
-        .collect()
+        .collect();
+    while let Some(v) = work.pop() {
+        if !out.insert(v) {
+            continue;
+        }
+        if let Some(Op::Cast {
+            op: CastOp::Trunc,
+            val,
+            ..
+        }) = f.def_inst(v).map(|d| &f.inst(d).op)
+        {
+            work.extend(val.value());
+        }
+    }
+    out
 }
 
 struct Lower<'a, T: Target> {
@@ -484,6 +501,18 @@ impl<T: Target> Lower<'_, T> {
         lower(plan, &mut self.b)
     }
 
+    /// The product of non-negative factors whose significant bits add up
+    /// to at most 32 (a `zext i12` times 427): one 32-bit multiply, the
+    /// limbs above known zero, where the plan would take a 64-bit product
+    /// (a MAD, or `mul` and `mach`).
+    fn narrow_product(&mut self, a: &Operand, b: &Operand, x: &[Limb], y: &[Limb]) -> Option<Limb> {
+        let (p, q) = (self.kb.active_bits(a)?, self.kb.active_bits(b)?);
+        if p + q > 32 || x.is_empty() || y.is_empty() {
+            return None;
+        }
+        Some(self.b.bin(BinOp::Mul, x[0], y[0]))
+    }
+
     /// How many low limbs operand `o` (of `len` limbs) is the sign
     /// extension of, by its sign bits ([`MulPlan::sign_limbs`]).
     fn sign_limbs(&self, o: &Operand, len: usize) -> usize {
@@ -538,6 +567,11 @@ impl<T: Target> Lower<'_, T> {
                         };
                         let (x, y, mut z) = (self.get(a)?, self.get(b)?, self.get(other)?);
                         z.truncate(keep);
+                        if let Some(p) = self.narrow_product(a, b, &x, &y) {
+                            let p = pad(vec![p], keep);
+                            let r = pad(wide::add(&mut self.b, &p, &z, 32 * keep as u32), full);
+                            return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
+                        }
                         let narrow = self.kb.fits_i32(a) || self.kb.fits_i32(b);
                         if !narrow {
                             if let Some(r) = self.power_addend(&x, &y, &z, keep) {
@@ -564,6 +598,10 @@ impl<T: Target> Lower<'_, T> {
                 }
                 let (x, y) = (self.get(lhs)?, self.get(rhs)?);
                 if op == BinOp::Mul && x.len() > 1 {
+                    if let Some(p) = self.narrow_product(lhs, rhs, &x, &y) {
+                        let r = pad(vec![p], x.len());
+                        return Ok(wide::canonical(&mut self.b, r, u32::from(w)));
+                    }
                     // Not for a factor of one limb, or sign-extended from
                     // one (one multiply-add, `v_mad_i64_i32`, or the sign
                     // limb's product subtracted).

@@ -151,6 +151,10 @@ pub struct InstrDesc {
     /// Physical registers read without being named.
     pub implicit_uses: Vec<Reg>,
     pub is_terminator: bool,
+    /// A target's 64-bit multiply-add `lo, hi[, carry] = a * b + (chi:clo)`
+    /// (its defs first, then the four uses): the demanded bits of its
+    /// operands follow from its results' as for [`LimbOp::Mad64`].
+    pub multiply_add: bool,
     pub sem: Sem,
 }
 
@@ -167,6 +171,7 @@ impl InstrDesc {
             implicit_defs: Vec::new(),
             implicit_uses: Vec::new(),
             is_terminator: matches!(sem, Sem::Branch | Sem::CondBranch | Sem::Return),
+            multiply_add: false,
             sem,
         }
     }

@@ -726,13 +726,15 @@ fn ranges<L: LaneBits>(
                 start = Some(e.slot);
                 end = if e.ends_only { e.slot } else { e.slot + 1 };
                 ended = e.ends_only;
-            } else {
-                ended = false;
+            } else if !ended {
                 if start.is_none() {
                     start = Some(bs);
                 }
                 end = e.slot + 1;
             }
+            // (A read of lanes an `undef` sub-register def only ended
+            // reads no value: a MAD accumulator's high half that no bit
+            // read depends on. It keeps no register.)
         }
         if let Some(s) = start {
             let out = marks.live_out[b.index()] == stamp;
