@@ -573,37 +573,7 @@ impl Sel<'_> {
     /// operand may start at any register, except where pairs must be
     /// even-aligned (gfx90a: then `None`, and the halves are copied).
     fn straddle(&mut self, x: VReg, y: VReg) -> Option<VReg> {
-        use regdesc_runtime::RegisterInfo;
-        if self.isa.gfx.needs_aligned_vgprs() {
-            return None;
-        }
-        let t = crate::Gfx::Gfx900.tables();
-        let rc = t.class_by_name("VReg_128")?;
-        let (lo, mid, hi) = (
-            t.sub_reg_index_by_name("sub0_sub1")?,
-            t.sub_reg_index_by_name("sub1_sub2")?,
-            t.sub_reg_index_by_name("sub2_sub3")?,
-        );
-        let whole = self.vreg(rc);
-        self.emit(
-            self.isa.instrs.reg_sequence,
-            vec![
-                def(whole),
-                use_(x),
-                Operand::SubIdx(lo),
-                use_(y),
-                Operand::SubIdx(hi),
-            ],
-        );
-        let acc = self.vreg(self.cls.vreg64);
-        self.emit(
-            self.isa.instrs.copy,
-            vec![
-                def(acc),
-                Operand::Reg(RegOperand::use_of(RegRef::Virt(whole), Some(mid))),
-            ],
-        );
-        Some(acc)
+        self.middle_pair("VReg_128", use_(x), ("sub2_sub3", use_(y)))
     }
 
     /// The accumulator `(x.hi, undefined)` of a MAD whose high half no bit
@@ -616,26 +586,33 @@ impl Sel<'_> {
     /// + acc_lo`, whatever `acc_hi` is. Pairs that must be even-aligned
     /// (gfx90a) have `None`: `x.hi` is an odd register.
     fn over_undef(&mut self, x: VReg, u: VReg) -> Option<VReg> {
+        self.middle_pair("VReg_96", use_(x), ("sub2", undef_use(u)))
+    }
+
+    /// The pair `sub1_sub2` of a tuple of class `rc` built from the pair
+    /// `low` (`sub0_sub1`) and `high` (at its index), as a new 64-bit VGPR
+    /// (`None` where pairs must be even-aligned: `sub1_sub2` is odd).
+    fn middle_pair(&mut self, rc: &str, low: Operand, high: (&str, Operand)) -> Option<VReg> {
         use regdesc_runtime::RegisterInfo;
         if self.isa.gfx.needs_aligned_vgprs() {
             return None;
         }
         let t = crate::Gfx::Gfx900.tables();
-        let rc = t.class_by_name("VReg_96")?;
-        let (lo, top, mid) = (
+        let rc = t.class_by_name(rc)?;
+        let (lo, mid, hi) = (
             t.sub_reg_index_by_name("sub0_sub1")?,
-            t.sub_reg_index_by_name("sub2")?,
             t.sub_reg_index_by_name("sub1_sub2")?,
+            t.sub_reg_index_by_name(high.0)?,
         );
         let whole = self.vreg(rc);
         self.emit(
             self.isa.instrs.reg_sequence,
             vec![
                 def(whole),
-                use_(x),
+                low,
                 Operand::SubIdx(lo),
-                undef_use(u),
-                Operand::SubIdx(top),
+                high.1,
+                Operand::SubIdx(hi),
             ],
         );
         let acc = self.vreg(self.cls.vreg64);

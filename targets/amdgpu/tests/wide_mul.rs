@@ -104,7 +104,12 @@ const LONGER: &[(&str, &str, &str)] = &[
     ("mul64_load_i24_i33", "gfx900", LOADED_I33),
     ("mul64_load_i24_i33", "gfx90a", LOADED_I33),
     ("mul64_load_i24_i33", "gfx1030", LOADED_I33),
+    ("zext12_times_427", "gfx900", NARROW_LITERAL),
+    ("zext12_times_427", "gfx90a", NARROW_LITERAL),
 ];
+
+/// Why `wide_mul_found.ll`'s narrow product by a constant is longer.
+const NARROW_LITERAL: &str = "a zext i12 times 427 (wide_mul_found.ll): one 32-bit multiply on both sides, but llc's v_mul_u32_u24 is VOP2 and takes the literal, where regdesc's v_mul_lo_u32 (VOP3 on gfx9) needs a v_mov_b32 first; gfx1030's VOP3 takes it";
 
 /// llc's assembly for `file` on `cpu` (`-O2`, SelectionDAG or
 /// `-global-isel`). Where GlobalISel fails on the file (llc 19 crashes in
