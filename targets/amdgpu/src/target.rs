@@ -170,6 +170,13 @@ impl Target for Amdgpu {
         Ok(abi)
     }
 
+    /// A partial last word of an aligned load is read whole (the scalar
+    /// and vector memory units load dwords; llc 19's GlobalISel loads an
+    /// `i41` with one `s_load_dwordx2` and clears the bits above).
+    fn whole_word_loads(&self) -> bool {
+        true
+    }
+
     /// The multiply cascade ([`crate::legalize_wide_mul`]).
     fn lower_mul(&self, plan: &MulPlan, b: &mut MirBuilder<'_>) -> Option<Vec<Limb>> {
         let facts = crate::legalize_wide_mul::MulFacts {

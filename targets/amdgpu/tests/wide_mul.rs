@@ -86,9 +86,6 @@ fn bench_counts() {
     assert_eq!(got, want);
 }
 
-/// Why `wide_mul_found.ll`'s kernel of loaded narrow factors is longer.
-const LOADED_I33: &str = "a loaded i33 and i24 (wide_mul_found.ll): llc takes a loaded i33's bits above its width as zero (LLVM's stores zero-extend it), regdesc clears them (v_bfe_u32), and llc joins the i24's halfword and byte with one v_lshl_or_b32 and multiplies the one-bit limb with v_mad_u32_u24";
-
 /// Functions of the fixtures (`wide_mul.ll`, `kernel_mul_shapes.ll`,
 /// `wide_mul_found.ll` ...) and the shared fixtures'
 /// `wide_mul_shapes.ll` where regdesc is
@@ -101,9 +98,6 @@ const LONGER: &[(&str, &str, &str)] = &[
         "gfx90a",
         "`inreg` arguments: LLVM 19 passes them in SGPRs from s6 and the addend in v[0:1]; regdesc keeps LLVM 14's convention (addend in v[1:2], odd), where llc 14 takes 4 like regdesc",
     ),
-    ("mul64_load_i24_i33", "gfx900", LOADED_I33),
-    ("mul64_load_i24_i33", "gfx90a", LOADED_I33),
-    ("mul64_load_i24_i33", "gfx1030", LOADED_I33),
     ("zext12_times_427", "gfx900", NARROW_LITERAL),
     ("zext12_times_427", "gfx90a", NARROW_LITERAL),
 ];

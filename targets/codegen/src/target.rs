@@ -158,6 +158,19 @@ pub trait Target {
         None
     }
 
+    /// Whether a load whose last 32-bit word is partial (an `i48`: four
+    /// bytes, then two) reads that word whole where the access's alignment
+    /// is at least 4 (a dword at an offset that is a multiple of 4 within
+    /// an aligned block never crosses into the next block, so it cannot
+    /// fault where the value's bytes do not). The bits past the value are
+    /// cleared as every value's are. AMD says yes: two dwords are one
+    /// `s_load_dwordx2`/`global_load_dwordx2`, where the partial word is a
+    /// load of its own (and on the scalar unit a VMEM load and a
+    /// `v_readfirstlane_b32`).
+    fn whole_word_loads(&self) -> bool {
+        false
+    }
+
     /// Lowers `x op amount` (`shl`, `lshr` or `ashr` of a `w`-bit value of
     /// two or more 32-bit limbs; `amount` is the amount's low limb) the
     /// target's own way, e.g. with shifts of a whole register pair (AMD's

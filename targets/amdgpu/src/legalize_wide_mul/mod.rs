@@ -681,7 +681,10 @@ fn odd_addend_wins(plan: &MulPlan, facts: MulFacts, b: &MirBuilder<'_>) -> bool 
 /// 64 against 68 on gfx900. On gfx90a the odd columns' copies still make
 /// them longer (`mul96_lane` 15 against 13).
 fn split_wins(plan: &MulPlan, facts: MulFacts) -> bool {
-    if facts.kernel && !facts.aligned_pairs && plan.addend.is_none() {
+    // (The same where a function's product is not returned as it is: a
+    // multiply-subtract, `i96` 11 against 13, llc 19 GlobalISel's 11.)
+    let unmoved = facts.kernel || !plan.result_over_factor;
+    if unmoved && !facts.aligned_pairs && plan.addend.is_none() {
         return false;
     }
     // Three limbs, one product per column (a one-limb factor), where pairs

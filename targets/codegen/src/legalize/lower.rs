@@ -358,21 +358,34 @@ impl<T: Target> Lower<'_, T> {
                 }
                 limbs
             }
-            Op::Load { ty, ptr, .. } => {
+            Op::Load { ty, ptr, align } => {
                 let p = self.get(ptr)?;
                 let size = ty.store_size();
+                // The alignment the access may assume: the IR's, else the
+                // type's ABI alignment (an integer's store size rounded up
+                // to a power of two, at most 8).
+                let align = align.unwrap_or_else(|| size.next_power_of_two().clamp(1, 8));
+                let whole = self.target.whole_word_loads() && align >= 4;
                 let mut out = Vec::new();
                 for k in 0..words_of(*ty) as u64 {
-                    let n = (size - 4 * k).min(4) as u32;
+                    let n = if whole {
+                        4
+                    } else {
+                        (size - 4 * k).min(4) as u32
+                    };
                     let (lo, hi) = self.address(&p, 4 * k);
                     out.push(self.b.load(lo, hi, n));
                 }
                 // An integer of a width that is not whole bytes (`i33`)
-                // loads whole bytes: the bits above the width are cleared,
-                // as in every value (the memory's bits there are not the
-                // value's; demanded bits drops the mask no use reads).
+                // loads whole bytes, and a partial word read whole
+                // ([`Target::whole_word_loads`]) more: the bits above the
+                // width are cleared, as in every value (the memory's bits
+                // there are not the value's; demanded bits drops the mask
+                // no use reads).
                 match *ty {
-                    Type::Int(w) if w % 8 != 0 => wide::canonical(&mut self.b, out, u32::from(w)),
+                    Type::Int(w) if w % 8 != 0 || (whole && size % 4 != 0) => {
+                        wide::canonical(&mut self.b, out, u32::from(w))
+                    }
                     _ => out,
                 }
             }
