@@ -195,6 +195,9 @@ pub fn lower_mul(
     if plan.signed_32x32() {
         return Some(signed_32x32(plan, b, ops.signed));
     }
+    if let Some(r) = signed_by_narrow(plan, b, ops.signed, facts) {
+        return Some(r);
+    }
     // gfx10's VOP3 takes a literal operand: each product keeps its own.
     let shared = (facts.constant_bus < 2)
         .then(|| share_literals(plan, b))
@@ -557,6 +560,54 @@ fn signed_32x32(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_i64: Opcode) -> Vec<
         }
     }
     p
+}
+
+/// A per-lane factor sign-extended from two limbs (`sext i41`, `sext
+/// i64`) times a non-negative one-limb factor below `2^31` (`zext i25`),
+/// three limbs or more, no addend: `x = x0 + x1 * 2^32` with `x1` signed,
+/// so `x * y = x0 * y + (x1 * y) * 2^32`, and `x1 * y + hi(x0 * y)` fits in
+/// 64 signed bits (`|x1 * y| < 2^62`). One `v_mad_u64_u32` for `x0 * y`,
+/// one `v_mad_i64_i32` on its high half for limbs 1 and 2, and the sign of
+/// limb 2 above: where the schoolbook multiplies the sign limb by `y` for
+/// two more columns and adds them (`sext i41 * zext i25` as `i128`: 6
+/// against 9, llc 19 GlobalISel's 8, llc 14's `v_mad_i64_i32` plan 8).
+/// Not where pairs start at even registers (gfx90a): the second MAD's
+/// accumulator, the first's high register and the one after it, is then
+/// copied (10 against llc's 9).
+fn signed_by_narrow(
+    plan: &MulPlan,
+    b: &mut MirBuilder<'_>,
+    mad_i64: Opcode,
+    facts: MulFacts,
+) -> Option<Vec<Limb>> {
+    if plan.uniform || plan.addend.is_some() || plan.limbs < 3 || facts.aligned_pairs {
+        return None;
+    }
+    let narrow =
+        |v: &[Limb], sext32: bool| sext32 && v.iter().skip(1).all(|l| *l == Limb::Const(0));
+    let (x, y) = if plan.sign_limbs[0] == 2 && narrow(&plan.b, plan.sext32[1]) {
+        (&plan.a, limb(&plan.b, 0))
+    } else if plan.sign_limbs[1] == 2 && narrow(&plan.a, plan.sext32[0]) {
+        (&plan.b, limb(&plan.a, 0))
+    } else {
+        return None;
+    };
+    let (x0, x1) = (limb(x, 0), limb(x, 1));
+    if !matches!(x1, Limb::Reg(_)) || !matches!(y, Limb::Reg(_)) {
+        return None;
+    }
+    let (r0, h) = b.mad64(x0, y, Limb::Const(0), Limb::Const(0));
+    let regs = [x1, y, h, Limb::Const(0)].map(|l| b.reg(l));
+    let (r1, r2) = (b.new_reg(), b.new_reg());
+    let mut o = vec![def(r1), def(r2)];
+    o.extend(regs.into_iter().map(use_));
+    b.push(mad_i64, o);
+    let mut r = vec![r0, Limb::Reg(r1), Limb::Reg(r2)];
+    if plan.limbs > 3 {
+        let sign = b.bin(BinOp::AShr, Limb::Reg(r2), Limb::Const(31));
+        r.resize(plan.limbs, sign);
+    }
+    Some(r)
 }
 
 /// The subtarget facts the multiply lowering reads.

@@ -365,7 +365,10 @@ impl<T: Target> Lower<'_, T> {
                 // type's ABI alignment (an integer's store size rounded up
                 // to a power of two, at most 8).
                 let align = align.unwrap_or_else(|| size.next_power_of_two().clamp(1, 8));
-                let whole = self.target.whole_word_loads() && align >= 4;
+                // (Integers only: their bits above the width are cleared
+                // after; a `half`'s are not.)
+                let whole =
+                    self.target.whole_word_loads() && align >= 4 && matches!(ty, Type::Int(_));
                 let mut out = Vec::new();
                 for k in 0..words_of(*ty) as u64 {
                     let n = if whole {
