@@ -288,8 +288,17 @@ fn pow2_shift_wins(plan: &MulPlan, b: &MirBuilder<'_>, facts: MulFacts) -> bool 
             funnels - usize::from(pair)
         }
     };
+    // The add chain runs from the addend's first nonzero limb at or above
+    // `m` (the product's limbs below `m` are zero: no carry comes up) to
+    // the top; none when the addend has no limb there (`sext i96` times
+    // `2^123` plus 853 as `i160`: the shifted limbs and the addend's side
+    // by side, 5 against 7, llc's 5).
+    let addend = plan.addend.as_deref().unwrap_or(&[]);
+    let adds = (m..n)
+        .find(|&i| limb(addend, i) != Limb::Const(0))
+        .map_or(0, |first| n - first);
     // The top limb alone: one `v_lshl_add_u32` (or add).
-    let by_shifts = if m + 1 == n { 1 } else { shifts + (n - m) };
+    let by_shifts = if m + 1 == n { 1 } else { shifts + adds };
     let rule = lane_rule(plan, facts, b);
     let mut by_mads = cost(plan, b, facts, rule);
     if plan.limbs >= 3 {
