@@ -48,12 +48,13 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
     }
     let mad = isa.op("V_MAD_I64_I32_imm");
     let mut uses: HashMap<VReg, usize> = HashMap::new();
-    // Registers defined as `v_bfe_i32 x, 0, w` with `w <= 24`: (x, w).
-    let mut narrow: HashMap<VReg, (VReg, i64)> = HashMap::new();
+    // Registers defined as `v_bfe_i32 x, 0, w` with `w <= 24` or
+    // `v_bfe_u32 x, 0, w` with `w <= 23`: (x, w, signed).
+    let mut narrow: HashMap<VReg, Ext> = HashMap::new();
     for b in f.blocks.iter() {
         for i in &b.insts {
-            if let Some((v, x, w)) = narrow_ext(isa, i) {
-                narrow.insert(v, (x, w));
+            if let Some((v, e)) = narrow_ext(isa, i) {
+                narrow.insert(v, e);
             }
             for (_, r) in i.reg_ops() {
                 if let (false, Some(v)) = (r.is_def(), r.vreg()) {
@@ -74,13 +75,20 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
                         .filter(|v| r.sub.is_none() && narrow.contains_key(v))
                 };
                 let (a, b) = (ext(i.ops.get(2)), ext(i.ops.get(3)));
-                let width = |v: Option<VReg>| v.and_then(|v| narrow.get(&v)).map_or(32, |n| n.1);
-                let (wa, wb) = (width(a), width(b));
-                // Past a word, the extensions the peephole does not fold
-                // stay: two multiplies and those against the MAD and its
-                // two extensions.
-                let kept = |w: i64| i64::from(w != 8 && w != 16 && w != MAX_WIDTH);
-                let cheaper = (wa <= SDWA_WIDTH && wb <= SDWA_WIDTH) || 2 + kept(wa) + kept(wb) < 3;
+                let ext_of = |v: Option<VReg>| v.and_then(|v| narrow.get(&v).copied());
+                let (ea, eb) = (ext_of(a), ext_of(b));
+                // Past a word, or with a zero extension, the extensions the
+                // peephole does not fold stay: two multiplies and those
+                // against the MAD and its two extensions.
+                let kept = |e: Option<Ext>| {
+                    e.map_or(1, |e| {
+                        i64::from(e.w != 8 && e.w != 16 && !(e.signed && e.w == MAX_WIDTH))
+                    })
+                };
+                let signed_words = [ea, eb]
+                    .iter()
+                    .all(|e| e.is_some_and(|e| e.signed && e.w <= SDWA_WIDTH));
+                let cheaper = signed_words || 2 + kept(ea) + kept(eb) < 3;
                 let readers = |v: VReg| uses.get(&v).copied().unwrap_or(0);
                 let mask = i.ops.get(1).and_then(Operand::vreg);
                 match (a, b, mask, i.ops.get(4)) {
@@ -100,10 +108,16 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
                 k += 1;
                 continue;
             };
-            // A 24-bit factor as it is (the multiplier reads 24 bits).
+            // A 24-bit signed factor as it is (the multiplier reads 24
+            // bits); a `w`-bit zero extension is a `w + 1`-bit signed
+            // number.
             let source = |v: VReg| match narrow.get(&v) {
-                Some(&(x, MAX_WIDTH)) => (x, MAX_WIDTH),
-                Some(&(_, w)) => (v, w),
+                Some(&Ext {
+                    x,
+                    w: MAX_WIDTH,
+                    signed: true,
+                }) => (x, MAX_WIDTH),
+                Some(&Ext { w, signed, .. }) => (v, if signed { w } else { w + 1 }),
                 None => (v, 32),
             };
             let ((a, wa), (b, wb)) = (source(a), source(b));
@@ -141,9 +155,18 @@ pub fn run(f: &mut MFunction, isa: &Isa, cls: Classes) {
     }
 }
 
-/// The register `d` defines, its source and the width, when `d` is
-/// `v_bfe_i32 x, 0, w` with `w <= 24`.
-fn narrow_ext(isa: &Isa, d: &MInst) -> Option<(VReg, VReg, i64)> {
+/// A narrow extension `v_bfe_i32 x, 0, w` / `v_bfe_u32 x, 0, w`.
+#[derive(Clone, Copy, Debug)]
+struct Ext {
+    x: VReg,
+    w: i64,
+    signed: bool,
+}
+
+/// The register `d` defines and its extension, when `d` is `v_bfe_i32 x,
+/// 0, w` with `w <= 24` or `v_bfe_u32 x, 0, w` with `w <= 23` (a value
+/// the multiplier's signed 24 bits hold).
+fn narrow_ext(isa: &Isa, d: &MInst) -> Option<(VReg, Ext)> {
     let v = d.ops.first().and_then(Operand::vreg)?;
     let x = d
         .ops
@@ -151,10 +174,11 @@ fn narrow_ext(isa: &Isa, d: &MInst) -> Option<(VReg, VReg, i64)> {
         .and_then(|o| o.reg())
         .filter(|r| r.sub.is_none())?;
     match (isa.kind(d.opcode)?, d.ops.get(2), d.ops.get(3)) {
-        (Kind::VBfe { signed: true }, Some(Operand::Imm(0)), Some(Operand::Imm(w)))
-            if (1..=MAX_WIDTH).contains(w) =>
+        (Kind::VBfe { signed }, Some(Operand::Imm(0)), Some(&Operand::Imm(w)))
+            if w >= 1 && w + i64::from(!signed) <= MAX_WIDTH =>
         {
-            Some((v, x.vreg()?, *w))
+            let x = x.vreg()?;
+            Some((v, Ext { x, w, signed }))
         }
         _ => None,
     }
