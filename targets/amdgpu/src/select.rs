@@ -240,13 +240,19 @@ impl Sel<'_> {
     /// `d = REG_SEQUENCE lo, sub0, hi, sub1`: a register pair from its
     /// halves.
     fn join_pair(&mut self, d: VReg, lo: VReg, hi: VReg) {
+        self.join_pair_of(d, use_(lo), use_(hi));
+    }
+
+    /// The same of two register operands (an `undef` one: a half with no
+    /// value).
+    fn join_pair_of(&mut self, d: VReg, lo: Operand, hi: Operand) {
         self.emit(
             self.isa.instrs.reg_sequence,
             vec![
                 def(d),
-                use_(lo),
+                lo,
                 Operand::SubIdx(self.cls.sub0),
-                use_(hi),
+                hi,
                 Operand::SubIdx(self.cls.sub1),
             ],
         );
@@ -526,16 +532,7 @@ impl Sel<'_> {
                 None if scalar => self.join_pair(acc, clo, chi),
                 None if chi_undef => {
                     let vl = self.part_of_pair(clo);
-                    self.emit(
-                        self.isa.instrs.reg_sequence,
-                        vec![
-                            def(acc),
-                            use_(vl),
-                            Operand::SubIdx(self.cls.sub0),
-                            undef_use(chi),
-                            Operand::SubIdx(self.cls.sub1),
-                        ],
-                    );
+                    self.join_pair_of(acc, use_(vl), undef_use(chi));
                 }
                 None => {
                     let (vl, vh) = (self.part_of_pair(clo), self.part_of_pair(chi));

@@ -552,12 +552,7 @@ fn signed_32x32(plan: &MulPlan, b: &mut MirBuilder<'_>, mad_i64: Opcode) -> Vec<
     let (lo, hi) = if x == Limb::Const(0) || y == Limb::Const(0) {
         (clo, chi)
     } else {
-        let regs = [x, y, clo, chi].map(|l| b.reg(l));
-        let (dl, dh) = (b.new_reg(), b.new_reg());
-        let mut o = vec![def(dl), def(dh)];
-        o.extend(regs.into_iter().map(use_));
-        b.push(mad_i64, o);
-        (Limb::Reg(dl), Limb::Reg(dh))
+        signed_mad(b, mad_i64, [x, y, clo, chi])
     };
     let mut p = vec![lo, hi];
     if n > 2 {
@@ -606,17 +601,28 @@ fn signed_by_narrow(
         return None;
     }
     let (r0, h) = b.mad64(x0, y, Limb::Const(0), Limb::Const(0));
-    let regs = [x1, y, h, Limb::Const(0)].map(|l| b.reg(l));
-    let (r1, r2) = (b.new_reg(), b.new_reg());
-    let mut o = vec![def(r1), def(r2)];
-    o.extend(regs.into_iter().map(use_));
-    b.push(mad_i64, o);
-    let mut r = vec![r0, Limb::Reg(r1), Limb::Reg(r2)];
+    let (r1, r2) = signed_mad(b, mad_i64, [x1, y, h, Limb::Const(0)]);
+    let mut r = vec![r0, r1, r2];
     if plan.limbs > 3 {
-        let sign = b.bin(BinOp::AShr, Limb::Reg(r2), Limb::Const(31));
+        let sign = b.bin(BinOp::AShr, r2, Limb::Const(31));
         r.resize(plan.limbs, sign);
     }
     Some(r)
+}
+
+/// `G_AMD_MAD_I64_I32 lo, hi, x, y, clo, chi`: `sext(x) * sext(y) +
+/// (chi:clo)` on 64 bits.
+fn signed_mad(
+    b: &mut MirBuilder<'_>,
+    mad_i64: Opcode,
+    [x, y, clo, chi]: [Limb; 4],
+) -> (Limb, Limb) {
+    let regs = [x, y, clo, chi].map(|l| b.reg(l));
+    let (dl, dh) = (b.new_reg(), b.new_reg());
+    let mut o = vec![def(dl), def(dh)];
+    o.extend(regs.into_iter().map(use_));
+    b.push(mad_i64, o);
+    (Limb::Reg(dl), Limb::Reg(dh))
 }
 
 /// The subtarget facts the multiply lowering reads.
